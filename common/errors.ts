@@ -1,0 +1,32 @@
+/**
+ * The spec's error bodies: `{"Result": "message"}` or `{"field": ["message", ...]}`.
+ * Used by the server to answer and by the client to show toasts.
+ */
+export type ResultError = { Result: string };
+export type FieldErrors = Record<string, string[] | Record<string, string[]>>;
+export type ErrorBody = ResultError | FieldErrors;
+
+/**
+ * Spec section 8: a Result field is used as is; otherwise each field name is shown
+ * followed by a dash and its messages, nested one level.
+ */
+export function flattenErrorBody(body: unknown): string {
+  if (body === null || body === undefined) return "";
+  if (typeof body === "string") return body;
+  if (typeof body !== "object") return String(body);
+  const record = body as Record<string, unknown>;
+  if (typeof record.Result === "string") return record.Result;
+  return Object.entries(record)
+    .map(([field, value]) => `${field} - ${flattenMessages(value)}`)
+    .join(", ");
+}
+
+function flattenMessages(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(", ");
+  if (value && typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([field, nested]) => `${field} - ${Array.isArray(nested) ? nested.map(String).join(", ") : String(nested)}`)
+      .join(", ");
+  }
+  return String(value);
+}

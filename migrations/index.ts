@@ -1,0 +1,12 @@
+import type { Knex } from "knex";
+import * as initialSchema from "./0001_initial_schema.js";
+
+type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+
+/**
+ * Numbered, forward-only: append a new file and a line here; never edit a landed one.
+ * Listed statically so the same source serves tsx, Vitest and bundled builds.
+ */
+export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ["0001_initial_schema", initialSchema],
+];

@@ -1,0 +1,3 @@
+import { startAddon } from "../server/main.js";
+
+await startAddon();

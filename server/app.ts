@@ -1,0 +1,43 @@
+import express, { type Express } from "express";
+import { pinoHttp } from "pino-http";
+import { mountConnect } from "./connect/index.js";
+import type { AppDeps } from "./deps.js";
+import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
+import { apiRouter } from "./routes/index.js";
+
+export type SpaMount = (app: Express) => Promise<void> | void;
+
+/**
+ * The Express app without listen(), so Supertest drives exactly what production serves.
+ * `mountSpa` serves the React app (Vite in development, built files in production); tests omit it.
+ */
+export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Express> {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", true);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      autoLogging: { ignore: (req) => req.url === "/healthz" },
+      serializers: { req: (req) => ({ method: req.method, url: String(req.url).split("?")[0] }) },
+    }),
+  );
+  app.use(express.json({ limit: "2mb" }));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await deps.db.raw("select 1");
+      res.json({ status: "ok" });
+    } catch {
+      res.status(503).json({ Result: "The database is not reachable" });
+    }
+  });
+
+  await mountConnect(app, deps);
+  app.use(apiRouter(deps));
+  app.use("/api", notFoundHandler);
+  if (mountSpa) await mountSpa(app);
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,74 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting comes from the environment (documented in README.md). Defaults are
+ * the embedded first-run setup: PGlite in .data/, local-disk storage, emulator keys.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().default(3000),
+  BASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(".data"),
+  APP_TOKEN_SECRET: z.string().min(16).optional(),
+  CONNECT_KEYS_CDN_URL: z.string().url().optional(),
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().default("rmcloud"),
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("rmCloud <no-reply@rmcloud.local>"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SEED_DEMO: z.enum(["true", "false"]).default("true"),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appTokenSecret: string;
+  connectKeysCdnUrl: string | undefined;
+  storage: {
+    driver: "local" | "s3";
+    bucket: string;
+    endpoint: string | undefined;
+    region: string;
+    forcePathStyle: boolean;
+  };
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: string;
+  seedDemo: boolean;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.parse(env);
+  const port = parsed.PORT;
+  if (parsed.NODE_ENV === "production" && !parsed.APP_TOKEN_SECRET) {
+    throw new Error("APP_TOKEN_SECRET must be set in production");
+  }
+  return {
+    env: parsed.NODE_ENV,
+    port,
+    baseUrl: (parsed.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    databaseUrl: parsed.DATABASE_URL,
+    dataDir: path.resolve(parsed.DATA_DIR),
+    appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
+    connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
+    storage: {
+      driver: parsed.STORAGE_DRIVER,
+      bucket: parsed.S3_BUCKET,
+      endpoint: parsed.S3_ENDPOINT,
+      region: parsed.S3_REGION,
+      forcePathStyle: parsed.S3_FORCE_PATH_STYLE === "true",
+    },
+    smtpUrl: parsed.SMTP_URL,
+    mailFrom: parsed.MAIL_FROM,
+    logLevel: parsed.LOG_LEVEL,
+    seedDemo: parsed.SEED_DEMO === "true",
+  };
+}

@@ -1,0 +1,14 @@
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import type { HostClient } from "./connect/hostClient.js";
+import type { Db } from "./db/knex.js";
+import type { DomainEventBus } from "./services/events.js";
+
+/** What the app is built from; tests build their own (a fresh database, a quiet logger). */
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  events: DomainEventBus;
+  hostClient: HostClient;
+};

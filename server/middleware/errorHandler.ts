@@ -1,0 +1,38 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
+import { AppError } from "../errors.js";
+
+const PG_UNIQUE_VIOLATION = "23505";
+const PG_FOREIGN_KEY_VIOLATION = "23503";
+
+/** One place turns every failure into the spec's body; only 5xx are logged, and never with SQL or stacks in the answer. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (err instanceof AppError) {
+      res.status(err.status).json(err.body);
+      return;
+    }
+    if (err?.type === "entity.parse.failed") {
+      res.status(400).json({ Result: "The request body is not valid JSON" });
+      return;
+    }
+    if (err?.type === "entity.too.large") {
+      res.status(413).json({ Result: "The request body is too large" });
+      return;
+    }
+    if (err?.code === PG_UNIQUE_VIOLATION) {
+      res.status(409).json({ Result: "A record with the same unique value already exists" });
+      return;
+    }
+    if (err?.code === PG_FOREIGN_KEY_VIOLATION) {
+      res.status(400).json({ Result: "A referenced record does not exist" });
+      return;
+    }
+    logger.error({ err, method: req.method, url: req.path }, "request failed");
+    res.status(500).json({ Result: "Something went wrong on our side. Please try again." });
+  };
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ Result: "Not found" });
+};

@@ -1,0 +1,80 @@
+import { Router } from "express";
+import { z } from "zod";
+import type { ApiRouteDoc } from "../../common/apiDoc.js";
+import type { AppDeps } from "../deps.js";
+import { requireAppToken } from "../middleware/auth.js";
+import * as attributes from "./attributes/router.js";
+import * as auth from "./auth/router.js";
+import * as customerSettings from "./customerSettings/router.js";
+import * as folders from "./folders/router.js";
+import * as issues from "./issues/router.js";
+import * as items from "./items/router.js";
+import * as requirements from "./requirements/router.js";
+import * as requirementTypes from "./requirementTypes/router.js";
+
+type Feature = { docs: ApiRouteDoc[]; router: (deps: AppDeps) => Router };
+
+/** Order matters only where paths overlap: /api/requirement/type before /api/requirement/:id. */
+const features: Feature[] = [
+  requirementTypes,
+  folders,
+  items,
+  requirements,
+  attributes,
+  customerSettings,
+  issues,
+];
+
+/** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
+export function apiRouter(deps: AppDeps): Router {
+  const api = Router();
+  api.use(auth.publicRouter(deps));
+  api.get("/api/openapi.json", (_req, res) => {
+    res.json(openApiDocument(deps.config.baseUrl));
+  });
+  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret));
+  api.use(auth.router(deps));
+  for (const feature of features) api.use(feature.router(deps));
+  return api;
+}
+
+export function openApiDocument(baseUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const doc of [...auth.docs, ...features.flatMap((feature) => feature.docs)]) {
+    const openApiPath = doc.path.replace(/:(\w+)(\([^)]*\))?/g, "{$1}");
+    const operation: Record<string, unknown> = {
+      summary: doc.summary,
+      security: doc.auth === false ? [{ connectJwt: [] }] : [{ appToken: [] }],
+      responses: {
+        "200": {
+          description: "OK",
+          ...(doc.response ? { content: { "application/json": { schema: z.toJSONSchema(doc.response, { unrepresentable: "any" }) } } } : {}),
+        },
+        default: { description: "Error in the spec's format: {\"Result\": \"...\"} or {\"field\": [\"...\"]}" },
+      },
+    };
+    if (doc.body) {
+      operation.requestBody = {
+        content: { "application/json": { schema: z.toJSONSchema(doc.body, { unrepresentable: "any", io: "input" }) } },
+      };
+    }
+    if (doc.query) {
+      operation.parameters = [
+        { name: "query", in: "query", schema: z.toJSONSchema(doc.query, { unrepresentable: "any", io: "input" }) },
+      ];
+    }
+    paths[openApiPath] = { ...paths[openApiPath], [doc.method]: operation };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "rmCloud API", version: "1" },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: {
+        appToken: { type: "http", scheme: "bearer" },
+        connectJwt: { type: "apiKey", in: "header", name: "Authorization" },
+      },
+    },
+    paths,
+  };
+}

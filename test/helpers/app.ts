@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import type { Express } from "express";
+import pino from "pino";
+import { createApp } from "../../server/app.js";
+import { loadConfig } from "../../server/config.js";
+import { type Product, signAppToken } from "../../server/connect/appToken.js";
+import type { Db } from "../../server/db/knex.js";
+import type { AppDeps } from "../../server/deps.js";
+import { DomainEventBus } from "../../server/services/events.js";
+import { createTestDatabase, type TestDatabase } from "./db.js";
+
+export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
+
+export type TestContext = {
+  app: Express;
+  deps: AppDeps;
+  database: TestDatabase;
+  destroy: () => Promise<void>;
+};
+
+export const testConfig = () =>
+  loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
+
+/** The add-on on a fresh database, as Supertest drives it. */
+export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const deps: AppDeps = {
+    config: testConfig(),
+    db: database.db,
+    logger: pino({ level: "silent" }),
+    events: new DomainEventBus(),
+    hostClient: {
+      call: async () => {
+        throw new Error("This test has no host product; pass a hostClient to createTestApp");
+      },
+    },
+    ...overrides,
+  };
+  const app = await createApp(deps);
+  return { app, deps, database, destroy: database.destroy };
+}
+
+/** An installed site, written straight to the database (the lifecycle itself has its own tests). */
+export async function createTenant(db: Db, name = `site-${randomUUID().slice(0, 8)}`): Promise<TestTenant> {
+  const baseUrl = `https://${name}.atlassian.net`;
+  const clientKey = `jira:${randomUUID()}`;
+  const sharedSecret = randomUUID();
+  const [tenant] = await db("tenants").insert({ site_url: baseUrl }).returning("tenant_id");
+  await db("installations").insert({
+    tenant_id: tenant.tenant_id,
+    client_key: clientKey,
+    product: "jira",
+    base_url: baseUrl,
+    shared_secret: sharedSecret,
+    client_info: { key: "rmcloud", clientKey, baseUrl, productType: "jira" },
+  });
+  return { tenantId: tenant.tenant_id, clientKey, baseUrl, sharedSecret };
+}
+
+/** `Authorization` header value of a signed-in user of that tenant. */
+export async function bearer(
+  ctx: TestContext,
+  tenant: TestTenant,
+  accountId = "557058:test-user",
+  product: Product = "jira",
+): Promise<string> {
+  const token = await signAppToken(ctx.deps.config.appTokenSecret, {
+    tenantId: tenant.tenantId,
+    accountId,
+    product,
+    clientKey: tenant.clientKey,
+  });
+  return `Bearer ${token}`;
+}
