@@ -11,6 +11,7 @@ import * as issues from "./issues/router.js";
 import * as items from "./items/router.js";
 import * as requirements from "./requirements/router.js";
 import * as requirementTypes from "./requirementTypes/router.js";
+import * as storage from "./storage/router.js";
 
 type Feature = { docs: ApiRouteDoc[]; router: (deps: AppDeps) => Router };
 
@@ -23,6 +24,7 @@ const features: Feature[] = [
   attributes,
   customerSettings,
   issues,
+  storage,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
