@@ -1,0 +1,16 @@
+import { performance } from "node:perf_hooks";
+
+/** Median wall time of `iterations` calls after `warmup` unmeasured ones: robust to a stray GC pause. */
+export async function medianMs(fn: () => Promise<unknown>, { iterations = 50, warmup = 5 } = {}): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+export const round = (value: number, digits = 3) => Number(value.toFixed(digits));

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BenchCase, BenchContext, BenchResult } from "./types.js";
+
+/**
+ * `npm run bench [case-name ...]`: every case under bench/cases on the embedded PGlite and, when
+ * DATABASE_URL is set, on PostgreSQL. Prints ratios against a baseline measured in the same run.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const only = new Set(process.argv.slice(2));
+const caseFiles = fs
+  .readdirSync(path.join(here, "cases"))
+  .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+  .sort();
+
+const contexts: BenchContext[] = [{ db: "pglite" }];
+if (process.env.DATABASE_URL) contexts.push({ db: "postgres", databaseUrl: process.env.DATABASE_URL });
+
+const results: BenchResult[] = [];
+for (const file of caseFiles) {
+  const module = (await import(path.join(here, "cases", file))) as { default: BenchCase };
+  const benchCase = module.default;
+  if (only.size > 0 && !only.has(benchCase.name)) continue;
+  for (const context of contexts) {
+    process.stdout.write(`running ${benchCase.name} on ${context.db}...\n`);
+    try {
+      results.push(...(await benchCase.run(context)));
+    } catch (error) {
+      process.stderr.write(`${benchCase.name} on ${context.db} failed: ${(error as Error).stack}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+console.table(
+  results.map((r) => ({ case: r.case, db: r.db, ours: r.ours, baseline: r.baseline, unit: r.unit, ratio: r.ratio })),
+);
+fs.writeFileSync(path.join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote ${path.join("bench", "results.json")}`);
+process.exit();
