@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import * as initialSchema from "./0001_initial_schema.js";
+import * as requirementTreeIndexes from "./0003_requirement_tree_indexes.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -9,4 +10,5 @@ type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Prom
  */
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ["0001_initial_schema", initialSchema],
+  ["0003_requirement_tree_indexes", requirementTreeIndexes],
 ];

@@ -1,3 +1,72 @@
+import { spawn } from "node:child_process";
+import { type Emulator, startEmulator } from "../emulator/server.js";
 import { startAddon } from "../server/main.js";
 
-await startAddon();
+/**
+ * `npm start`: the add-on (embedded defaults) and the emulated Jira/Confluence it installs into.
+ * PORT (3000), EMULATOR_PORT (2990), DATA_DIR (.data); BASE_URL and ADDON_URL follow PORT.
+ */
+
+export type AfterInstall = (context: { emulator: Emulator; addonUrl: string; env: NodeJS.ProcessEnv }) => Promise<void>;
+
+/** Steps that run once the add-on is installed into the emulator's sites (demo data seeding hooks in here). */
+export const afterInstallSteps: AfterInstall[] = [];
+
+async function waitUntilAnswering(url: string, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${what} did not answer at ${url}`);
+}
+
+function openBrowser(url: string): void {
+  if (process.env.CI || process.env.NO_BROWSER) return;
+  try {
+    const child = spawn(process.platform === "darwin" ? "open" : "xdg-open", [url], { stdio: "ignore", detached: true });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // No desktop to open a browser on; the printed URL is enough.
+  }
+}
+
+const port = Number(process.env.PORT ?? 3000);
+const emulatorPort = Number(process.env.EMULATOR_PORT ?? 2990);
+const addonUrl = (process.env.ADDON_URL ?? process.env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
+const emulatorUrl = `http://localhost:${emulatorPort}`;
+const dataDir = process.env.DATA_DIR ?? ".data";
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: String(port),
+  BASE_URL: process.env.BASE_URL ?? addonUrl,
+  DATA_DIR: dataDir,
+  CONNECT_KEYS_CDN_URL: process.env.CONNECT_KEYS_CDN_URL ?? `${emulatorUrl}/_emulator/connect-keys`,
+};
+
+const addon = await startAddon(env);
+await waitUntilAnswering(`${addonUrl}/healthz`, "The add-on");
+const emulator = await startEmulator({ port: emulatorPort, addonUrl, dataDir, outboxDir: process.env.OUTBOX_DIR, installOnStart: false });
+await waitUntilAnswering(`${emulator.url}/_emulator/sites`, "The emulator");
+const results = await emulator.installAll();
+const failed = results.filter((r) => r.status !== 200 && r.status !== 204);
+if (failed.length > 0) console.error("Installing the add-on into the emulator failed:", failed);
+for (const step of afterInstallSteps) await step({ emulator, addonUrl, env });
+
+console.log(`\nrmCloud is running. Open ${emulator.url}\n`);
+openBrowser(emulator.url);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping...");
+    void Promise.allSettled([emulator.stop(), addon.stop()]).then(() => process.exit(0));
+  });
+}

@@ -4,6 +4,8 @@ import { mountConnect } from "./connect/index.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
 import { apiRouter } from "./routes/index.js";
+import { mountStorageEndpoint } from "./storage/index.js";
+import { registerNotificationListeners } from "./services/notifications/index.js";
 
 export type SpaMount = (app: Express) => Promise<void> | void;
 
@@ -22,6 +24,7 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
       serializers: { req: (req) => ({ method: req.method, url: String(req.url).split("?")[0] }) },
     }),
   );
+  mountStorageEndpoint(app, deps.storage);
   app.use(express.json({ limit: "2mb" }));
 
   app.get("/healthz", async (_req, res) => {
@@ -33,6 +36,7 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
     }
   });
 
+  registerNotificationListeners(deps);
   await mountConnect(app, deps);
   app.use(apiRouter(deps));
   app.use("/api", notFoundHandler);

@@ -3,6 +3,7 @@ import type { Config } from "./config.js";
 import type { HostClient } from "./connect/hostClient.js";
 import type { Db } from "./db/knex.js";
 import type { DomainEventBus } from "./services/events.js";
+import type { ObjectStorage } from "./storage/objectStorage.js";
 
 /** What the app is built from; tests build their own (a fresh database, a quiet logger). */
 export type AppDeps = {
@@ -11,4 +12,5 @@ export type AppDeps = {
   logger: Logger;
   events: DomainEventBus;
   hostClient: HostClient;
+  storage: ObjectStorage;
 };

@@ -6,6 +6,7 @@ import type { AppDeps } from "./deps.js";
 import { createLogger } from "./logger.js";
 import { DomainEventBus } from "./services/events.js";
 import { mountSpa } from "./spa.js";
+import { createObjectStorage } from "./storage/index.js";
 import { createHostClient } from "./connect/hostClientImpl.js";
 
 /** Starts the add-on: migrations, HTTP, and a graceful stop on SIGTERM/SIGINT. */
@@ -20,6 +21,7 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
     logger,
     events: new DomainEventBus(),
     hostClient: createHostClient(db, logger),
+    storage: createObjectStorage(config),
   };
   const app = await createApp(deps, (express) => mountSpa(express, config));
   const server = await new Promise<Server>((resolve) => {

@@ -1,4 +1,76 @@
-import type { Express } from "express";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
-export async function mountSpa(_app: Express, _config: Config): Promise<void> {}
+const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+
+export type SpaOptions = {
+  /** Built files (production); defaults to dist/client. Served under ASSET_BASE as vite.config.ts builds them. */
+  distDir?: string;
+  /** Overrides the choice made from config.env: Vite middleware in development and test, built files in production. */
+  mode?: "vite" | "static";
+};
+
+/** vite.config.ts `base`. */
+export const ASSET_BASE = "/app";
+
+const htmlFile = (entry: SpaEntry) => `${entry}.html`;
+
+/**
+ * Serves the React app: through Vite's middleware while developing (no build step, HMR), from the
+ * built dist/client in production. Only the spec's routes answer html; anything else falls through.
+ */
+export async function mountSpa(app: Express, config: Config, options: SpaOptions = {}): Promise<void> {
+  const mode = options.mode ?? (config.env === "production" ? "static" : "vite");
+  if (mode === "static") mountStatic(app, options.distDir ?? path.join(projectRoot, "dist", "client"));
+  else await mountVite(app, config);
+}
+
+function mountStatic(app: Express, distDir: string): void {
+  const assets = express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y", index: false });
+  app.use(`${ASSET_BASE}/assets`, assets);
+  app.use(ASSET_BASE, express.static(distDir, { index: false }));
+  app.get("*", (req: Request, res: Response, next: NextFunction) => {
+    const entry = spaEntryOf(req.path);
+    if (!entry) return next();
+    res.set("Cache-Control", "no-cache");
+    res.sendFile(path.join(distDir, htmlFile(entry)), (error) => {
+      if (error) next(error);
+    });
+  });
+}
+
+async function mountVite(app: Express, config: Config): Promise<void> {
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    configFile: path.join(projectRoot, "vite.config.ts"),
+    appType: "custom",
+    // Tests load the app as it is: no file watching, no HMR socket.
+    server:
+      config.env === "development"
+        ? { middlewareMode: true, hmr: { port: hmrPort(config.port) } }
+        : { middlewareMode: true, hmr: false, watch: null },
+  });
+  app.use(vite.middlewares);
+  app.get("*", async (req: Request, res: Response, next: NextFunction) => {
+    const entry = spaEntryOf(req.path);
+    if (!entry) return next();
+    try {
+      const template = await readFile(path.join(projectRoot, "client", htmlFile(entry)), "utf8");
+      const html = await vite.transformIndexHtml(req.originalUrl, template);
+      res.status(200).set("Content-Type", "text/html").end(html);
+    } catch (error) {
+      vite.ssrFixStacktrace(error as Error);
+      next(error);
+    }
+  });
+}
+
+/** Several add-ons may run side by side (one per developer); each gets its own HMR socket next to its port. */
+function hmrPort(port: number): number | undefined {
+  const derived = port + 21000;
+  return port > 0 && derived <= 65535 ? derived : undefined;
+}

@@ -5,6 +5,7 @@ import { createApp } from "../../server/app.js";
 import { signAppToken } from "../../server/connect/appToken.js";
 import type { AppDeps } from "../../server/deps.js";
 import { DomainEventBus } from "../../server/services/events.js";
+import { createObjectStorage } from "../../server/storage/index.js";
 import { createTenant, testConfig } from "../../test/helpers/app.js";
 import { createBenchDb } from "../benchDb.js";
 import { medianMs, round } from "../measure.js";
@@ -24,6 +25,7 @@ const requirementDetail: BenchCase = {
       logger: pino({ level: "silent" }),
       events: new DomainEventBus(),
       hostClient: { call: async () => Promise.reject(new Error("no host in benchmarks")) },
+      storage: createObjectStorage(testConfig()),
     } as AppDeps;
     const app = await createApp(deps);
     app.get("/bare/requirement/:id", async (req, res) => {

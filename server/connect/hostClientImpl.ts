@@ -1,11 +1,59 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/knex.js";
-import type { HostClient } from "./hostClient.js";
+import { findEnabledInstallation } from "../db/installationStore.js";
+import type { Product } from "./appToken.js";
+import { signAppJwt } from "./connectJwt.js";
+import type { HostCall, HostClient } from "./hostClient.js";
 
-export function createHostClient(_db: Db, _logger: Logger): HostClient {
+/** A host call that failed: the host's status (504 on a timeout, 502 when unreachable) and its answer. */
+export class HostCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HostCallError";
+  }
+}
+
+export const HOST_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * Calls a tenant's Jira or Confluence as the app: an HS256 JWT signed with that product's
+ * installation secret, `iss` = the app key the host installed, qsh of the call, 3 minutes of life.
+ */
+export function createHostClient(db: Db, logger: Logger, timeoutMs = HOST_CALL_TIMEOUT_MS): HostClient {
   return {
-    call: async () => {
-      throw new Error("not implemented yet");
+    async call<T>(tenantId: string, product: Product, call: HostCall): Promise<T> {
+      const installation = await findEnabledInstallation(db, tenantId, product);
+      if (!installation) throw new HostCallError(404, "", `rmCloud is not installed on this site's ${product}`);
+      const appKey = String(installation.clientInfo.key);
+      const jwt = signAppJwt(appKey, installation.sharedSecret, call.method, call.path);
+      const url = `${installation.baseUrl}${call.path}`;
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: call.method,
+          headers: {
+            Authorization: `JWT ${jwt}`,
+            Accept: "application/json",
+            ...(call.body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
+          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        const timedOut = error instanceof Error && error.name === "TimeoutError";
+        logger.warn({ tenantId, product, method: call.method, path: call.path, timedOut }, "host call failed");
+        throw new HostCallError(timedOut ? 504 : 502, "", `${call.method} ${call.path} on ${product} ${timedOut ? "timed out" : "failed"}`);
+      }
+      const text = await response.text();
+      if (!response.ok) {
+        logger.warn({ tenantId, product, method: call.method, path: call.path, status: response.status }, "host call refused");
+        throw new HostCallError(response.status, text, `${call.method} ${call.path} on ${product} answered ${response.status}`);
+      }
+      return (text ? JSON.parse(text) : undefined) as T;
     },
   };
 }

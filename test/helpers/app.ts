@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Express } from "express";
 import pino from "pino";
 import { createApp } from "../../server/app.js";
@@ -7,6 +10,7 @@ import { type Product, signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
 import { DomainEventBus } from "../../server/services/events.js";
+import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
@@ -24,8 +28,10 @@ export const testConfig = () =>
 /** The add-on on a fresh database, as Supertest drives it. */
 export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestContext> {
   const database = await createTestDatabase();
+  const config = testConfig();
+  const storageRoot = await mkdtemp(path.join(tmpdir(), "rmcloud-storage-"));
   const deps: AppDeps = {
-    config: testConfig(),
+    config,
     db: database.db,
     logger: pino({ level: "silent" }),
     events: new DomainEventBus(),
@@ -34,10 +40,15 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },
+    storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
     ...overrides,
   };
   const app = await createApp(deps);
-  return { app, deps, database, destroy: database.destroy };
+  const destroy = async () => {
+    await database.destroy();
+    await rm(storageRoot, { recursive: true, force: true });
+  };
+  return { app, deps, database, destroy };
 }
 
 /** An installed site, written straight to the database (the lifecycle itself has its own tests). */

@@ -1,9 +1,78 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import {
+  AttributeListQuerySchema,
+  AttributeListSchema,
+  AttributeSchema,
+  CreateAttributeSchema,
+} from "../../../common/schemas/attribute.js";
+import { listAttributes } from "../../db/attributeStore.js";
 import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import { createAttribute } from "../../services/attributes/createAttribute.js";
+import { deleteAttribute } from "../../services/attributes/deleteAttribute.js";
 
-export const docs: ApiRouteDoc[] = [];
+const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+const DeletedSchema = z.object({ attribute_id: z.number() });
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/attribute",
+    summary: "Custom fields of the site, or of one project (0 = Global Requirements)",
+    query: AttributeListQuerySchema,
+    response: AttributeListSchema,
+  },
+  {
+    method: "post",
+    path: "/api/attribute",
+    summary: "Create a custom field; a select field needs 1 to 10 options of 1 to 75 characters",
+    body: CreateAttributeSchema,
+    response: AttributeSchema,
+  },
+  {
+    method: "delete",
+    path: "/api/attribute/:id(\\d+)",
+    summary: "Delete a custom field and every requirement's value of it",
+    response: DeletedSchema,
+  },
+];
+
+export function router(deps: AppDeps): Router {
+  const api = Router();
+
+  api.get("/api/attribute", async (req, res, next) => {
+    try {
+      const { tenantId } = authOf(req);
+      const query = parse(AttributeListQuerySchema, req.query);
+      res.json({ attributes: await listAttributes(deps.db, tenantId, query.atlassian_project_id) });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  api.post("/api/attribute", async (req, res, next) => {
+    try {
+      const { tenantId } = authOf(req);
+      const input = parse(CreateAttributeSchema, req.body);
+      res.status(201).json(await createAttribute(deps.db, tenantId, input));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  api.delete("/api/attribute/:id(\\d+)", async (req, res, next) => {
+    try {
+      const { tenantId } = authOf(req);
+      const { id } = parse(IdParamsSchema, req.params);
+      await deleteAttribute(deps.db, tenantId, id);
+      res.json({ attribute_id: id });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return api;
 }

@@ -1,14 +1,86 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import { ExchangeTokenBodySchema, TokenResponseSchema, UserSchema } from "../../../common/schemas/auth.js";
+import { exchangeConnectToken, isInstalledOnConfluence, refreshAppToken } from "../../connect/exchangeToken.js";
+import { findTenant } from "../../db/tenantStore.js";
 import type { AppDeps } from "../../deps.js";
+import { unauthorized } from "../../errors.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
 
-export const docs: ApiRouteDoc[] = [];
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "post",
+    path: "/api/exchange-token",
+    summary:
+      "Sign-in hand-off: `Authorization: JWT <Connect JWT>` of the page at fullPath becomes rmCloud's token (403 {\"Result\": \"license\"} when fullPath has lic=none)",
+    body: ExchangeTokenBodySchema,
+    response: TokenResponseSchema,
+    auth: false,
+  },
+  {
+    method: "get",
+    path: "/api/refresh",
+    summary: "A fresh token for the signed-in user",
+    response: TokenResponseSchema,
+  },
+  {
+    method: "get",
+    path: "/api/user",
+    summary: "The signed-in user and the site",
+    response: UserSchema,
+  },
+];
+
+const CONNECT_JWT = /^JWT\s+(\S+)$/i;
 
 /** Routes reached without an app token (the token exchange). */
-export function publicRouter(_deps: AppDeps): Router {
-  return Router();
+export function publicRouter(deps: AppDeps): Router {
+  const api = Router();
+  api.post("/api/exchange-token", async (req, res, next) => {
+    try {
+      const connectJwt = CONNECT_JWT.exec(req.get("authorization") ?? "")?.[1];
+      if (!connectJwt) throw unauthorized("A Connect JWT is required: Authorization: JWT <token>");
+      const body = parse(ExchangeTokenBodySchema, req.body ?? {});
+      const token = await exchangeConnectToken(
+        deps.db,
+        { appTokenSecret: deps.config.appTokenSecret, baseUrl: deps.config.baseUrl },
+        connectJwt,
+        body,
+      );
+      res.json({ token });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return api;
 }
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export function router(deps: AppDeps): Router {
+  const api = Router();
+
+  api.get("/api/refresh", async (req, res, next) => {
+    try {
+      res.json({ token: await refreshAppToken(deps.db, deps.config.appTokenSecret, authOf(req)) });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  api.get("/api/user", async (req, res, next) => {
+    try {
+      const { tenantId, accountId } = authOf(req);
+      const tenant = await findTenant(deps.db, tenantId);
+      if (!tenant) throw unauthorized("rmCloud is not installed on this site");
+      res.json({
+        account_id: accountId,
+        installed_on_confluence: await isInstalledOnConfluence(deps.db, tenantId),
+        atlassian_base_url: tenant.siteUrl,
+      });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return api;
 }

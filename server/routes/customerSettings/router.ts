@@ -1,9 +1,57 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import {
+  CustomerSettingsSchema,
+  UpdateCustomerSettingsResponseSchema,
+  UpdateCustomerSettingsSchema,
+} from "../../../common/schemas/customerSettings.js";
+import { getCustomerSettings } from "../../db/customerSettingsStore.js";
 import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import { updateCustomerSettings } from "../../services/customerSettings/updateCustomerSettings.js";
 
-export const docs: ApiRouteDoc[] = [];
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/customer/settings",
+    summary: "The site's settings (not in the spec: the settings form loads its values from here)",
+    response: CustomerSettingsSchema,
+  },
+  {
+    method: "patch",
+    path: "/api/customer/settings",
+    summary: "Change the site's settings; answers the two switches",
+    body: UpdateCustomerSettingsSchema,
+    response: UpdateCustomerSettingsResponseSchema,
+  },
+];
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export function router(deps: AppDeps): Router {
+  const api = Router();
+
+  api.get("/api/customer/settings", async (req, res, next) => {
+    try {
+      const { tenantId } = authOf(req);
+      res.json(await getCustomerSettings(deps.db, tenantId));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  api.patch("/api/customer/settings", async (req, res, next) => {
+    try {
+      const { tenantId } = authOf(req);
+      const changes = parse(UpdateCustomerSettingsSchema, req.body ?? {});
+      const settings = await updateCustomerSettings(deps.db, tenantId, changes);
+      res.json({
+        comment_on_associated_issues: settings.comment_on_associated_issues,
+        send_email_notification_to_assignee: settings.send_email_notification_to_assignee,
+      });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return api;
 }

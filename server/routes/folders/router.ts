@@ -1,9 +1,118 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import {
+  CreateFolderSchema,
+  FolderIdSchema,
+  FolderQuerySchema,
+  FolderSchema,
+  FoldersResponseSchema,
+  UpdateFolderSchema,
+} from "../../../common/schemas/folder.js";
 import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import { createFolder } from "../../services/folders/createFolder.js";
+import { deleteFolder } from "../../services/folders/deleteFolder.js";
+import { getFolder, getFolderRow, listFolders } from "../../services/folders/readItems.js";
+import { updateFolder } from "../../services/folders/updateFolder.js";
+import { handle } from "../requirements/handle.js";
 
-export const docs: ApiRouteDoc[] = [];
+const DeletedSchema = z.object({ folder_id: z.number() });
+const OptionalProjectQuerySchema = FolderQuerySchema.partial();
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/folder/primary",
+    summary: "Top-level folders of a project",
+    query: FolderQuerySchema,
+    response: FoldersResponseSchema,
+  },
+  { method: "get", path: "/api/folder/:id(\\d+)", summary: "One folder", response: FolderSchema },
+  {
+    method: "get",
+    path: "/api/folder/:id(\\d+)/descendant",
+    summary: "Direct subfolders of a folder",
+    query: OptionalProjectQuerySchema,
+    response: FoldersResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/folder",
+    summary: "Create a folder (name required, at most 100 characters, no backslash)",
+    body: CreateFolderSchema,
+    response: FolderSchema,
+  },
+  {
+    method: "put",
+    path: "/api/folder/:id(\\d+)",
+    summary: "Edit a folder, or move it (the whole folder with a new parent_folder_id; never into itself or below)",
+    body: UpdateFolderSchema,
+    response: FolderSchema,
+  },
+  {
+    method: "delete",
+    path: "/api/folder/:id(\\d+)",
+    summary: "Delete a folder with its subfolders and requirements (soft, with a revision per requirement)",
+    response: DeletedSchema,
+  },
+];
+
+export function router(deps: AppDeps): Router {
+  const api = Router();
+
+  api.get(
+    "/api/folder/primary",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const query = parse(FolderQuerySchema, req.query);
+      res.json({ folders: await listFolders(deps.db, tenantId, query.atlassian_project_id, null) });
+    }),
+  );
+
+  api.get(
+    "/api/folder/:id(\\d+)",
+    handle(async (req, res) => {
+      res.json(await getFolder(deps.db, authOf(req).tenantId, parse(FolderIdSchema, req.params.id)));
+    }),
+  );
+
+  api.get(
+    "/api/folder/:id(\\d+)/descendant",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const query = parse(OptionalProjectQuerySchema, req.query);
+      const folder = await getFolderRow(deps.db, tenantId, parse(FolderIdSchema, req.params.id), query.atlassian_project_id);
+      res.json({ folders: await listFolders(deps.db, tenantId, folder.project_id, folder.folder_id) });
+    }),
+  );
+
+  api.post(
+    "/api/folder",
+    handle(async (req, res) => {
+      const input = parse(CreateFolderSchema, req.body);
+      res.status(201).json(await createFolder(deps, authOf(req), input));
+    }),
+  );
+
+  api.put(
+    "/api/folder/:id(\\d+)",
+    handle(async (req, res) => {
+      const id = parse(FolderIdSchema, req.params.id);
+      const input = parse(UpdateFolderSchema, req.body);
+      res.json(await updateFolder(deps, authOf(req), id, input));
+    }),
+  );
+
+  api.delete(
+    "/api/folder/:id(\\d+)",
+    handle(async (req, res) => {
+      const id = parse(FolderIdSchema, req.params.id);
+      await deleteFolder(deps, authOf(req), id);
+      res.json({ folder_id: id });
+    }),
+  );
+
+  return api;
 }

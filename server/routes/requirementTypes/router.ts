@@ -1,9 +1,94 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import { numericIdSchema } from "../../../common/schemas/item.js";
+import {
+  CreateRequirementTypeSchema,
+  RequirementTypeSchema,
+  RequirementTypesResponseSchema,
+  UpdateRequirementTypeSchema,
+  unwrapRequirementTypeBody,
+} from "../../../common/schemas/requirementType.js";
 import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import {
+  createRequirementType,
+  deleteRequirementType,
+  listRequirementTypes,
+  updateRequirementType,
+} from "../../services/requirementTypes/manageRequirementTypes.js";
+import { handle } from "../requirements/handle.js";
 
-export const docs: ApiRouteDoc[] = [];
+const DeletedSchema = z.object({ requirement_type_id: z.number() });
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/requirement/type",
+    summary: "Requirement types of the site, by level",
+    response: RequirementTypesResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/type",
+    summary: "Create a requirement type (name and prefix required; body bare or as {requirement_type: {...}})",
+    body: CreateRequirementTypeSchema,
+    response: RequirementTypeSchema,
+  },
+  {
+    method: "put",
+    path: "/api/requirement/type/:id(\\d+)",
+    summary: "Rename a requirement type; the level changes only on editable types without linked requirements",
+    body: UpdateRequirementTypeSchema,
+    response: RequirementTypeSchema,
+  },
+  {
+    method: "delete",
+    path: "/api/requirement/type/:id(\\d+)",
+    summary: "Delete a requirement type; refused (409) while active requirements have it",
+    response: DeletedSchema,
+  },
+];
+
+export function router(deps: AppDeps): Router {
+  const api = Router();
+
+  api.get(
+    "/api/requirement/type",
+    handle(async (req, res) => {
+      res.json({ requirement_types: await listRequirementTypes(deps.db, authOf(req).tenantId) });
+    }),
+  );
+
+  api.post(
+    "/api/requirement/type",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const input = parse(CreateRequirementTypeSchema, unwrapRequirementTypeBody(req.body));
+      res.status(201).json(await createRequirementType(deps.db, tenantId, input));
+    }),
+  );
+
+  api.put(
+    "/api/requirement/type/:id(\\d+)",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const id = parse(numericIdSchema, req.params.id);
+      const input = parse(UpdateRequirementTypeSchema, unwrapRequirementTypeBody(req.body));
+      res.json(await updateRequirementType(deps.db, tenantId, id, input));
+    }),
+  );
+
+  api.delete(
+    "/api/requirement/type/:id(\\d+)",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const id = parse(numericIdSchema, req.params.id);
+      await deleteRequirementType(deps.db, tenantId, id);
+      res.json({ requirement_type_id: id });
+    }),
+  );
+
+  return api;
 }

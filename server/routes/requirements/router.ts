@@ -1,9 +1,217 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import { numericIdSchema } from "../../../common/schemas/item.js";
+import {
+  BulkDeleteSchema,
+  BulkMoveSchema,
+  CreateRequirementSchema,
+  DisplayIdsResponseSchema,
+  LiteQuerySchema,
+  PatchRequirementSchema,
+  RequirementDetailSchema,
+  RequirementIdsSchema,
+  RequirementsQuerySchema,
+  RequirementsResponseSchema,
+  RevisionsResponseSchema,
+  UpdateRequirementSchema,
+} from "../../../common/schemas/requirement.js";
 import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import { createRequirement } from "../../services/requirements/createRequirement.js";
+import { deleteRequirements } from "../../services/requirements/deleteRequirements.js";
+import { moveRequirements } from "../../services/requirements/moveRequirements.js";
+import {
+  getRequirement,
+  listRequirementLites,
+  listRequirementRevisions,
+  requirementDisplayIds,
+} from "../../services/requirements/readRequirements.js";
+import { updateRequirement } from "../../services/requirements/updateRequirement.js";
+import { handle } from "./handle.js";
 
-export const docs: ApiRouteDoc[] = [];
+const ID = "/api/requirement/:id(\\d+)";
+const BulkResultSchema = z.object({ requirements: z.array(z.number()) });
 
-export function router(_deps: AppDeps): Router {
-  return Router();
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/requirement",
+    summary: "Requirements of the given projects (repeat atlassian_project_id; 0 = global), optionally only those linked to atlassian_issue_id",
+    query: RequirementsQuerySchema,
+    response: RequirementsResponseSchema,
+  },
+  {
+    method: "get",
+    path: "/api/requirement/lite",
+    summary: "Requirements of the site (optionally of projects, or linked to atlassian_content_id)",
+    query: LiteQuerySchema,
+    response: RequirementsResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/by-id/lite",
+    summary: "The named requirements (unknown or deleted ids are left out)",
+    body: RequirementIdsSchema,
+    response: RequirementsResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/display_ids",
+    summary: "Map of requirement id to its ID label (prefix plus custom ID or id)",
+    body: RequirementIdsSchema,
+    response: DisplayIdsResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/delete/bulk",
+    summary: "Delete requirements (soft, all or nothing, a 'deleted' revision each)",
+    body: BulkDeleteSchema,
+    response: BulkResultSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/move/bulk",
+    summary: "Move requirements to a folder (null = top level) in one transaction",
+    body: BulkMoveSchema,
+    response: BulkResultSchema,
+  },
+  { method: "get", path: ID, summary: "One requirement with everything the detail shows", response: RequirementDetailSchema },
+  {
+    method: "post",
+    path: "/api/requirement",
+    summary: "Create a requirement (name and requirement_type_id required; display_id unique in the project)",
+    body: CreateRequirementSchema,
+    response: RequirementDetailSchema,
+  },
+  {
+    method: "put",
+    path: ID,
+    summary: "Edit a requirement; send the revision the form started from (a stale one gets 409)",
+    body: UpdateRequirementSchema,
+    response: RequirementDetailSchema,
+  },
+  {
+    method: "patch",
+    path: ID,
+    summary: "Replace the attachment list",
+    body: PatchRequirementSchema,
+    response: RequirementDetailSchema,
+  },
+  {
+    method: "get",
+    path: `${ID}/revision`,
+    summary: "The Activity list, newest first (also for deleted requirements)",
+    response: RevisionsResponseSchema,
+  },
+];
+
+export function router(deps: AppDeps): Router {
+  const api = Router();
+  const idOf = (value: string | undefined) => parse(numericIdSchema, value);
+
+  api.get(
+    "/api/requirement",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const query = parse(RequirementsQuerySchema, req.query);
+      const requirements = await listRequirementLites(deps.db, tenantId, {
+        projectIds: query.atlassian_project_id,
+        ...(query.atlassian_issue_id === undefined ? {} : { issueId: query.atlassian_issue_id }),
+      });
+      res.json({ requirements });
+    }),
+  );
+
+  api.get(
+    "/api/requirement/lite",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const query = parse(LiteQuerySchema, req.query);
+      const requirements = await listRequirementLites(deps.db, tenantId, {
+        ...(query.atlassian_project_id === undefined ? {} : { projectIds: query.atlassian_project_id }),
+        ...(query.atlassian_content_id === undefined ? {} : { contentId: query.atlassian_content_id }),
+      });
+      res.json({ requirements });
+    }),
+  );
+
+  api.post(
+    "/api/requirement/by-id/lite",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const { requirementIds } = parse(RequirementIdsSchema, req.body);
+      const requirements =
+        requirementIds.length === 0 ? [] : await listRequirementLites(deps.db, tenantId, { requirementIds });
+      res.json({ requirements });
+    }),
+  );
+
+  api.post(
+    "/api/requirement/display_ids",
+    handle(async (req, res) => {
+      const { tenantId } = authOf(req);
+      const { requirementIds } = parse(RequirementIdsSchema, req.body);
+      res.json(await requirementDisplayIds(deps.db, tenantId, requirementIds));
+    }),
+  );
+
+  api.post(
+    "/api/requirement/delete/bulk",
+    handle(async (req, res) => {
+      const { requirements } = parse(BulkDeleteSchema, req.body);
+      res.json({ requirements: await deleteRequirements(deps, authOf(req), requirements) });
+    }),
+  );
+
+  api.post(
+    "/api/requirement/move/bulk",
+    handle(async (req, res) => {
+      const input = parse(BulkMoveSchema, req.body);
+      res.json({ requirements: await moveRequirements(deps, authOf(req), input.parent_folder_id, input.requirements) });
+    }),
+  );
+
+  api.get(
+    ID,
+    handle(async (req, res) => {
+      res.json(await getRequirement(deps.db, authOf(req).tenantId, idOf(req.params.id)));
+    }),
+  );
+
+  api.post(
+    "/api/requirement",
+    handle(async (req, res) => {
+      const input = parse(CreateRequirementSchema, req.body);
+      res.status(201).json(await createRequirement(deps, authOf(req), input));
+    }),
+  );
+
+  api.put(
+    ID,
+    handle(async (req, res) => {
+      const id = idOf(req.params.id);
+      const input = parse(UpdateRequirementSchema, req.body);
+      res.json(await updateRequirement(deps, authOf(req), id, input));
+    }),
+  );
+
+  api.patch(
+    ID,
+    handle(async (req, res) => {
+      const id = idOf(req.params.id);
+      const input = parse(PatchRequirementSchema, req.body);
+      res.json(await updateRequirement(deps, authOf(req), id, input));
+    }),
+  );
+
+  api.get(
+    `${ID}/revision`,
+    handle(async (req, res) => {
+      res.json({ revisions: await listRequirementRevisions(deps.db, authOf(req).tenantId, idOf(req.params.id)) });
+    }),
+  );
+
+  return api;
 }

@@ -1,0 +1,132 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./client.js";
+import type { Attribute } from "../../common/schemas/attribute.js";
+import type { RequirementDetail, RequirementLite, Revision } from "../../common/schemas/requirement.js";
+import { folderKeys } from "./folders.js";
+import { itemKeys } from "./items.js";
+
+export type { LinkedRequirement, RequirementDetail, Revision } from "../../common/schemas/requirement.js";
+/** A requirement of GET /api/requirement: what the link picker offers (it carries its type's level). */
+export type ListedRequirement = RequirementLite;
+export type CustomAttribute = Attribute;
+/** A custom field's value: free text, or the chosen option's id. */
+export type AttributeValue = string | number;
+
+/** The fields the create and edit forms send (spec section 7). */
+export type RequirementInput = {
+  name: string;
+  description: string;
+  display_id: string | null;
+  requirement_type_id: number;
+  status: string | null;
+  assigned_to: string | null;
+  components: string[];
+  issues: string[];
+  contents: string[];
+  attributes: Record<string, AttributeValue>;
+};
+
+export const requirementKeys = {
+  all: ["requirements"] as const,
+  detail: (requirementId: number) => ["requirements", "detail", requirementId] as const,
+  revisions: (requirementId: number) => ["requirements", "revisions", requirementId] as const,
+  linkable: (projectId: number) => ["requirements", "linkable", projectId] as const,
+  attributes: (projectId: number) => ["attributes", projectId] as const,
+};
+
+export function useRequirement(requirementId: number | undefined) {
+  return useQuery({
+    queryKey: requirementKeys.detail(requirementId ?? 0),
+    queryFn: () => api.get<RequirementDetail>(`/api/requirement/${requirementId}`),
+    enabled: requirementId !== undefined,
+  });
+}
+
+export function useRequirementRevisions(requirementId: number) {
+  return useQuery({
+    queryKey: requirementKeys.revisions(requirementId),
+    queryFn: async () =>
+      (await api.get<{ revisions: Revision[] }>(`/api/requirement/${requirementId}/revision`)).revisions,
+  });
+}
+
+/** The project's requirements and the global ones: those a requirement may link to. */
+export function useLinkableRequirements(projectId: number, enabled = true) {
+  return useQuery({
+    queryKey: requirementKeys.linkable(projectId),
+    queryFn: async () =>
+      (
+        await api.get<{ requirements: ListedRequirement[] }>("/api/requirement", {
+          atlassian_project_id: projectId === 0 ? [0] : [projectId, 0],
+        })
+      ).requirements,
+    enabled,
+  });
+}
+
+/** Custom fields (configured on the configuration screen) that apply to the project. */
+export function useCustomAttributes(projectId: number) {
+  return useQuery({
+    queryKey: requirementKeys.attributes(projectId),
+    queryFn: async () =>
+      (await api.get<{ attributes: CustomAttribute[] }>("/api/attribute", { atlassian_project_id: projectId }))
+        .attributes,
+  });
+}
+
+/**
+ * Any requirement change can touch the tree, the details of linked requirements (their links
+ * are two-way), revisions and the link picker, so all of them are refreshed.
+ */
+function useInvalidateRequirements(projectId: number) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: requirementKeys.all }),
+      queryClient.invalidateQueries({ queryKey: itemKeys.all(projectId) }),
+      queryClient.invalidateQueries({ queryKey: folderKeys.all }),
+    ]);
+}
+
+export function useCreateRequirement(projectId: number) {
+  const invalidate = useInvalidateRequirements(projectId);
+  return useMutation({
+    mutationFn: (input: RequirementInput & { parent_folder_id: number | null; requirements: number[] }) =>
+      api.post<RequirementDetail>("/api/requirement", { ...input, project: projectId }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateRequirement(projectId: number) {
+  const invalidate = useInvalidateRequirements(projectId);
+  return useMutation({
+    mutationFn: ({
+      requirementId,
+      ...body
+    }: RequirementInput & {
+      requirementId: number;
+      linked_requirements: number[];
+      attachments: RequirementDetail["attachments"];
+      revision: number;
+    }) => api.put<RequirementDetail>(`/api/requirement/${requirementId}`, body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteRequirements(projectId: number) {
+  const invalidate = useInvalidateRequirements(projectId);
+  return useMutation({
+    mutationFn: (requirementIds: number[]) =>
+      api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useMoveRequirements(projectId: number) {
+  const invalidate = useInvalidateRequirements(projectId);
+  return useMutation({
+    mutationFn: (input: { parent_folder_id: number | null; requirements: number[] }) =>
+      api.post<unknown>("/api/requirement/move/bulk", input),
+    onSuccess: invalidate,
+  });
+}

@@ -1,0 +1,71 @@
+import Button from "@atlaskit/button/new";
+import { ErrorMessage, Label } from "@atlaskit/form";
+import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import Textfield from "@atlaskit/textfield";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { FOLDER_NAME_MAX_LENGTH, type FolderFormValues, folderFormSchema } from "./folderFormSchema.js";
+
+export type FolderFormDialogProps = {
+  title: string;
+  initialName?: string;
+  /** Saves; rejects (after its own error toast) to keep the dialog open. */
+  onSubmit(name: string): Promise<unknown>;
+  onClose(): void;
+};
+
+/** Create or rename a folder (spec section 5: name required, at most 100 characters, no backslash). */
+export function FolderFormDialog({ title, initialName = "", onSubmit, onClose }: FolderFormDialogProps) {
+  const inputId = useId();
+  const { isSubmitting, submit } = useSubmitting(onClose);
+  const { control, handleSubmit, formState } = useForm<FolderFormValues, unknown, { name: string }>({
+    resolver: zodResolver(folderFormSchema),
+    defaultValues: { name: initialName },
+    mode: "all",
+  });
+  const save = handleSubmit((values) => submit(() => onSubmit(values.name)));
+  return (
+    <Modal onClose={isSubmitting ? undefined : onClose} width="small">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <ModalHeader>
+          <ModalTitle>{title}</ModalTitle>
+        </ModalHeader>
+        <ModalBody>
+          <Label htmlFor={inputId}>Name</Label>
+          <Controller
+            control={control}
+            name="name"
+            render={({ field, fieldState }) => (
+              <>
+                <Textfield
+                  {...field}
+                  id={inputId}
+                  autoFocus
+                  maxLength={FOLDER_NAME_MAX_LENGTH + 1}
+                  isInvalid={fieldState.invalid}
+                  isDisabled={isSubmitting}
+                />
+                {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+              </>
+            )}
+          />
+        </ModalBody>
+        <ModalFooter>
+          <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
+            Cancel
+          </Button>
+          <Button type="submit" appearance="primary" isDisabled={!formState.isValid} isLoading={isSubmitting}>
+            OK
+          </Button>
+        </ModalFooter>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,136 @@
+import Button, { IconButton } from "@atlaskit/button/new";
+import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
+import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
+import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import Spinner from "@atlaskit/spinner";
+import { token } from "@atlaskit/tokens";
+import { type ReactNode, useId, useState } from "react";
+import { useChildFolders, useTopLevelFolders } from "../../api/folders.js";
+import type { FolderItem } from "../../api/items.js";
+import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { canMoveTo, type MoveRestrictions, type MoveTarget } from "./moveTargets.js";
+
+export type MoveDialogProps = MoveRestrictions & {
+  projectId: number;
+  title: string;
+  /** Moves; rejects (after its own error toast) to keep the dialog open. */
+  onConfirm(target: MoveTarget): Promise<unknown>;
+  onClose(): void;
+};
+
+/** Move a folder or requirements: pick a target folder, or 'Top Level'. */
+export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictions }: MoveDialogProps) {
+  const [target, setTarget] = useState<MoveTarget | undefined>(undefined);
+  const { isSubmitting, submit } = useSubmitting(onClose);
+  const topLevel = useTopLevelFolders(projectId);
+  const name = useId();
+  const picker: PickerProps = { projectId, name, restrictions, value: target, onChange: setTarget };
+  return (
+    <Modal onClose={isSubmitting ? undefined : onClose} width="medium">
+      <ModalHeader>
+        <ModalTitle>{title}</ModalTitle>
+      </ModalHeader>
+      <ModalBody>
+        <p>Choose the folder to move to.</p>
+        <div role="radiogroup" aria-label="Target folder" style={{ maxHeight: 360, overflow: "auto" }}>
+          <TargetOption {...picker} folderId={null} label="Top Level" level={0} />
+          {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
+          {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} level={0} /> : null}
+        </div>
+      </ModalBody>
+      <ModalFooter>
+        <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button
+          appearance="primary"
+          isDisabled={target === undefined}
+          isLoading={isSubmitting}
+          onClick={() => target !== undefined && submit(() => onConfirm(target))}
+        >
+          Move
+        </Button>
+      </ModalFooter>
+    </Modal>
+  );
+}
+
+type PickerProps = {
+  projectId: number;
+  name: string;
+  restrictions: MoveRestrictions;
+  value: MoveTarget | undefined;
+  onChange(target: MoveTarget): void;
+};
+
+function FolderOptions({ folders, level, ...picker }: PickerProps & { folders: readonly FolderItem[]; level: number }) {
+  return folders.map((folder) => <FolderOption key={folder.folder_id} {...picker} folder={folder} level={level} />);
+}
+
+/** A folder of the picker; its child folders are fetched when it is opened. */
+function FolderOption({ folder, level, ...picker }: PickerProps & { folder: FolderItem; level: number }) {
+  const [isOpen, setOpen] = useState(false);
+  // The folder being moved is never opened: none of its descendants can be a target.
+  const canOpen = folder.has_descendant_folders && folder.folder_id !== picker.restrictions.movingFolderId;
+  const children = useChildFolders(picker.projectId, folder.folder_id, isOpen && canOpen);
+  return (
+    <>
+      <TargetOption
+        {...picker}
+        folderId={folder.folder_id}
+        label={folder.name}
+        level={level}
+        toggle={
+          canOpen ? (
+            <IconButton
+              appearance="subtle"
+              spacing="compact"
+              icon={isOpen ? ChevronDownIcon : ChevronRightIcon}
+              label={`${isOpen ? "Collapse" : "Expand"} ${folder.name}`}
+              onClick={() => setOpen(!isOpen)}
+            />
+          ) : undefined
+        }
+      />
+      {isOpen && children.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
+      {isOpen && children.data ? <FolderOptions {...picker} folders={children.data} level={level + 1} /> : null}
+    </>
+  );
+}
+
+function TargetOption({
+  name,
+  restrictions,
+  value,
+  onChange,
+  folderId,
+  label,
+  level,
+  toggle,
+}: PickerProps & { folderId: MoveTarget; label: string; level: number; toggle?: ReactNode }) {
+  const allowed = canMoveTo(folderId, restrictions);
+  return (
+    <div
+      style={{
+        display: "flex",
+        alignItems: "center",
+        gap: token("space.050"),
+        minHeight: 32,
+        paddingLeft: level * 20,
+        color: allowed ? undefined : token("color.text.disabled"),
+      }}
+    >
+      <span style={{ width: 24, display: "inline-flex" }}>{toggle}</span>
+      <label style={{ display: "inline-flex", alignItems: "center", gap: token("space.050") }}>
+        <input
+          type="radio"
+          name={name}
+          checked={value === folderId}
+          disabled={!allowed}
+          onChange={() => onChange(folderId)}
+        />
+        {label}
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import InformationCircleIcon from "@atlaskit/icon/core/information-circle";
+import { Inline } from "@atlaskit/primitives";
+import Select from "@atlaskit/select";
+import Tooltip from "@atlaskit/tooltip";
+import { useEffect, useMemo } from "react";
+import { useProjects } from "../../api/projects.js";
+import { useFlags } from "../Flags/Flags.js";
+import { GLOBAL_REQUIREMENTS_INFO, PLACEHOLDER, type ProjectOption, projectOptions } from "./projectOptions.js";
+
+const INFO_BUTTON = { background: "none", border: 0, padding: 0, cursor: "help", display: "inline-flex" } as const;
+
+export function ProjectSelect({ projectId, onChange }: { projectId: number | undefined; onChange(projectId: number): void }) {
+  const projects = useProjects();
+  const flags = useFlags();
+  useEffect(() => {
+    if (projects.isError) flags.error("There was a problem retrieving your project data from Atlassian.");
+  }, [projects.isError, flags]);
+  const options = useMemo(() => projectOptions(projects.data ?? []), [projects.data]);
+  const selected = options.find((option) => option.value !== undefined && option.value === projectId) ?? PLACEHOLDER;
+  return (
+    <Inline space="space.100" alignBlock="center">
+      <div style={{ minWidth: 260 }}>
+        <Select<ProjectOption>
+          inputId="project-select"
+          aria-label="Project"
+          options={options}
+          value={selected}
+          isLoading={projects.isLoading}
+          isOptionDisabled={(option) => option.isDisabled === true}
+          onChange={(option) => {
+            if (option?.value !== undefined) onChange(option.value);
+          }}
+        />
+      </div>
+      <Tooltip content={GLOBAL_REQUIREMENTS_INFO}>
+        {(props) => (
+          <button {...props} type="button" aria-label={GLOBAL_REQUIREMENTS_INFO} style={INFO_BUTTON}>
+            <InformationCircleIcon label="" color="currentColor" />
+          </button>
+        )}
+      </Tooltip>
+    </Inline>
+  );
+}

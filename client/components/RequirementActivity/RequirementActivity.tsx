@@ -1,0 +1,57 @@
+import Heading from "@atlaskit/heading";
+import Spinner from "@atlaskit/spinner";
+import { token } from "@atlaskit/tokens";
+import { formatDate } from "../../format/date.js";
+import { type Revision, useRequirementRevisions } from "../../api/requirements.js";
+import { UserName } from "../RequirementDetail/UserName.js";
+
+/** Newest first: what changed last is what a reader looks for. */
+export function revisionsNewestFirst(revisions: readonly Revision[]): Revision[] {
+  return [...revisions].sort((left, right) => right.revision - left.revision);
+}
+
+/** Spec section 2, Activity: revision number, date, user, action, changed fields. */
+export function RequirementActivity({ requirementId }: { requirementId: number }) {
+  const revisions = useRequirementRevisions(requirementId);
+  return (
+    <section aria-labelledby={`activity-${requirementId}`}>
+      <Heading size="small" id={`activity-${requirementId}`}>
+        Activity
+      </Heading>
+      {revisions.isLoading ? <Spinner size="small" label="Loading activity" /> : null}
+      {revisions.data ? <ActivityTable revisions={revisionsNewestFirst(revisions.data)} /> : null}
+    </section>
+  );
+}
+
+const cell = { padding: `${token("space.050")} ${token("space.100")}`, textAlign: "left" as const, verticalAlign: "top" };
+
+export function ActivityTable({ revisions }: { revisions: readonly Revision[] }) {
+  if (revisions.length === 0) return <p>None</p>;
+  return (
+    <table style={{ borderCollapse: "collapse", width: "100%" }}>
+      <thead>
+        <tr>
+          <th style={cell}>Revision</th>
+          <th style={cell}>Date</th>
+          <th style={cell}>User</th>
+          <th style={cell}>Action</th>
+          <th style={cell}>Changed fields</th>
+        </tr>
+      </thead>
+      <tbody>
+        {revisions.map((revision) => (
+          <tr key={revision.revision}>
+            <td style={cell}>{revision.revision}</td>
+            <td style={cell}>{formatDate(revision.created_at)}</td>
+            <td style={cell}>
+              <UserName accountId={revision.account_id} />
+            </td>
+            <td style={cell}>{revision.action}</td>
+            <td style={cell}>{revision.changed_fields || "None"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

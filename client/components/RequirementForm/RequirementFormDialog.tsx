@@ -1,0 +1,366 @@
+import Button from "@atlaskit/button/new";
+import { ErrorMessage, Label } from "@atlaskit/form";
+import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import Select from "@atlaskit/select";
+import TextArea from "@atlaskit/textarea";
+import Textfield from "@atlaskit/textfield";
+import { token } from "@atlaskit/tokens";
+import Tooltip from "@atlaskit/tooltip";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type ReactNode, useEffect, useId, useMemo } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useAssignableUsers, useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
+import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import {
+  type CustomAttribute,
+  type RequirementDetail,
+  type RequirementInput,
+  useCustomAttributes,
+  useLinkableRequirements,
+} from "../../api/requirements.js";
+import { useRequirementTypes } from "../../api/requirementTypes.js";
+import { useFlags } from "../Flags/Flags.js";
+import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { requirementLabel } from "../../../common/labels.js";
+import { linkableRequirements } from "./linkableRequirements.js";
+import {
+  emptyRequirementForm,
+  type RequirementFormValues,
+  requirementFormFromDetail,
+  requirementFormIsComplete,
+  requirementFormSchema,
+  requirementInputFromForm,
+} from "./requirementFormSchema.js";
+
+export const TYPE_LOCKED_TOOLTIP = "To edit the requirement type, remove any linked requirements below.";
+export const ATTRIBUTES_LOAD_ERROR =
+  'There was a problem loading custom attributes.  Please contact rmCloud support via the "Get help" button';
+
+type Option<V> = { label: string; value: V };
+
+export type RequirementFormDialogProps = {
+  projectId: number;
+  title: string;
+  /** The requirement being edited; absent when creating one. */
+  existing?: RequirementDetail;
+  /** Saves; rejects (after its own error toast) to keep the dialog open. */
+  onSubmit(input: RequirementInput, linkedRequirementIds: number[]): Promise<unknown>;
+  onClose(): void;
+};
+
+/** Create or edit a requirement (spec sections 2, 4 and 5). */
+export function RequirementFormDialog({ projectId, title, existing, onSubmit, onClose }: RequirementFormDialogProps) {
+  const isGlobal = projectId === GLOBAL_PROJECT_ID;
+  const ids = useFieldIds();
+  const flags = useFlags();
+  const { isSubmitting, submit } = useSubmitting(onClose);
+  const types = useRequirementTypes();
+  const candidates = useLinkableRequirements(projectId);
+  const attributes = useCustomAttributes(projectId);
+  const statuses = useProjectStatuses(projectId);
+  const users = useAssignableUsers(projectId);
+  const components = useProjectComponents(projectId);
+
+  useEffect(() => {
+    if (types.error) flags.error(`There was a problem retrieving your requirement types: ${types.error.message}`);
+  }, [types.error, flags]);
+  useEffect(() => {
+    if (attributes.error) flags.error(ATTRIBUTES_LOAD_ERROR);
+  }, [attributes.error, flags]);
+
+  const { control, handleSubmit, watch, setValue } = useForm<RequirementFormValues>({
+    resolver: zodResolver(requirementFormSchema),
+    defaultValues: existing ? requirementFormFromDetail(existing) : emptyRequirementForm,
+    mode: "all",
+  });
+  const values = watch();
+  const typeLocked = existing !== undefined && values.linked_requirements.length > 0;
+
+  const typeOptions = (types.data ?? []).map((type) => ({ label: type.name, value: type.requirement_type_id }));
+  const linkOptions = useMemo(() => {
+    const offered = linkableRequirements(
+      candidates.data ?? [],
+      types.data ?? [],
+      values.requirement_type_id,
+      existing?.requirement_id,
+    ).map((requirement) => ({ label: requirementLabel(requirement), value: requirement.requirement_id }));
+    // Links the requirement already has stay visible even if the list does not offer them.
+    const known = new Set(offered.map((option) => option.value));
+    for (const linked of existing?.linked_requirements_v2 ?? []) {
+      if (!known.has(linked.requirement_id))
+        offered.push({ label: requirementLabel(linked), value: linked.requirement_id });
+    }
+    return offered;
+  }, [candidates.data, types.data, values.requirement_type_id, existing]);
+  const statusOptions = (statuses.data ?? []).map((status) => ({ label: status.name, value: status.id }));
+  const userOptions = (users.data ?? []).map((user) => ({ label: user.displayName, value: user.accountId }));
+  const componentOptions = (components.data ?? []).map((component) => ({ label: component.name, value: component.id }));
+
+  const save = handleSubmit((valid) =>
+    submit(() =>
+      onSubmit(
+        requirementInputFromForm(valid, { isGlobal, attributes: attributes.data ?? [], existing }),
+        valid.linked_requirements,
+      ),
+    ),
+  );
+
+  return (
+    <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <ModalHeader>
+          <ModalTitle>{title}</ModalTitle>
+        </ModalHeader>
+        <ModalBody>
+          <Controller
+            control={control}
+            name="name"
+            render={({ field, fieldState }) => (
+              <FieldRow label="Name" htmlFor={ids.name} required error={fieldState.error?.message}>
+                <Textfield {...field} id={ids.name} autoFocus isInvalid={fieldState.invalid} isDisabled={isSubmitting} />
+              </FieldRow>
+            )}
+          />
+          <Controller
+            control={control}
+            name="requirement_type_id"
+            render={({ field, fieldState }) => {
+              const select = (
+                <Select<Option<number>>
+                  inputId={ids.type}
+                  options={typeOptions}
+                  value={typeOptions.find((option) => option.value === field.value) ?? null}
+                  onChange={(option) => {
+                    field.onChange(option?.value ?? null);
+                    // Spec section 4: another type means other levels, so the chosen links go.
+                    setValue("linked_requirements", []);
+                  }}
+                  onBlur={field.onBlur}
+                  isLoading={types.isLoading}
+                  isDisabled={isSubmitting || typeLocked}
+                  isInvalid={fieldState.invalid}
+                  placeholder="Choose a requirement type"
+                />
+              );
+              return (
+                <FieldRow label="Requirement type" htmlFor={ids.type} required error={fieldState.error?.message}>
+                  {typeLocked ? (
+                    <Tooltip content={TYPE_LOCKED_TOOLTIP}>
+                      <div>{select}</div>
+                    </Tooltip>
+                  ) : (
+                    select
+                  )}
+                </FieldRow>
+              );
+            }}
+          />
+          <Controller
+            control={control}
+            name="display_id"
+            render={({ field }) => (
+              <FieldRow label="Custom ID" htmlFor={ids.displayId}>
+                <Textfield {...field} id={ids.displayId} isDisabled={isSubmitting} />
+              </FieldRow>
+            )}
+          />
+          <Controller
+            control={control}
+            name="description"
+            render={({ field }) => (
+              <FieldRow label="Description" htmlFor={ids.description}>
+                <TextArea {...field} id={ids.description} minimumRows={4} isDisabled={isSubmitting} />
+              </FieldRow>
+            )}
+          />
+          {isGlobal ? null : (
+            <>
+              <Controller
+                control={control}
+                name="status"
+                render={({ field }) => (
+                  <FieldRow label="Status" htmlFor={ids.status}>
+                    <Select<Option<string>>
+                      inputId={ids.status}
+                      options={statusOptions}
+                      value={statusOptions.find((option) => option.value === field.value) ?? null}
+                      onChange={(option) => field.onChange(option?.value ?? null)}
+                      isLoading={statuses.isLoading}
+                      isClearable
+                      isDisabled={isSubmitting}
+                    />
+                  </FieldRow>
+                )}
+              />
+              <Controller
+                control={control}
+                name="assigned_to"
+                render={({ field }) => (
+                  <FieldRow label="Assignee" htmlFor={ids.assignee}>
+                    <Select<Option<string>>
+                      inputId={ids.assignee}
+                      options={userOptions}
+                      value={userOptions.find((option) => option.value === field.value) ?? null}
+                      onChange={(option) => field.onChange(option?.value ?? null)}
+                      isLoading={users.isLoading}
+                      isClearable
+                      isDisabled={isSubmitting}
+                    />
+                  </FieldRow>
+                )}
+              />
+              <Controller
+                control={control}
+                name="components"
+                render={({ field }) => (
+                  <FieldRow label="Components" htmlFor={ids.components}>
+                    <Select<Option<string>, true>
+                      inputId={ids.components}
+                      isMulti
+                      options={componentOptions}
+                      value={componentOptions.filter((option) => field.value.includes(option.value))}
+                      onChange={(options) => field.onChange(options.map((option) => option.value))}
+                      isLoading={components.isLoading}
+                      isDisabled={isSubmitting}
+                    />
+                  </FieldRow>
+                )}
+              />
+            </>
+          )}
+          {(attributes.data ?? []).map((attribute) => (
+            <Controller
+              key={attribute.attribute_id}
+              control={control}
+              name={`attributes.${attribute.attribute_id}`}
+              render={({ field }) => (
+                <AttributeInput
+                  attribute={attribute}
+                  id={`${ids.attribute}-${attribute.attribute_id}`}
+                  value={field.value ?? null}
+                  onChange={field.onChange}
+                  isDisabled={isSubmitting}
+                />
+              )}
+            />
+          ))}
+          <Controller
+            control={control}
+            name="linked_requirements"
+            render={({ field }) => (
+              <FieldRow label="Linked requirements" htmlFor={ids.linked}>
+                <Select<Option<number>, true>
+                  inputId={ids.linked}
+                  isMulti
+                  options={linkOptions}
+                  value={linkOptions.filter((option) => field.value.includes(option.value))}
+                  onChange={(options) => field.onChange(options.map((option) => option.value))}
+                  isLoading={candidates.isLoading}
+                  isDisabled={isSubmitting || values.requirement_type_id === null}
+                  placeholder={
+                    values.requirement_type_id === null ? "Choose a requirement type first" : "Select requirements"
+                  }
+                />
+              </FieldRow>
+            )}
+          />
+        </ModalBody>
+        <ModalFooter>
+          <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            appearance="primary"
+            isDisabled={!requirementFormIsComplete(values)}
+            isLoading={isSubmitting}
+          >
+            OK
+          </Button>
+        </ModalFooter>
+      </form>
+    </Modal>
+  );
+}
+
+function useFieldIds() {
+  const base = useId();
+  return {
+    name: `${base}-name`,
+    type: `${base}-type`,
+    displayId: `${base}-display-id`,
+    description: `${base}-description`,
+    status: `${base}-status`,
+    assignee: `${base}-assignee`,
+    components: `${base}-components`,
+    linked: `${base}-linked`,
+    attribute: `${base}-attribute`,
+  };
+}
+
+function FieldRow({
+  label,
+  htmlFor,
+  required,
+  error,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  required?: boolean;
+  error?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div style={{ marginBottom: token("space.150") }}>
+      <Label htmlFor={htmlFor}>
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </Label>
+      {children}
+      {error ? <ErrorMessage>{error}</ErrorMessage> : null}
+    </div>
+  );
+}
+
+type AttributeInputProps = {
+  attribute: CustomAttribute;
+  id: string;
+  value: string | number | null;
+  onChange(value: string | number | null): void;
+  isDisabled: boolean;
+};
+
+/** A custom field: free text, or one of its options (the value is the option's id). */
+function AttributeInput({ attribute, id, value, onChange, isDisabled }: AttributeInputProps) {
+  if (attribute.type === "select") {
+    const options = attribute.options.map((option) => ({ label: option.name, value: option.attribute_option_id }));
+    return (
+      <FieldRow label={attribute.name} htmlFor={id}>
+        <Select<Option<number>>
+          inputId={id}
+          options={options}
+          value={options.find((option) => option.value === Number(value)) ?? null}
+          onChange={(option) => onChange(option?.value ?? null)}
+          isClearable
+          isDisabled={isDisabled}
+        />
+      </FieldRow>
+    );
+  }
+  return (
+    <FieldRow label={attribute.name} htmlFor={id}>
+      <Textfield
+        id={id}
+        value={value === null ? "" : String(value)}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        isDisabled={isDisabled}
+      />
+    </FieldRow>
+  );
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import type { AttributeValue, CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
+
+/** Spec section 5: name and requirement type are required ('Required'); the custom ID is optional. */
+export const requirementFormSchema = z.object({
+  name: z.string().trim().min(1, "Required"),
+  requirement_type_id: z.number().nullable().refine((typeId) => typeId !== null, "Required"),
+  display_id: z.string().trim(),
+  description: z.string(),
+  linked_requirements: z.array(z.number()),
+  status: z.string().nullable(),
+  assigned_to: z.string().nullable(),
+  components: z.array(z.string()),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+});
+
+export type RequirementFormValues = z.input<typeof requirementFormSchema>;
+
+export const emptyRequirementForm: RequirementFormValues = {
+  name: "",
+  requirement_type_id: null,
+  display_id: "",
+  description: "",
+  linked_requirements: [],
+  status: null,
+  assigned_to: null,
+  components: [],
+  attributes: {},
+};
+
+/** OK stays disabled while this is false. */
+export function requirementFormIsComplete(values: RequirementFormValues): boolean {
+  return requirementFormSchema.safeParse(values).success;
+}
+
+export function requirementFormFromDetail(detail: RequirementDetail): RequirementFormValues {
+  return {
+    name: detail.name,
+    requirement_type_id: detail.requirement_type.requirement_type_id,
+    display_id: detail.display_id ?? "",
+    description: detail.description ?? "",
+    linked_requirements: detail.linked_requirements_v2.map((linked) => linked.requirement_id),
+    status: detail.status?.atlassian_status_id ?? null,
+    assigned_to: detail.assigned_to?.account_id ?? null,
+    components: detail.components.map((component) => component.atlassian_component_id),
+    attributes: { ...detail.attributes },
+  };
+}
+
+/**
+ * The request body of a validated form. Fields the form does not show (issues, wiki content)
+ * are carried over from the requirement being edited; the global project has no status,
+ * assignee or components.
+ */
+export function requirementInputFromForm(
+  values: RequirementFormValues,
+  options: { isGlobal: boolean; attributes: readonly CustomAttribute[]; existing?: RequirementDetail },
+): RequirementInput {
+  const { requirement_type_id: typeId } = values;
+  if (typeId === null) throw new Error("requirement type is required");
+  const attributes: Record<string, AttributeValue> = {};
+  for (const attribute of options.attributes) {
+    const value = values.attributes[String(attribute.attribute_id)];
+    if (value !== null && value !== undefined && value !== "") attributes[String(attribute.attribute_id)] = value;
+  }
+  return {
+    name: values.name.trim(),
+    description: values.description,
+    display_id: values.display_id.trim() || null,
+    requirement_type_id: typeId,
+    status: options.isGlobal ? null : values.status,
+    assigned_to: options.isGlobal ? null : values.assigned_to,
+    components: options.isGlobal ? [] : values.components,
+    issues: options.existing?.issues.map((issue) => issue.atlassian_issue_id) ?? [],
+    contents: options.existing?.contents.map((content) => content.atlassian_content_id) ?? [],
+    attributes,
+  };
+}

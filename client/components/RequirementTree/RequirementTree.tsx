@@ -1,0 +1,249 @@
+import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
+import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
+import FolderClosedIcon from "@atlaskit/icon/core/folder-closed";
+import FolderOpenIcon from "@atlaskit/icon/core/folder-open";
+import PageIcon from "@atlaskit/icon/core/page";
+import Spinner from "@atlaskit/spinner";
+import { token } from "@atlaskit/tokens";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { requirementLabel } from "../../../common/labels.js";
+import { indexOfCurrent, rowIsCurrent, type TreeRow, type TreeSelection } from "./flattenTree.js";
+import { treeKeyAction } from "./treeKeyboard.js";
+
+const ROW_HEIGHT = 32;
+const INDENT = 20;
+
+export type RequirementTreeProps = {
+  rows: readonly TreeRow[];
+  current: TreeSelection;
+  checked: ReadonlySet<number>;
+  onToggleFolder(folderId: number, open: boolean): void;
+  onToggleCheck(requirementId: number): void;
+  /** Enter or a click on a row's name: show its detail. */
+  onOpen(row: TreeRow): void;
+};
+
+/**
+ * Folders and requirements as an ARIA tree. Focus stays on the tree element and the active row is
+ * announced through aria-activedescendant, because with virtualisation the active row may not be
+ * in the DOM at all.
+ */
+export function RequirementTree({ rows, current, checked, onToggleFolder, onToggleCheck, onOpen }: RequirementTreeProps) {
+  const idPrefix = useId();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const treeRef = useRef<HTMLDivElement>(null);
+  const [activeKey, setActiveKey] = useState<string | undefined>();
+  const activeIndex = activeKey === undefined ? -1 : rows.findIndex((row) => row.key === activeKey);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 12,
+  });
+
+  const currentIndex = indexOfCurrent(rows, current);
+  const currentKey = rows[currentIndex]?.key;
+  // Following the current item (deep links, back/forward, a linked requirement's click): make
+  // it the active row and bring it into view once its row exists.
+  useEffect(() => {
+    if (currentKey === undefined) return;
+    setActiveKey(currentKey);
+    virtualizer.scrollToIndex(currentIndex, { align: "auto" });
+  }, [currentKey, currentIndex, virtualizer]);
+
+  const rowId = (row: TreeRow) => `${idPrefix}-${row.key}`;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const action = treeKeyAction(rows, activeIndex, event.key);
+    if (!action) return;
+    event.preventDefault();
+    switch (action.type) {
+      case "focus":
+        setActiveKey(rows[action.index]?.key);
+        virtualizer.scrollToIndex(action.index, { align: "auto" });
+        return;
+      case "expand":
+        onToggleFolder(action.folderId, true);
+        return;
+      case "collapse":
+        onToggleFolder(action.folderId, false);
+        return;
+      case "toggleCheck":
+        onToggleCheck(action.requirementId);
+        return;
+      case "open":
+        onOpen(action.row);
+        return;
+    }
+  };
+
+  const activate = (row: TreeRow) => {
+    setActiveKey(row.key);
+    treeRef.current?.focus({ preventScroll: true });
+  };
+
+  const activeRow = rows[activeIndex];
+  return (
+    <div ref={scrollRef} style={{ height: "calc(100vh - 180px)", minHeight: 320, overflow: "auto" }}>
+      <div
+        ref={treeRef}
+        role="tree"
+        aria-label="Requirements and folders"
+        aria-multiselectable="true"
+        tabIndex={0}
+        aria-activedescendant={activeRow ? rowId(activeRow) : undefined}
+        onKeyDown={onKeyDown}
+        style={{ height: virtualizer.getTotalSize(), position: "relative", outlineOffset: -2 }}
+      >
+        {virtualizer.getVirtualItems().map((virtualRow) => {
+          const row = rows[virtualRow.index];
+          if (!row) return null;
+          return (
+            <TreeRowView
+              key={row.key}
+              id={rowId(row)}
+              row={row}
+              top={virtualRow.start}
+              isActive={row.key === activeKey}
+              isCurrent={rowIsCurrent(row, current)}
+              isChecked={row.kind === "requirement" && checked.has(row.requirement.requirement_id)}
+              onActivate={() => activate(row)}
+              onToggleFolder={onToggleFolder}
+              onToggleCheck={onToggleCheck}
+              onOpen={() => onOpen(row)}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+type TreeRowViewProps = {
+  id: string;
+  row: TreeRow;
+  top: number;
+  isActive: boolean;
+  isCurrent: boolean;
+  isChecked: boolean;
+  onActivate(): void;
+  onToggleFolder(folderId: number, open: boolean): void;
+  onToggleCheck(requirementId: number): void;
+  onOpen(): void;
+};
+
+function TreeRowView({
+  id,
+  row,
+  top,
+  isActive,
+  isCurrent,
+  isChecked,
+  onActivate,
+  onToggleFolder,
+  onToggleCheck,
+  onOpen,
+}: TreeRowViewProps) {
+  const style = {
+    position: "absolute" as const,
+    top: 0,
+    left: 0,
+    right: 0,
+    height: ROW_HEIGHT,
+    transform: `translateY(${top}px)`,
+    display: "flex",
+    alignItems: "center",
+    gap: token("space.050"),
+    paddingLeft: (row.level - 1) * INDENT + 4,
+    boxSizing: "border-box" as const,
+    cursor: "pointer",
+    whiteSpace: "nowrap" as const,
+    background: isCurrent ? token("color.background.selected") : undefined,
+    outline: isActive ? `2px solid ${token("color.border.focused")}` : undefined,
+    outlineOffset: -2,
+  };
+  const common = {
+    id,
+    "aria-level": row.level,
+    "aria-posinset": row.positionInSet,
+    "aria-setsize": row.setSize,
+    // Keep the focus on the tree itself (aria-activedescendant), even when a row is clicked.
+    onMouseDown: (event: { preventDefault(): void }) => {
+      event.preventDefault();
+      onActivate();
+    },
+    onClick: row.kind === "loading" ? undefined : onOpen,
+    style,
+  };
+
+  if (row.kind === "loading") {
+    return (
+      <div role="treeitem"
+        tabIndex={-1} {...common} aria-busy="true">
+        <Spinner size="small" label="Loading" />
+      </div>
+    );
+  }
+
+  if (row.kind === "folder") {
+    const { folder } = row;
+    return (
+      <div
+        role="treeitem"
+        tabIndex={-1}
+        {...common}
+        aria-selected={isCurrent}
+        aria-expanded={row.hasChildren ? row.isExpanded : undefined}
+        data-testid={`tree-folder-${folder.folder_id}`}
+      >
+        <span
+          aria-hidden="true"
+          style={{ width: 24, display: "inline-flex", justifyContent: "center", visibility: row.hasChildren ? "visible" : "hidden" }}
+          onClick={(event) => {
+            event.stopPropagation();
+            onToggleFolder(folder.folder_id, !row.isExpanded);
+          }}
+        >
+          {row.isExpanded ? <ChevronDownIcon label="" /> : <ChevronRightIcon label="" />}
+        </span>
+        {row.isExpanded ? <FolderOpenIcon label="" /> : <FolderClosedIcon label="" />}
+        <span style={{ overflow: "hidden", textOverflow: "ellipsis" }}>
+          {folder.name}
+        </span>
+      </div>
+    );
+  }
+
+  const { requirement } = row;
+  const label = requirementLabel(requirement);
+  return (
+    <div
+      role="treeitem"
+        tabIndex={-1}
+      {...common}
+      aria-selected={isCurrent}
+      aria-checked={isChecked}
+      data-testid={`tree-requirement-${requirement.requirement_id}`}
+    >
+      <span style={{ width: 24 }} />
+      <input
+        type="checkbox"
+        tabIndex={-1}
+        aria-hidden="true"
+        checked={isChecked}
+        onClick={(event) => event.stopPropagation()}
+        onChange={() => onToggleCheck(requirement.requirement_id)}
+      />
+      <PageIcon
+        label=""
+        color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")}
+      />
+      <span title={label} style={{ overflow: "hidden", textOverflow: "ellipsis" }}>
+        {label}
+      </span>
+    </div>
+  );
+}

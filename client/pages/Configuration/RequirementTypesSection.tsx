@@ -1,0 +1,233 @@
+import Button from "@atlaskit/button/new";
+import DynamicTable from "@atlaskit/dynamic-table";
+import { ErrorMessage, Label } from "@atlaskit/form";
+import Heading from "@atlaskit/heading";
+import InlineEdit from "@atlaskit/inline-edit";
+import { Box, Inline, Stack } from "@atlaskit/primitives";
+import Textfield from "@atlaskit/textfield";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import type { z } from "zod";
+import {
+  CreateRequirementTypeSchema,
+  REQUIREMENT_TYPE_NAME_MAX,
+  REQUIREMENT_TYPE_PREFIX_MAX,
+  type RequirementType,
+  requirementLevelSchema,
+} from "../../../common/schemas/requirementType.js";
+import { type RequirementType as ListedType, useRequirementTypes } from "../../api/requirementTypes.js";
+import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
+import { useFlags } from "../../components/Flags/Flags.js";
+import { type RequirementTypeChanges, useRequirementTypeMutations } from "./requirementTypeMutations.js";
+
+const CreateFormSchema = CreateRequirementTypeSchema.pick({ name: true, prefix: true });
+type CreateFormValues = z.input<typeof CreateFormSchema>;
+
+/** The list answer carries level_editable (common/schemas/requirementType.ts); a type without it keeps its level. */
+function adminType(type: ListedType): RequirementType {
+  const editable = (type as ListedType & { level_editable?: boolean }).level_editable;
+  return { ...type, level: type.level ?? 1, level_editable: editable === true };
+}
+
+/** Spec sections 2 and 5: list, create (name and prefix), inline edit, delete with a confirmation. */
+export function RequirementTypesSection() {
+  const types = useRequirementTypes();
+  const flags = useFlags();
+  const { update, remove } = useRequirementTypeMutations();
+  const [deleting, setDeleting] = useState<RequirementType>();
+
+  useEffect(() => {
+    if (types.error) flags.error(`There was a problem retrieving your requirement types: ${types.error.message}`);
+  }, [types.error, flags]);
+
+  const save = async (type: RequirementType, changes: Partial<RequirementTypeChanges>) => {
+    try {
+      await update.mutateAsync({ type, changes });
+      flags.success("Requirement type updated successfully");
+    } catch (error) {
+      flags.error(`There was a problem saving your requirement type: ${(error as Error).message}`);
+    }
+  };
+
+  const rows = (types.data ?? []).map(adminType).map((type) => ({
+    key: String(type.requirement_type_id),
+    cells: [
+      {
+        key: "name",
+        content: (
+          <EditableText
+            label={`Name of ${type.name}`}
+            value={type.name}
+            schema={CreateRequirementTypeSchema.shape.name}
+            onConfirm={(name) => save(type, { name })}
+          />
+        ),
+      },
+      {
+        key: "prefix",
+        content: (
+          <EditableText
+            label={`Prefix of ${type.name}`}
+            value={type.prefix}
+            schema={CreateRequirementTypeSchema.shape.prefix}
+            onConfirm={(prefix) => save(type, { prefix })}
+          />
+        ),
+      },
+      {
+        key: "level",
+        content: type.level_editable ? (
+          <EditableText
+            label={`Level of ${type.name}`}
+            value={String(type.level)}
+            schema={requirementLevelSchema}
+            onConfirm={(level) => save(type, { level: Number(level) })}
+          />
+        ) : (
+          <Box paddingBlock="space.100">{type.level}</Box>
+        ),
+      },
+      {
+        key: "actions",
+        content: (
+          <Button appearance="subtle" onClick={() => setDeleting(type)} aria-label={`Delete ${type.name}`}>
+            Delete
+          </Button>
+        ),
+      },
+    ],
+  }));
+
+  return (
+    <Stack space="space.200">
+      <Heading size="medium" as="h2">
+        Requirement Types
+      </Heading>
+      <CreateRequirementTypeForm />
+      <DynamicTable
+        label="Requirement types"
+        head={{
+          cells: [
+            { key: "name", content: "Name" },
+            { key: "prefix", content: "Prefix" },
+            { key: "level", content: "Level" },
+            { key: "actions", content: "" },
+          ],
+        }}
+        rows={rows}
+        isLoading={types.isLoading}
+        emptyView={<p>No requirement types yet.</p>}
+      />
+      {deleting ? (
+        <DeleteDialog
+          title="Delete requirement type"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            try {
+              await remove.mutateAsync(deleting);
+              flags.success("Requirement type deleted successfully");
+            } catch (error) {
+              flags.error(`There was a problem deleting your requirement type: ${(error as Error).message}`);
+              throw error;
+            }
+          }}
+        >
+          Delete the requirement type "{deleting.name}" ({deleting.prefix})? A type that active requirements still
+          have cannot be deleted.
+        </DeleteDialog>
+      ) : null}
+    </Stack>
+  );
+}
+
+function CreateRequirementTypeForm() {
+  const flags = useFlags();
+  const { create } = useRequirementTypeMutations();
+  const nameId = useId();
+  const prefixId = useId();
+  const { control, handleSubmit, formState, reset } = useForm<CreateFormValues, unknown, z.output<typeof CreateFormSchema>>({
+    resolver: zodResolver(CreateFormSchema),
+    defaultValues: { name: "", prefix: "" },
+    mode: "all",
+  });
+  const submit = handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync(values);
+      flags.success("Requirement type created successfully");
+      reset();
+    } catch (error) {
+      flags.error(`There was a problem saving your requirement type: ${(error as Error).message}`);
+    }
+  });
+  const field = (name: "name" | "prefix", id: string, label: string, maxLength: number) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: props, fieldState }) => (
+        <Stack space="space.050">
+          <Label htmlFor={id}>{label}</Label>
+          <Textfield
+            {...props}
+            id={id}
+            maxLength={maxLength + 1}
+            isInvalid={fieldState.invalid && fieldState.isTouched}
+            isDisabled={create.isPending}
+          />
+          {fieldState.error && fieldState.isTouched ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+        </Stack>
+      )}
+    />
+  );
+  return (
+    <form
+      aria-label="Create a requirement type"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Inline space="space.150" alignBlock="end">
+        {field("name", nameId, "Name", REQUIREMENT_TYPE_NAME_MAX)}
+        {field("prefix", prefixId, "Prefix", REQUIREMENT_TYPE_PREFIX_MAX)}
+        <Button type="submit" appearance="primary" isDisabled={!formState.isValid} isLoading={create.isPending}>
+          Create requirement type
+        </Button>
+      </Inline>
+    </form>
+  );
+}
+
+/** A value that turns into a text field on click (Atlaskit inline edit), validated by the shared schema. */
+function EditableText({
+  label,
+  value,
+  schema,
+  onConfirm,
+}: {
+  label: string;
+  value: string;
+  schema: z.ZodType;
+  onConfirm(value: string): Promise<void>;
+}) {
+  return (
+    <InlineEdit<string>
+      defaultValue={value}
+      editButtonLabel={`Edit ${label.toLowerCase()}`}
+      editView={({ errorMessage, ...fieldProps }) => (
+        <>
+          <Textfield {...fieldProps} aria-label={label} autoFocus />
+          {errorMessage ? <ErrorMessage>{errorMessage}</ErrorMessage> : null}
+        </>
+      )}
+      readView={() => <Box paddingBlock="space.100">{value}</Box>}
+      validate={(candidate: string) => {
+        const result = schema.safeParse(candidate);
+        return result.success ? undefined : result.error.issues[0]?.message;
+      }}
+      onConfirm={(candidate: string) => {
+        if (candidate.trim() !== value) void onConfirm(candidate.trim());
+      }}
+    />
+  );
+}

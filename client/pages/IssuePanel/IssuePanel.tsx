@@ -1,0 +1,81 @@
+import { useCallback, useEffect, useState } from "react";
+import { requirementIdLabel } from "../../../common/labels.js";
+import type { Host } from "../../host/types.js";
+import { type IssueContext, requirementPageUrl } from "./issueContext.js";
+import { type LinkedToIssue, loadIssueRequirements } from "./issueRequirements.js";
+
+export const LINK_REQUIREMENTS_DIALOG = { key: "link-requirements-dialog", width: "80%", height: "60%", chrome: true } as const;
+/** Spec section 8. */
+export const LOAD_ERROR = "There was an error loading your requirements";
+
+type State = { status: "loading" } | { status: "failed" } | { status: "ready"; requirements: LinkedToIssue[] };
+
+/**
+ * The right panel of a Jira issue (spec section 2): the linked requirements, each opening in a
+ * new tab, and Edit, which opens the link dialog and reads the list again when it closes.
+ * Plain elements on purpose: this loads in every issue view and must stay small.
+ */
+export function IssuePanel({ host, issue, jiraBaseUrl }: { host: Host; issue: IssueContext; jiraBaseUrl: string }) {
+  const [state, setState] = useState<State>({ status: "loading" });
+
+  const reload = useCallback(() => {
+    loadIssueRequirements(issue).then(
+      (requirements) => setState({ status: "ready", requirements }),
+      () => setState({ status: "failed" }),
+    );
+  }, [issue]);
+
+  useEffect(reload, [reload]);
+  // The host sizes the iframe to its content only when told, so after every render.
+  useEffect(() => host.resize());
+
+  const edit = () => {
+    host.openDialog({ ...LINK_REQUIREMENTS_DIALOG, customData: issue }).onClose(reload);
+  };
+
+  return (
+    <section className="rm-panel" aria-busy={state.status === "loading"}>
+      {state.status === "loading" && <p className="rm-muted">Loading…</p>}
+      {state.status === "failed" && <p role="alert">{LOAD_ERROR}</p>}
+      {state.status === "ready" && state.requirements.length === 0 && (
+        <p className="rm-muted">No requirements are linked to this issue.</p>
+      )}
+      {state.status === "ready" && state.requirements.length > 0 && (
+        <table className="rm-table" aria-label="Linked requirements">
+          <thead>
+            <tr>
+              <th scope="col">ID</th>
+              <th scope="col">Name</th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.requirements.map((requirement) => {
+              const href = requirementPageUrl(jiraBaseUrl, {
+                jiraProjectId: issue.projectId,
+                projectId: requirement.projectId,
+                requirementId: requirement.requirement_id,
+              });
+              return (
+                <tr key={requirement.requirement_id}>
+                  <td>
+                    <a href={href} target="_blank" rel="noopener noreferrer">
+                      {requirementIdLabel(requirement)}
+                    </a>
+                  </td>
+                  <td>
+                    <a href={href} target="_blank" rel="noopener noreferrer">
+                      {requirement.name}
+                    </a>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <button type="button" className="rm-button" onClick={edit}>
+        Edit
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import Button from "@atlaskit/button/new";
+import SectionMessage from "@atlaskit/section-message";
+import Spinner from "@atlaskit/spinner";
+import { token } from "@atlaskit/tokens";
+import { ModalTransition } from "@atlaskit/modal-dialog";
+import { useState } from "react";
+import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
+import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
+import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
+import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
+import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
+import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
+import { useAppState } from "../../state/AppState.js";
+import { RequirementsDialogs } from "./RequirementsDialogs.js";
+import type { RequirementsDialog } from "./requirementsDialog.js";
+
+export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "New requirement" button above';
+
+/** /requirements: the folder and requirement tree on the left, the open item on the right. */
+export function RequirementsPage() {
+  const { projectId } = useAppState();
+  // The layout shows this screen only once a project is chosen.
+  if (projectId === undefined) return null;
+  return <RequirementsScreen key={projectId} projectId={projectId} />;
+}
+
+function RequirementsScreen({ projectId }: { projectId: number }) {
+  const { nav, navigate, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } = useAppState();
+  const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
+  const tree = useTreeRows(projectId, openFolders);
+  const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
+
+  const openRow = (row: TreeRow) => {
+    if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
+    if (row.kind === "folder") navigate({ projectId, tab: "requirements", folderId: row.folder.folder_id });
+  };
+  const toggleChecked = (requirementId: number) => {
+    const next = new Set(selectedRequirements);
+    if (next.has(requirementId)) next.delete(requirementId);
+    else next.add(requirementId);
+    setSelectedRequirements(next);
+  };
+  const moveChecked = () => {
+    const requirementIds = [...selectedRequirements];
+    const parents = requirementIds.map(
+      (id) => tree.rows.find((row) => row.kind === "requirement" && row.requirement.requirement_id === id),
+    );
+    // Checked requirements inside folders closed since then have no row: their folder is unknown.
+    const currentFolderId = parents.every((row) => row?.kind === "requirement")
+      ? commonParentFolder(parents.map((row) => (row?.kind === "requirement" ? row.requirement.parent_folder_id : null)))
+      : undefined;
+    setDialog({ kind: "moveRequirements", requirementIds, currentFolderId });
+  };
+
+  return (
+    <div>
+      <div style={{ display: "flex", gap: token("space.100"), marginBottom: token("space.200") }}>
+        <Button appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
+          New requirement
+        </Button>
+        <Button onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>New folder</Button>
+        <Button onClick={() => setDialog({ kind: "import" })}>Import requirements</Button>
+        <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
+      </div>
+      {tree.isLoading ? <Spinner size="large" label="Loading requirements" /> : null}
+      {tree.isError ? (
+        <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>
+      ) : null}
+      {tree.isEmpty ? <p>{EMPTY_STATE_TEXT}</p> : null}
+      {tree.rows.length > 0 ? (
+        <div style={{ display: "flex", gap: token("space.300"), alignItems: "flex-start" }}>
+          <div style={{ flex: "0 0 38%", minWidth: 280, maxWidth: 520 }}>
+            <div
+              style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
+            >
+              <span>Selected: {selectedRequirements.size}</span>
+              <Button spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
+                Move
+              </Button>
+              <Button
+                spacing="compact"
+                appearance="danger"
+                isDisabled={selectedRequirements.size === 0}
+                onClick={() => setDialog({ kind: "deleteRequirements", requirementIds: [...selectedRequirements] })}
+              >
+                Delete
+              </Button>
+            </div>
+            <RequirementTree
+              rows={tree.rows}
+              current={current}
+              checked={selectedRequirements}
+              onToggleFolder={setFolderOpen}
+              onToggleCheck={toggleChecked}
+              onOpen={openRow}
+            />
+          </div>
+          <div style={{ flex: 1, minWidth: 0 }}>
+            {current.requirementId !== undefined ? (
+              <RequirementDetail
+                projectId={projectId}
+                requirementId={current.requirementId}
+                onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
+                onMove={(detail) =>
+                  setDialog({
+                    kind: "moveRequirements",
+                    requirementIds: [detail.requirement_id],
+                    currentFolderId: detail.parent_folder_id,
+                  })
+                }
+                onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
+                onOpenRequirement={(requirementId) => navigate({ projectId, tab: "requirements", requirementId })}
+              />
+            ) : null}
+            {current.folderId !== undefined ? (
+              <FolderDetail
+                folderId={current.folderId}
+                onEdit={(folder) => setDialog({ kind: "editFolder", folder })}
+                onMove={(folder) => setDialog({ kind: "moveFolder", folder })}
+                onDelete={(folder) => setDialog({ kind: "deleteFolder", folder })}
+                onCreateRequirement={(folder) => setDialog({ kind: "createRequirement", parentFolderId: folder.folder_id })}
+                onCreateFolder={(folder) => setDialog({ kind: "createFolder", parentFolderId: folder.folder_id })}
+              />
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+      <ModalTransition>
+        {dialog ? <RequirementsDialogs projectId={projectId} dialog={dialog} onClose={() => setDialog(undefined)} /> : null}
+      </ModalTransition>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { StrictMode, useEffect, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { installReauthentication, type User } from "./api/auth.js";
+import { api } from "./api/client.js";
+import { getHost } from "./host/index.js";
+import { type IssueContext, issueContextOf } from "./pages/IssuePanel/issueContext.js";
+import { IssuePanel, LOAD_ERROR } from "./pages/IssuePanel/IssuePanel.js";
+import "./pages/IssuePanel/panel.css";
+import { locationOfPath, signIn } from "./pages/Authenticate/signIn.js";
+
+/**
+ * The issue panel's own light entry: it performs its own sign-in hand-off so that opening an
+ * issue never loads the main app (no tree, matrix, baselines, Atlaskit or query cache).
+ */
+const host = getHost();
+installReauthentication(host);
+
+type Ready = { issue: IssueContext; jiraBaseUrl: string };
+
+async function start(): Promise<Ready | "missing-license"> {
+  const { pathname, search } = window.location;
+  const location = locationOfPath(pathname);
+  if (location) {
+    const url = await signIn(location, { pathname, search }, host);
+    if (url.startsWith("/missing-license")) {
+      window.location.replace(url);
+      return "missing-license";
+    }
+    window.history.replaceState(null, "", url);
+  }
+  const [issue, user] = await Promise.all([
+    issueContextOf(window.location.search, () => host.getContext()),
+    api.get<User>("/api/user"),
+  ]);
+  return { issue, jiraBaseUrl: user.atlassian_base_url };
+}
+
+function Panel() {
+  const [ready, setReady] = useState<Ready | "failed" | undefined>();
+  useEffect(() => {
+    start().then(
+      (result) => {
+        if (result !== "missing-license") setReady(result);
+      },
+      (error: unknown) => {
+        console.error("The issue panel could not start", error);
+        setReady("failed");
+      },
+    );
+  }, []);
+  useEffect(() => host.resize());
+  if (ready === undefined) return <p className="rm-panel rm-muted">Loading…</p>;
+  if (ready === "failed") return <p className="rm-panel" role="alert">{LOAD_ERROR}</p>;
+  return <IssuePanel host={host} issue={ready.issue} jiraBaseUrl={ready.jiraBaseUrl} />;
+}
+
+const root = document.getElementById("root");
+if (!root) throw new Error("panel.html has no #root");
+createRoot(root).render(
+  <StrictMode>
+    <Panel />
+  </StrictMode>,
+);

@@ -1,0 +1,119 @@
+import type { Host } from "../host/types.js";
+import { replaceLocation } from "./location.js";
+import {
+  type BaselinePage,
+  formatNavState,
+  initialNavState,
+  type NavState,
+  navForProject,
+  parseNavState,
+  TAB_PATHS,
+} from "./navigation.js";
+
+export type AppSnapshot = {
+  ready: boolean;
+  nav: NavState | undefined;
+  openFolders: ReadonlySet<number>;
+  selectedRequirements: ReadonlySet<number>;
+};
+
+/** What the page is showing in the iframe itself: its path (one per tab) and query string. */
+export type FrameLocation = {
+  pathname: string;
+  search: string;
+  replacePath(pathname: string): void;
+};
+
+export const browserFrame = (): FrameLocation => ({
+  get pathname() {
+    return window.location.pathname;
+  },
+  get search() {
+    return window.location.search;
+  },
+  replacePath(pathname) {
+    replaceLocation(pathname + window.location.search + window.location.hash);
+  },
+});
+
+/**
+ * The main screen's state outside React, so that its rules run (and are tested) without a DOM.
+ * Navigation goes to the host history; the iframe path follows the tab without its own history
+ * entries, so back and forward step through the host's entries only.
+ */
+export class AppStore {
+  private snapshot: AppSnapshot = { ready: false, nav: undefined, openFolders: new Set(), selectedRequirements: new Set() };
+  private readonly listeners = new Set<() => void>();
+  private startNav: NavState | undefined;
+
+  constructor(
+    private readonly host: Pick<Host, "history" | "getContext">,
+    private readonly frame: FrameLocation,
+  ) {}
+
+  /** Resolves where the screen opens and follows back/forward; returns the unsubscribe. */
+  start(): () => void {
+    const stopPop = this.host.history.onPopState((state) => this.apply(parseNavState(state) ?? this.startNav));
+    void this.resolveStart().then((nav) => {
+      this.startNav = nav;
+      this.update({ ready: true });
+      this.apply(nav);
+    });
+    return stopPop;
+  }
+
+  private async resolveStart(): Promise<NavState | undefined> {
+    const hostState = await this.host.history.getState().catch(() => undefined);
+    const input = { hostState, search: this.frame.search, pathname: this.frame.pathname };
+    const nav = initialNavState(input);
+    if (nav) return nav;
+    const context = await this.host.getContext().catch(() => undefined);
+    return initialNavState({ ...input, contextProjectId: context?.projectId });
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = () => this.snapshot;
+
+  private update(patch: Partial<AppSnapshot>) {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  private apply(nav: NavState | undefined) {
+    this.update({ nav });
+    const path = nav && TAB_PATHS[nav.tab];
+    if (path && this.frame.pathname !== path) this.frame.replacePath(path);
+  }
+
+  navigate = (next: NavState) => {
+    this.host.history.pushState(formatNavState(next));
+    this.apply(next);
+  };
+
+  selectProject = (projectId: number) => {
+    this.update({ openFolders: new Set(), selectedRequirements: new Set() });
+    this.navigate(navForProject(this.snapshot.nav, projectId));
+  };
+
+  setFolderOpen = (folderId: number, open: boolean) => {
+    if (this.snapshot.openFolders.has(folderId) === open) return;
+    const openFolders = new Set(this.snapshot.openFolders);
+    if (open) openFolders.add(folderId);
+    else openFolders.delete(folderId);
+    this.update({ openFolders });
+  };
+
+  setSelectedRequirements = (ids: Iterable<number>) => {
+    this.update({ selectedRequirements: new Set(ids) });
+  };
+
+  setBaselinePage = (page: BaselinePage) => {
+    const nav = this.snapshot.nav;
+    const tab = page === "baseline-comparison" ? "comparison" : "baselines";
+    if (nav && nav.tab !== tab) this.navigate({ projectId: nav.projectId, tab });
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Spec section 2, Navigation state: the main screen keeps its place in the host history as a
+ * dash-separated string, so that a reload, a shared link and back/forward land on the same screen.
+ */
+export type MainTab = "requirements" | "traceability" | "baselines" | "comparison";
+
+export type NavState = {
+  projectId: number;
+  tab: MainTab;
+  requirementId?: number;
+  folderId?: number;
+  baselineId?: number;
+};
+
+export type BaselinePage = "baseline-explorer" | "baseline-comparison";
+
+/** The iframe path of each tab; comparison is a page of the baselines tab. */
+export const TAB_PATHS: Record<MainTab, string> = {
+  requirements: "/requirements",
+  traceability: "/traceability-matrix",
+  baselines: "/baselines",
+  comparison: "/baselines",
+};
+
+export function formatNavState(state: NavState): string {
+  const { projectId, tab } = state;
+  if (tab === "requirements") {
+    if (state.requirementId !== undefined) return `${projectId}-requirements-${state.requirementId}`;
+    if (state.folderId !== undefined) return `${projectId}-folder-${state.folderId}`;
+  }
+  if (tab === "baselines" && state.baselineId !== undefined) return `${projectId}-baselines-${state.baselineId}`;
+  return `${projectId}-${tab}`;
+}
+
+const ID = "(\\d+)";
+const PATTERNS: Array<[RegExp, (projectId: number, id: number | undefined) => NavState]> = [
+  [new RegExp(`^${ID}-requirements(?:-${ID})?$`), (projectId, requirementId) => withId({ projectId, tab: "requirements" }, "requirementId", requirementId)],
+  [new RegExp(`^${ID}-folder-${ID}$`), (projectId, folderId) => withId({ projectId, tab: "requirements" }, "folderId", folderId)],
+  [new RegExp(`^${ID}-traceability$`), (projectId) => ({ projectId, tab: "traceability" })],
+  [new RegExp(`^${ID}-baselines(?:-${ID})?$`), (projectId, baselineId) => withId({ projectId, tab: "baselines" }, "baselineId", baselineId)],
+  [new RegExp(`^${ID}-comparison$`), (projectId) => ({ projectId, tab: "comparison" })],
+];
+
+function withId(state: NavState, key: "requirementId" | "folderId" | "baselineId", id: number | undefined): NavState {
+  return id === undefined ? state : { ...state, [key]: id };
+}
+
+export function parseNavState(value: string | undefined | null): NavState | undefined {
+  if (!value) return undefined;
+  for (const [pattern, build] of PATTERNS) {
+    const match = pattern.exec(value);
+    if (match) return build(Number(match[1]), match[2] === undefined ? undefined : Number(match[2]));
+  }
+  return undefined;
+}
+
+export function tabOfPath(pathname: string): MainTab | undefined {
+  const path = pathname.replace(/\/$/, "");
+  if (path === "/traceability-matrix") return "traceability";
+  if (path === "/baselines") return "baselines";
+  if (path === "/requirements") return "requirements";
+  return undefined;
+}
+
+export function baselinePageOf(state: NavState | undefined): BaselinePage {
+  return state?.tab === "comparison" ? "baseline-comparison" : "baseline-explorer";
+}
+
+/**
+ * Spec sections 2 and 4: another project keeps the tab (the first two segments of the state) and
+ * drops the open requirement, folder and baseline, which belong to the old project.
+ */
+export function navForProject(current: NavState | undefined, projectId: number): NavState {
+  return { projectId, tab: current?.tab ?? "requirements" };
+}
+
+function positiveInt(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/**
+ * Where the main screen opens. The host history wins (a reload or back keeps the user's place),
+ * then the deep-link query parameters projectId and requirementId, then the project the host page
+ * is about; the iframe path picks the tab.
+ */
+export function initialNavState(input: {
+  hostState: string | undefined;
+  search: string;
+  pathname: string;
+  contextProjectId?: string;
+}): NavState | undefined {
+  const fromHost = parseNavState(input.hostState);
+  if (fromHost) return fromHost;
+  const query = new URLSearchParams(input.search);
+  const projectId =
+    positiveInt(query.get("projectId")) ?? positiveInt(query.get("project.id")) ?? positiveInt(input.contextProjectId);
+  if (projectId === undefined) return undefined;
+  const requirementId = positiveInt(query.get("requirementId"));
+  if (requirementId !== undefined) return { projectId, tab: "requirements", requirementId };
+  return { projectId, tab: tabOfPath(input.pathname) ?? "requirements" };
+}

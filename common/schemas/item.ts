@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * Ids arrive as JSON numbers from our own forms and as numeric strings from query strings,
+ * host pickers and CSV; both are accepted and come out as numbers.
+ */
+export const numericIdSchema = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, "Must be a number")], { error: "Required" })
+  .transform(Number)
+  .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
+
+/** Project 0 is Global Requirements. */
+export const projectParamSchema = numericIdSchema;
+
+/** A host id (issue, component, status, content, account): the host's own string, or a number we stringify. */
+export const hostIdSchema = z
+  .union([z.string().trim().min(1, "Required"), z.number().int()], { error: "Required" })
+  .transform(String);
+
+/** A host reference sent bare ("10001") or as the object the detail returns ({"atlassian_issue_id": "10001"}). */
+export const hostRefSchema = <K extends string>(key: K) =>
+  z.union([hostIdSchema, z.object({ [key]: hostIdSchema } as Record<K, typeof hostIdSchema>)]).transform((value) =>
+    typeof value === "string" ? value : (value as Record<K, string>)[key],
+  );
+
+const parentFolderValueSchema = z
+  .union([z.null(), z.literal(""), numericIdSchema])
+  .transform((value) => (value === "" || value === 0 ? null : value));
+
+/** `parent_folder_id` of a new folder or requirement: null (or absent, 0, "") means the top level. */
+export const parentFolderIdSchema = parentFolderValueSchema.optional().transform((value) => value ?? null);
+
+/** `parent_folder_id` of an edit: absent keeps the parent, null (or 0, "") moves to the top level. */
+export const parentFolderChangeSchema = parentFolderValueSchema.optional();
+
+export type FolderItem = {
+  folder_id: number;
+  name: string;
+  description: string;
+  type: "folder";
+  parent_folder_id: number | null;
+  issues: { atlassian_issue_id: string }[];
+  has_descendant_folders: boolean;
+  has_descendant_requirements: boolean;
+  /** Only on folders the request expanded: their direct children, expanded again where asked. */
+  descendants?: Item[];
+};
+
+export const FolderItemSchema = z.object({
+  folder_id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  type: z.literal("folder"),
+  parent_folder_id: z.number().nullable(),
+  issues: z.array(z.object({ atlassian_issue_id: z.string() })),
+  has_descendant_folders: z.boolean(),
+  has_descendant_requirements: z.boolean(),
+  descendants: z.array(z.unknown()).optional(),
+});
+
+export const RequirementListItemSchema = z.object({
+  type: z.literal("requirement"),
+  requirement_id: z.number(),
+  display_id: z.string().nullable(),
+  prefix: z.string(),
+  name: z.string(),
+  category: z.enum(["LOW_LEVEL", "HIGH_LEVEL"]),
+  parent_folder_id: z.number().nullable(),
+});
+export type RequirementListItem = z.infer<typeof RequirementListItemSchema>;
+
+export type Item = FolderItem | RequirementListItem;
+export const ItemSchema = z.union([FolderItemSchema, RequirementListItemSchema]);
+
+/** GET /api/item/primary and GET /api/item/{folderId}/descendant: folders first (by name), then requirements (by id). */
+export const ItemsResponseSchema = z.object({ items: z.array(ItemSchema) });
+export type ItemsResponse = { items: Item[] };
+
+export const ItemsQuerySchema = z.object({
+  atlassian_project_id: projectParamSchema,
+  /** Open folders whose children come along, so a reload restores the tree in one call. */
+  expand: z
+    .union([numericIdSchema, z.array(numericIdSchema)])
+    .optional()
+    .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value])),
+});

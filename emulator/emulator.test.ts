@@ -1,0 +1,217 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createQueryStringHash, encodeSymmetric, fromMethodAndUrl, SymmetricAlgorithm } from "atlassian-jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Emulator, startEmulator } from "./server.js";
+import { type StubAddon, startStubAddon } from "./testing/stubAddon.js";
+
+type SiteRecord = { name: string; baseUrl: string; jira: { clientKey: string; sharedSecret: string }; confluence: { clientKey: string; sharedSecret: string }; license: string };
+
+const appJwt = (install: { sharedSecret: string }, iss: string, method: string, pathAndQuery: string, secret = install.sharedSecret) => {
+  const iat = Math.floor(Date.now() / 1000);
+  return `JWT ${encodeSymmetric({ iss, iat, exp: iat + 60, qsh: createQueryStringHash(fromMethodAndUrl(method, pathAndQuery)) }, secret, SymmetricAlgorithm.HS256)}`;
+};
+
+describe("the emulated Jira and Confluence", () => {
+  let dataDir: string;
+  let stub: StubAddon;
+  let emulator: Emulator;
+  let site: SiteRecord;
+
+  const call = (pathAndQuery: string, init: RequestInit & { as?: "app" | "user"; base?: string } = {}) => {
+    const headers: Record<string, string> = { "Content-Type": "application/json", ...(init.headers as Record<string, string> | undefined) };
+    const method = init.method ?? "GET";
+    if (init.as === "app") headers.Authorization = appJwt(site.jira, "rmcloud-stub", method, pathAndQuery);
+    if (init.as === "user") headers.Cookie = "emulator_user=5b10ac8d82e05b22cc7d4ef5";
+    return fetch(`${init.base ?? emulator.url}${pathAndQuery}`, { ...init, headers });
+  };
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-test-"));
+    let emulatorUrl = "";
+    stub = await startStubAddon(() => `${emulatorUrl}/_emulator/connect-keys`);
+    emulator = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
+    emulatorUrl = emulator.url;
+    await emulator.installAll();
+    const sites = (await (await call("/_emulator/sites")).json()) as SiteRecord[];
+    site = sites[0] as SiteRecord;
+  });
+
+  afterAll(async () => {
+    await emulator?.stop();
+    await stub?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("installs the add-on into Jira and Confluence with RS256-signed lifecycle callbacks the add-on can verify", () => {
+    expect(stub.rejected).toEqual([]);
+    expect(stub.installs.map((i) => [i.productType, i.baseUrl, i.eventType])).toEqual([
+      ["jira", emulator.url, "installed"],
+      ["confluence", `${emulator.url}/wiki`, "installed"],
+    ]);
+    expect(stub.installs[0]?.clientKey).toBe(site.jira.clientKey);
+    expect(stub.installs[0]?.sharedSecret).toBe(site.jira.sharedSecret);
+  });
+
+  it("keeps site secrets across restarts", async () => {
+    const again = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
+    const [record] = (await (await fetch(`${again.url}/_emulator/sites`)).json()) as SiteRecord[];
+    await again.stop();
+    expect(record?.jira).toEqual(site.jira);
+    expect(record?.confluence).toEqual(site.confluence);
+  });
+
+  it("creates a separate site with its own secrets and installs it", async () => {
+    const response = await call("/_emulator/sites", { method: "POST", body: JSON.stringify({ name: "tenant-b" }) });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as SiteRecord;
+    expect(created.baseUrl).toBe(`${emulator.url}/sites/tenant-b`);
+    expect(created.jira.sharedSecret).not.toBe(site.jira.sharedSecret);
+    expect(stub.installs.some((i) => i.clientKey === created.jira.clientKey && i.baseUrl === created.baseUrl)).toBe(true);
+    const projects = await call("/sites/tenant-b/rest/api/3/project/search", { as: "user" });
+    expect(((await projects.json()) as { values: unknown[] }).values).toHaveLength(3);
+  });
+
+  it("answers app calls signed with the site's shared secret and refuses others", async () => {
+    const ok = await call("/rest/api/3/project/search?startAt=0&maxResults=50", { as: "app" });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { isLast: boolean; values: { id: string; key: string }[] };
+    expect(body.isLast).toBe(true);
+    expect(body.values.map((p) => p.key)).toEqual(["PUMP", "ROVER", "PAY"]);
+
+    const wrong = await fetch(`${emulator.url}/rest/api/3/project/search`, {
+      headers: { Authorization: appJwt(site.jira, "rmcloud-stub", "GET", "/rest/api/3/project/search", "wrong-secret") },
+    });
+    expect(wrong.status).toBe(401);
+    const wrongQsh = await fetch(`${emulator.url}/rest/api/3/project/10001`, { headers: { Authorization: appJwt(site.jira, "rmcloud-stub", "GET", "/rest/api/3/project/10000") } });
+    expect(wrongQsh.status).toBe(401);
+    expect((await fetch(`${emulator.url}/rest/api/3/myself`)).status).toBe(401);
+  });
+
+  it("pages JQL search with nextPageToken until isLast, and answers 410 on the removed search API", async () => {
+    const keys: string[] = [];
+    let token: string | undefined;
+    let requests = 0;
+    do {
+      const response = await call("/rest/api/3/search/jql", { method: "POST", as: "user", body: JSON.stringify({ jql: "project = ROVER ORDER BY key ASC", fields: ["summary", "status"], maxResults: 25, nextPageToken: token }) });
+      const page = (await response.json()) as { issues: { key: string; fields: { summary: string; status: { statusCategory: { key: string } } } }[]; nextPageToken?: string; isLast: boolean };
+      keys.push(...page.issues.map((i) => i.key));
+      expect(page.issues.every((i) => i.fields.summary && i.fields.status.statusCategory.key)).toBe(true);
+      token = page.isLast ? undefined : page.nextPageToken;
+      requests++;
+    } while (token);
+    expect(requests).toBe(3);
+    expect(keys).toHaveLength(66);
+    expect(new Set(keys).size).toBe(66);
+    expect(keys[0]).toBe("ROVER-1");
+
+    expect((await call("/rest/api/3/search?jql=project=ROVER", { as: "user" })).status).toBe(410);
+    expect((await call("/rest/api/3/search/jql?jql=sprint%20%3D%201", { as: "user" })).status).toBe(400);
+  });
+
+  it("serves statuses in all three categories, components, issue types and up to 1000 assignable users", async () => {
+    const statuses = (await (await call("/rest/api/3/project/10000/statuses", { as: "user" })).json()) as { statuses: { statusCategory: { key: string } }[] }[];
+    expect(new Set(statuses.flatMap((t) => t.statuses.map((s) => s.statusCategory.key)))).toEqual(new Set(["new", "indeterminate", "done"]));
+    const components = (await (await call("/rest/api/3/project/10000/components", { as: "user" })).json()) as { name: string }[];
+    expect(components.length).toBeGreaterThanOrEqual(4);
+    const types = (await (await call("/rest/api/3/issuetype/project?projectId=10000", { as: "user" })).json()) as { name: string }[];
+    expect(types.map((t) => t.name)).toEqual(["Epic", "Story", "Task", "Bug"]);
+    const users = (await (await call("/rest/api/3/user/assignable/search?project=PUMP&maxResults=1000", { as: "user" })).json()) as { accountId: string; avatarUrls: Record<string, string> }[];
+    expect(users.length).toBeGreaterThanOrEqual(6);
+    const avatar = await fetch(users[0]?.avatarUrls["48x48"] ?? "");
+    expect(avatar.headers.get("content-type")).toContain("image/svg+xml");
+  });
+
+  it("stores a comment posted by the app and shows it on the issue page", async () => {
+    const posted = await call("/rest/api/3/issue/PUMP-3/comment", {
+      method: "POST",
+      as: "app",
+      body: JSON.stringify({ body: { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "Requirement REQ-7 was linked." }] }] } }),
+    });
+    expect(posted.status).toBe(201);
+    const page = await (await call("/browse/PUMP-3", { as: "user" })).text();
+    expect(page).toContain("Requirement REQ-7 was linked.");
+    expect(page).toContain("APP");
+  });
+
+  it("deletes an issue and sends the signed jira:issue_deleted webhook", async () => {
+    expect((await call("/rest/api/3/issue/PAY-5", { method: "DELETE", as: "app" })).status).toBe(204);
+    expect((await call("/rest/api/3/issue/PAY-5", { as: "app" })).status).toBe(404);
+    await expect.poll(() => stub.webhooks.length).toBe(1);
+    expect(stub.webhooks[0]).toMatchObject({ path: "/webhook/issue-deleted", verified: true, body: { webhookEvent: "jira:issue_deleted", issue: { key: "PAY-5" } } });
+  });
+
+  it("signs iframe URLs with the page's context and carries lic=none when the licence is off", async () => {
+    const urlOf = async () => {
+      const html = await (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user" })).text();
+      const slot = /data-slot="([^"]+)"/.exec(html)?.[1] ?? "";
+      return new URL((JSON.parse(slot.replace(/&quot;/g, '"').replace(/&amp;/g, "&")) as { url: string }).url);
+    };
+    const url = await urlOf();
+    expect(url.searchParams.get("projectId")).toBe("10001");
+    expect(url.searchParams.get("projectKey")).toBe("ROVER");
+    expect(url.searchParams.get("lic")).toBe("active");
+    expect(url.searchParams.get("jwt")).toBeTruthy();
+
+    await call("/_emulator/sites/default/license", { method: "POST", body: JSON.stringify({ active: false }) });
+    expect((await urlOf()).searchParams.get("lic")).toBe("none");
+    await call("/_emulator/sites/default/license", { method: "POST", body: JSON.stringify({ active: true }) });
+  });
+
+  it("serves Confluence pages, spaces, history and CQL search", async () => {
+    const spaces = (await (await call("/wiki/rest/api/space", { as: "user" })).json()) as { results: { key: string }[] };
+    expect(spaces.results.map((s) => s.key)).toEqual(["ENG"]);
+    const pages = (await (await call("/wiki/rest/api/content?spaceKey=ENG&limit=50", { as: "user" })).json()) as { results: unknown[] };
+    expect(pages.results.length).toBeGreaterThanOrEqual(12);
+    const found = (await (await call(`/wiki/rest/api/content/search?cql=${encodeURIComponent('space = ENG AND title ~ "checklist"')}`, { as: "user" })).json()) as { results: { id: string; title: string }[] };
+    expect(found.results.map((r) => r.title)).toEqual(["Release 2025.1 checklist"]);
+    const content = (await (await call(`/wiki/rest/api/content/${found.results[0]?.id}?expand=history.lastUpdated,version,space`, { as: "user" })).json()) as {
+      history: { lastUpdated: { by: { displayName: string } } };
+      version: { number: number };
+      space: { key: string };
+    };
+    expect(content.space.key).toBe("ENG");
+    expect(content.version.number).toBeGreaterThanOrEqual(1);
+    expect(content.history.lastUpdated.by.displayName).toBeTruthy();
+  });
+
+  it("fails or delays a matching call as often as told, for error-path tests", async () => {
+    await call("/_emulator/faults", { method: "POST", body: JSON.stringify({ pathPattern: "/rest/api/3/project/search", status: 503, times: 1 }) });
+    expect((await call("/rest/api/3/project/search", { as: "user" })).status).toBe(503);
+    expect((await call("/rest/api/3/project/search", { as: "user" })).status).toBe(200);
+    await call("/_emulator/faults", { method: "POST", body: JSON.stringify({ pathPattern: "/rest/api/3/issuetype" , status: 500 }) });
+    expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(500);
+    await call("/_emulator/faults", { method: "DELETE" });
+    expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(200);
+  });
+
+  it("uninstalls a site with a signed uninstalled callback", async () => {
+    const response = await call("/_emulator/sites/tenant-b/uninstall", { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(stub.installs.filter((i) => i.eventType === "uninstalled").map((i) => i.productType)).toEqual(["jira", "confluence"]);
+  });
+
+  it("shows the add-on's mail outbox", async () => {
+    const outbox = path.join(dataDir, "outbox");
+    fs.mkdirSync(outbox, { recursive: true });
+    const message = [
+      "From: rmCloud <no-reply@rmcloud.local>",
+      "To: mia.krystof@example.com",
+      "Subject: =?UTF-8?Q?You_were_assigned_SR-4_=E2=80=93_Pump_alarm?=",
+      "Date: Mon, 10 Feb 2025 10:00:00 +0000",
+      "Content-Type: text/plain; charset=utf-8",
+      "Content-Transfer-Encoding: quoted-printable",
+      "",
+      "Open the requirement: http://localhost:2990/plugins/servlet/ac/rmcloud/req=",
+      "uirements?project.id=3D10000",
+    ].join("\r\n");
+    fs.writeFileSync(path.join(outbox, "0001.eml"), message);
+    const list = await (await call("/_emulator/outbox")).text();
+    expect(list).toContain("You were assigned SR-4 – Pump alarm");
+    expect(list).toContain("mia.krystof@example.com");
+    const view = await (await call("/_emulator/outbox/0001.eml")).text();
+    expect(view).toContain("http://localhost:2990/plugins/servlet/ac/rmcloud/requirements?project.id=10000");
+    expect((await call("/_emulator/outbox/..%2Fsites.json")).status).toBe(404);
+  });
+});

@@ -1,0 +1,196 @@
+import { type Request, type Response, Router } from "express";
+import type { PageVersion, SeedPage } from "../seed/confluence.js";
+import type { Site } from "../sites.js";
+import { avatarUrl, findUser } from "./shapes.js";
+
+/** Confluence Cloud REST v1 shapes (/wiki/rest/api), the subset the add-on's pickers and macros read. */
+
+const siteOf = (res: Response) => res.locals.site as Site;
+const wiki = (site: Site) => `${site.baseUrl}/wiki`;
+
+function confluenceUser(site: Site, accountId: string) {
+  const user = findUser(accountId);
+  return {
+    type: "known",
+    accountId,
+    accountType: "atlassian",
+    email: user?.emailAddress ?? "",
+    publicName: user?.displayName ?? "Unknown user",
+    displayName: user?.displayName ?? "Unknown user",
+    profilePicture: { path: avatarUrl(site, accountId).replace(site.baseUrl, ""), width: 48, height: 48, isDefault: false },
+    _links: { self: `${wiki(site)}/rest/api/user?accountId=${accountId}` },
+  };
+}
+
+function versionShape(site: Site, page: SeedPage, version: PageVersion) {
+  return {
+    by: confluenceUser(site, version.byAccountId),
+    when: version.when,
+    friendlyWhen: new Date(version.when).toDateString(),
+    message: version.message,
+    number: version.number,
+    minorEdit: false,
+    _links: { self: `${wiki(site)}/rest/api/content/${page.id}/version/${version.number}` },
+  };
+}
+
+function historyShape(site: Site, page: SeedPage) {
+  const first = page.versions[0];
+  const last = page.versions[page.versions.length - 1];
+  const contributors = [...new Set(page.versions.map((v) => v.byAccountId))];
+  return {
+    latest: true,
+    createdBy: first ? confluenceUser(site, first.byAccountId) : undefined,
+    createdDate: first?.when,
+    lastUpdated: last ? versionShape(site, page, last) : undefined,
+    contributors: { publishers: { users: contributors.map((id) => confluenceUser(site, id)), userKeys: contributors, userAccountIds: contributors } },
+    _links: { self: `${wiki(site)}/rest/api/content/${page.id}/history` },
+  };
+}
+
+function spaceShape(site: Site, key: string) {
+  const space = site.content.spaces.find((s) => s.key === key);
+  return {
+    id: space?.id,
+    key,
+    name: space?.name ?? key,
+    type: "global",
+    status: "current",
+    _links: { webui: `/spaces/${key}`, self: `${wiki(site)}/rest/api/space/${key}` },
+  };
+}
+
+const webui = (page: SeedPage) => `/spaces/${page.spaceKey}/pages/${page.id}/${encodeURIComponent(page.title.replace(/\s+/g, "+"))}`;
+
+export function contentShape(site: Site, page: SeedPage, expand: string[]) {
+  const has = (name: string) => expand.some((e) => e === name || e.startsWith(`${name}.`));
+  const last = page.versions[page.versions.length - 1];
+  const out: Record<string, unknown> = {
+    id: page.id,
+    type: "page",
+    status: "current",
+    title: page.title,
+    macroRenderedOutput: {},
+    extensions: { position: Number(page.id) % 1000 },
+    _expandable: { container: "", history: "", body: "", version: "", space: "", ancestors: "" },
+    _links: { webui: webui(page), tinyui: `/x/${page.id}`, self: `${wiki(site)}/rest/api/content/${page.id}` },
+  };
+  if (has("space")) out.space = spaceShape(site, page.spaceKey);
+  if (has("history")) out.history = historyShape(site, page);
+  if (has("version") && last) out.version = versionShape(site, page, last);
+  if (has("body")) out.body = { storage: { value: page.body, representation: "storage" } };
+  if (has("ancestors")) out.ancestors = page.parentId ? [{ id: page.parentId, type: "page", title: site.content.pages.find((p) => p.id === page.parentId)?.title }] : [];
+  return out;
+}
+
+const expandOf = (req: Request) => String(req.query.expand ?? "").split(",").map((e) => e.trim()).filter(Boolean);
+
+function paged(req: Request, res: Response, pages: SeedPage[], path: string) {
+  const site = siteOf(res);
+  const start = Math.max(0, Number.parseInt(String(req.query.start ?? "0"), 10) || 0);
+  const limit = Math.min(200, Math.max(1, Number.parseInt(String(req.query.limit ?? "25"), 10) || 25));
+  const results = pages.slice(start, start + limit).map((p) => contentShape(site, p, expandOf(req)));
+  const more = start + limit < pages.length;
+  res.json({
+    results,
+    start,
+    limit,
+    size: results.length,
+    _links: { base: wiki(site), context: "/wiki", self: `${wiki(site)}/rest/api/${path}`, ...(more ? { next: `/rest/api/${path}&start=${start + limit}&limit=${limit}` } : {}) },
+  });
+}
+
+/** CQL subset: type, space (=, in), title/text (~, =), id (=, in), ancestor, joined by AND. */
+export function filterByCql(pages: SeedPage[], cql: string): SeedPage[] {
+  const clauses = cql.split(/\s+and\s+/i).map((c) => c.trim()).filter(Boolean);
+  const unquote = (v: string) => v.trim().replace(/^["']|["']$/g, "");
+  return pages.filter((page) =>
+    clauses.every((clause) => {
+      const match = /^(\w+)\s*(!=|=|~|\bin\b|\bnot in\b)\s*(.+)$/i.exec(clause);
+      if (!match) return true;
+      const [, rawField = "", rawOp = "", rawValue = ""] = match;
+      const field = rawField.toLowerCase();
+      const op = rawOp.toLowerCase();
+      const values = op.includes("in") ? rawValue.replace(/^\(|\)$/g, "").split(",").map(unquote) : [unquote(rawValue)];
+      const lower = values.map((v) => v.toLowerCase());
+      let hit: boolean;
+      if (field === "type") hit = lower.includes("page");
+      else if (field === "space") hit = lower.includes(page.spaceKey.toLowerCase());
+      else if (field === "id" || field === "content") hit = values.includes(page.id);
+      else if (field === "ancestor" || field === "parent") hit = values.includes(page.parentId ?? "");
+      else if (field === "title" || field === "text") {
+        const haystack = (field === "title" ? page.title : `${page.title} ${page.body}`).toLowerCase();
+        const needle = (lower[0] ?? "").replace(/\*/g, "");
+        hit = op === "=" ? haystack === needle : needle.split(/\s+/).every((w) => haystack.includes(w));
+      } else hit = true;
+      return op.startsWith("not") || op === "!=" ? !hit : hit;
+    }),
+  );
+}
+
+export function confluenceRestRouter(): Router {
+  const router = Router();
+
+  router.get("/wiki/rest/api/content/search", (req, res) => {
+    const cql = String(req.query.cql ?? "");
+    if (!cql) return void res.status(400).json({ statusCode: 400, message: "CQL query parameter is required" });
+    paged(req, res, filterByCql(siteOf(res).content.pages, cql), `content/search?cql=${encodeURIComponent(cql)}`);
+  });
+
+  router.get("/wiki/rest/api/content", (req, res) => {
+    const spaceKey = req.query.spaceKey ? String(req.query.spaceKey) : undefined;
+    const title = req.query.title ? String(req.query.title) : undefined;
+    const pages = siteOf(res).content.pages.filter((p) => (!spaceKey || p.spaceKey === spaceKey) && (!title || p.title === title));
+    paged(req, res, pages, `content?${spaceKey ? `spaceKey=${spaceKey}` : "type=page"}`);
+  });
+
+  const withPage = (handler: (site: Site, page: SeedPage, req: Request, res: Response) => void) => (req: Request, res: Response) => {
+    const site = siteOf(res);
+    const page = site.content.pages.find((p) => p.id === req.params.id);
+    if (!page) return void res.status(404).json({ statusCode: 404, message: `No content found with id: ContentId{id=${req.params.id}}` });
+    handler(site, page, req, res);
+  };
+
+  router.get(
+    "/wiki/rest/api/content/:id",
+    withPage((site, page, req, res) => res.json(contentShape(site, page, expandOf(req)))),
+  );
+  router.get(
+    "/wiki/rest/api/content/:id/history",
+    withPage((site, page, _req, res) => res.json(historyShape(site, page))),
+  );
+  router.get(
+    "/wiki/rest/api/content/:id/version",
+    withPage((site, page, _req, res) => {
+      const results = [...page.versions].reverse().map((v) => versionShape(site, page, v));
+      res.json({ results, start: 0, limit: 200, size: results.length, _links: { base: wiki(site), context: "/wiki" } });
+    }),
+  );
+
+  router.get("/wiki/rest/api/space", (req, res) => {
+    const site = siteOf(res);
+    const results = site.content.spaces.map((s) => ({ ...spaceShape(site, s.key), description: { plain: { value: s.description, representation: "plain" } } }));
+    const start = Number.parseInt(String(req.query.start ?? "0"), 10) || 0;
+    const limit = Number.parseInt(String(req.query.limit ?? "25"), 10) || 25;
+    res.json({ results: results.slice(start, start + limit), start, limit, size: Math.min(limit, Math.max(0, results.length - start)), _links: { base: wiki(site), context: "/wiki" } });
+  });
+
+  router.get("/wiki/rest/api/space/:key", (req, res) => {
+    const site = siteOf(res);
+    if (!site.content.spaces.some((s) => s.key === req.params.key)) return void res.status(404).json({ statusCode: 404, message: "No space found" });
+    res.json(spaceShape(site, req.params.key));
+  });
+
+  router.get(["/wiki/rest/api/user", "/wiki/rest/api/user/current"], (req, res) => {
+    const site = siteOf(res);
+    const caller = res.locals.caller as { kind: string; accountId?: string };
+    const accountId = req.path.endsWith("/current") ? caller.accountId : String(req.query.accountId ?? "");
+    if (!accountId || !findUser(accountId)) return void res.status(404).json({ statusCode: 404, message: "User not found" });
+    res.json(confluenceUser(site, accountId));
+  });
+
+  router.use("/wiki/rest", (_req, res) => {
+    res.status(404).json({ statusCode: 404, message: "The emulator does not serve this Confluence REST resource." });
+  });
+  return router;
+}

@@ -1,0 +1,301 @@
+import express, { type Request, type Response, Router } from "express";
+import { decodePageToken, encodePageToken, JqlError, parseJql, runJql } from "../jql.js";
+import { type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
+import { seedUsers } from "../seed/users.js";
+import type { Site } from "../sites.js";
+import {
+  adfToText,
+  commentShape,
+  componentShape,
+  findUser,
+  issueShape,
+  issueTypeShape,
+  jiraError,
+  projectShape,
+  resolveFields,
+  statusShape,
+  userShape,
+} from "./shapes.js";
+
+/** Who is calling: the signed-in user (AP.request) or the app itself (JWT). */
+export type Caller = { kind: "user"; accountId: string } | { kind: "app"; addonKey: string; displayName: string };
+
+export type JiraHooks = {
+  /** Called after an issue is deleted, to send the `jira:issue_deleted` webhook. */
+  issueDeleted(site: Site, issue: SeedIssue, caller: Caller): void;
+};
+
+const siteOf = (res: Response) => res.locals.site as Site;
+const callerOf = (res: Response) => res.locals.caller as Caller;
+const list = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
+const intParam = (value: unknown, fallback: number, max: number) => {
+  const n = Number.parseInt(String(value ?? ""), 10);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, max) : fallback;
+};
+
+function findProject(site: Site, idOrKey: string) {
+  return site.content.projects.find((p) => p.id === idOrKey || p.key.toLowerCase() === idOrKey.toLowerCase());
+}
+
+export function findIssue(site: Site, idOrKey: string) {
+  return site.content.issues.find((i) => i.id === idOrKey || i.key.toLowerCase() === idOrKey.toLowerCase());
+}
+
+function jqlView(site: Site, issue: SeedIssue) {
+  const project = site.content.projects.find((p) => p.id === issue.projectId);
+  const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
+  const status = seedStatuses.find((s) => s.id === issue.statusId);
+  const assignee = findUser(issue.assigneeId);
+  return {
+    id: issue.id,
+    key: issue.key,
+    created: issue.created,
+    updated: issue.updated,
+    summary: issue.summary,
+    text: `${issue.summary} ${issue.description} ${issue.comments.map((c) => c.body).join(" ")}`,
+    values: {
+      project: project ? [project.id, project.key, project.name] : [],
+      issuetype: type ? [type.id, type.name] : [],
+      status: status ? [status.id, status.name] : [],
+      statuscategory: status ? [status.category, statusCategories[status.category].name, String(statusCategories[status.category].id)] : [],
+      key: [issue.key],
+      id: [issue.id],
+      assignee: assignee ? [assignee.accountId] : ["empty", "null"],
+      parent: issue.parentId ? [issue.parentId, findIssue(site, issue.parentId)?.key ?? ""] : [],
+      component: project ? project.components.filter((c) => issue.componentIds.includes(c.id)).flatMap((c) => [c.id, c.name]) : [],
+    },
+  };
+}
+
+function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: unknown; maxResults?: unknown; nextPageToken?: unknown }) {
+  try {
+    const query = parseJql(String(input.jql ?? ""));
+    const fieldList = list(input.fields);
+    const fields = resolveFields(fieldList, []);
+    // Enhanced search caps pages at 5000 ids, or 100 issues when more than ids are asked for.
+    const idsOnly = [...fields].every((f) => f === "id" || f === "key");
+    const maxResults = Math.max(1, intParam(input.maxResults, 50, idsOnly ? 5000 : 100));
+    const offset = decodePageToken(typeof input.nextPageToken === "string" ? input.nextPageToken : undefined);
+    const matched = runJql(query, site.content.issues, (issue) => jqlView(site, issue));
+    const page = matched.slice(offset, offset + maxResults);
+    const isLast = offset + maxResults >= matched.length;
+    res.json({
+      issues: page.map((issue) => issueShape(site, issue, fields)),
+      ...(isLast ? {} : { nextPageToken: encodePageToken(offset + maxResults) }),
+      isLast,
+    });
+  } catch (error) {
+    if (error instanceof JqlError) res.status(400).json(jiraError(error.message));
+    else throw error;
+  }
+}
+
+function pageOf<T>(req: Request, items: T[], defaultSize: number, maxSize: number) {
+  const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
+  const maxResults = intParam(req.query.maxResults, defaultSize, maxSize);
+  const values = items.slice(startAt, startAt + maxResults);
+  return { startAt, maxResults, total: items.length, isLast: startAt + maxResults >= items.length, values };
+}
+
+export function jiraRestRouter(hooks: JiraHooks): Router {
+  const router = Router();
+  router.use(express.json({ limit: "1mb" }));
+
+  router.get("/rest/api/3/myself", (_req, res) => {
+    const caller = callerOf(res);
+    const user = caller.kind === "user" ? findUser(caller.accountId) : undefined;
+    if (user) res.json(userShape(siteOf(res), user));
+    else res.json({ accountId: `addon-${caller.kind === "app" ? caller.addonKey : ""}`, accountType: "app", displayName: caller.kind === "app" ? caller.displayName : "", active: true });
+  });
+
+  router.get("/rest/api/3/project/search", (req, res) => {
+    const site = siteOf(res);
+    const query = String(req.query.query ?? "").toLowerCase();
+    const projects = site.content.projects.filter((p) => !query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query));
+    const page = pageOf(req, projects, 50, 50);
+    const next = page.isLast ? {} : { nextPage: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt + page.maxResults}&maxResults=${page.maxResults}` };
+    res.json({
+      self: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt}&maxResults=${page.maxResults}`,
+      ...next,
+      ...page,
+      values: page.values.map((p) => projectShape(site, p)),
+    });
+  });
+
+  router.get("/rest/api/3/project/:idOrKey", (req, res) => {
+    const site = siteOf(res);
+    const project = findProject(site, req.params.idOrKey);
+    if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
+    res.json(projectShape(site, project, true));
+  });
+
+  router.get(["/rest/api/3/project/:idOrKey/components", "/rest/api/3/project/:idOrKey/component"], (req, res) => {
+    const site = siteOf(res);
+    const project = findProject(site, String(req.params.idOrKey));
+    if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
+    const components = project.components.map((c) => componentShape(site, project, c));
+    if (req.path.endsWith("/component")) {
+      const page = pageOf(req, components, 50, 50);
+      return void res.json({ self: `${site.baseUrl}${req.path}`, ...page });
+    }
+    res.json(components);
+  });
+
+  router.get("/rest/api/3/project/:idOrKey/statuses", (req, res) => {
+    const site = siteOf(res);
+    const project = findProject(site, req.params.idOrKey);
+    if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
+    res.json(
+      seedIssueTypes.map((type) => ({
+        self: `${site.baseUrl}/rest/api/3/issueType/${type.id}`,
+        id: type.id,
+        name: type.name,
+        subtask: false,
+        statuses: seedStatuses.map((s) => statusShape(site, s)),
+      })),
+    );
+  });
+
+  router.get("/rest/api/3/status", (_req, res) => {
+    const site = siteOf(res);
+    res.json(seedStatuses.map((s) => statusShape(site, s)));
+  });
+
+  router.get("/rest/api/3/status/:idOrName", (req, res) => {
+    const site = siteOf(res);
+    const wanted = req.params.idOrName.toLowerCase();
+    const status = seedStatuses.find((s) => s.id === wanted || s.name.toLowerCase() === wanted);
+    if (!status) return void res.status(404).json(jiraError(`The status with id '${req.params.idOrName}' does not exist`));
+    res.json(statusShape(site, status));
+  });
+
+  router.get("/rest/api/3/statuses/search", (req, res) => {
+    const site = siteOf(res);
+    const search = String(req.query.searchString ?? "").toLowerCase();
+    const categoryName = { new: "TODO", indeterminate: "IN_PROGRESS", done: "DONE" } as const;
+    const statuses = seedStatuses.filter((s) => !search || s.name.toLowerCase().includes(search));
+    const page = pageOf(req, statuses, 200, 200);
+    res.json({
+      self: `${site.baseUrl}/rest/api/3/statuses/search?startAt=${page.startAt}&maxResults=${page.maxResults}`,
+      ...page,
+      values: page.values.map((s) => ({ id: s.id, name: s.name, description: s.description, statusCategory: categoryName[s.category], scope: { type: "GLOBAL" } })),
+    });
+  });
+
+  router.get("/rest/api/3/issuetype", (_req, res) => {
+    const site = siteOf(res);
+    res.json(seedIssueTypes.map((t) => issueTypeShape(site, t)));
+  });
+
+  router.get("/rest/api/3/issuetype/project", (req, res) => {
+    const site = siteOf(res);
+    const project = findProject(site, String(req.query.projectId ?? ""));
+    if (!project) return void res.status(404).json(jiraError("No project could be found with id."));
+    res.json(seedIssueTypes.map((t) => ({ ...issueTypeShape(site, t), scope: { type: "PROJECT", project: { id: project.id } } })));
+  });
+
+  router.get("/rest/api/3/user", (req, res) => {
+    const site = siteOf(res);
+    const user = findUser(String(req.query.accountId ?? ""));
+    if (!user) return void res.status(404).json(jiraError(`Specified user does not exist or you do not have required permissions`));
+    res.json(userShape(site, user));
+  });
+
+  router.get("/rest/api/3/user/bulk", (req, res) => {
+    const site = siteOf(res);
+    const ids = list(req.query.accountId);
+    const users = ids.map((id) => findUser(id)).filter((u) => u !== undefined);
+    const page = pageOf(req, users, 10, 200);
+    res.json({ self: `${site.baseUrl}${req.originalUrl}`, ...page, values: page.values.map((u) => userShape(site, u)) });
+  });
+
+  router.get(["/rest/api/3/user/assignable/search", "/rest/api/3/user/search"], (req, res) => {
+    const site = siteOf(res);
+    if (req.path.includes("assignable") && !req.query.project && !req.query.issueKey && !req.query.issueId) {
+      return void res.status(400).json(jiraError("A project, issue key or issue id is required."));
+    }
+    if (req.query.project && !findProject(site, String(req.query.project))) {
+      return void res.status(404).json(jiraError(`Project '${String(req.query.project)}' not found`));
+    }
+    const query = String(req.query.query ?? "").toLowerCase();
+    const users = seedUsers.filter((u) => !query || u.displayName.toLowerCase().includes(query) || u.emailAddress.includes(query));
+    const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
+    const maxResults = intParam(req.query.maxResults, 50, 1000);
+    res.json(users.slice(startAt, startAt + maxResults).map((u) => userShape(site, u)));
+  });
+
+  router.all("/rest/api/3/search", (_req, res) => {
+    res.status(410).json(jiraError("The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046"));
+  });
+
+  router.get("/rest/api/3/search/jql", (req, res) => searchJql(siteOf(res), res, req.query));
+  router.post("/rest/api/3/search/jql", (req, res) => searchJql(siteOf(res), res, req.body ?? {}));
+
+  router.post("/rest/api/3/issue/bulkfetch", (req, res) => {
+    const site = siteOf(res);
+    const body = (req.body ?? {}) as { issueIdsOrKeys?: unknown; fields?: unknown };
+    const wanted = list(body.issueIdsOrKeys);
+    if (wanted.length > 100) return void res.status(400).json(jiraError("You can request up to 100 issues."));
+    const fields = resolveFields(list(body.fields), ["*navigable"]);
+    const found = wanted.map((w) => ({ w, issue: findIssue(site, w) }));
+    res.json({
+      issues: found.flatMap(({ issue }) => (issue ? [issueShape(site, issue, fields)] : [])),
+      issueErrors: found.filter(({ issue }) => !issue).map(({ w }) => ({ id: w, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
+    });
+  });
+
+  router.get("/rest/api/3/issue/:idOrKey", (req, res) => {
+    const site = siteOf(res);
+    const issue = findIssue(site, req.params.idOrKey);
+    if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    res.json(issueShape(site, issue, resolveFields(list(req.query.fields), ["*all"])));
+  });
+
+  router.delete("/rest/api/3/issue/:idOrKey", (req, res) => {
+    const site = siteOf(res);
+    const issue = findIssue(site, req.params.idOrKey);
+    if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    site.content.issues = site.content.issues.filter((i) => i.id !== issue.id);
+    hooks.issueDeleted(site, issue, callerOf(res));
+    res.status(204).end();
+  });
+
+  router.get("/rest/api/3/issue/:idOrKey/comment", (req, res) => {
+    const site = siteOf(res);
+    const issue = findIssue(site, req.params.idOrKey);
+    if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
+    const maxResults = intParam(req.query.maxResults, 5000, 5000);
+    res.json({
+      startAt,
+      maxResults,
+      total: issue.comments.length,
+      comments: issue.comments.slice(startAt, startAt + maxResults).map((c) => commentShape(site, issue, c)),
+    });
+  });
+
+  router.post("/rest/api/3/issue/:idOrKey/comment", (req, res) => {
+    const site = siteOf(res);
+    const issue = findIssue(site, req.params.idOrKey);
+    if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    const text = adfToText((req.body as { body?: unknown } | undefined)?.body).trim();
+    if (!text) return void res.status(400).json({ errorMessages: [], errors: { comment: "Comment body can not be empty!" } });
+    const caller = callerOf(res);
+    const user = caller.kind === "user" ? findUser(caller.accountId) : undefined;
+    const comment = {
+      id: String(site.content.nextCommentId++),
+      author: user
+        ? { accountId: user.accountId, displayName: user.displayName, accountType: "atlassian" as const }
+        : { accountId: `addon-${caller.kind === "app" ? caller.addonKey : "unknown"}`, displayName: caller.kind === "app" ? caller.displayName : "App", accountType: "app" as const },
+      body: text,
+      created: new Date().toISOString(),
+    };
+    issue.comments.push(comment);
+    res.status(201).json(commentShape(site, issue, comment));
+  });
+
+  router.use("/rest", (_req, res) => {
+    res.status(404).json(jiraError("The emulator does not serve this Jira REST resource."));
+  });
+  return router;
+}

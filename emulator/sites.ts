@@ -1,0 +1,116 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { type SeedPage, type SeedSpace, seedConfluence } from "./seed/confluence.js";
+import { type SeedIssue, type SeedProject, seedJira } from "./seed/jira.js";
+
+export type ProductKey = "jira" | "confluence";
+export type ProductInstall = { clientKey: string; sharedSecret: string };
+/** What survives a restart: a site's identity, its secrets and its licence. */
+export type StoredSite = {
+  name: string;
+  cloudId: string;
+  jira: ProductInstall;
+  confluence: ProductInstall;
+  license: "active" | "none";
+  uninstalled?: boolean;
+};
+/** A site's Jira and Confluence content; seeded afresh on every start (comments and deletions are not kept). */
+export type SiteContent = {
+  projects: SeedProject[];
+  issues: SeedIssue[];
+  spaces: SeedSpace[];
+  pages: SeedPage[];
+  nextCommentId: number;
+};
+export type Site = StoredSite & { baseUrl: string; pathPrefix: string; content: SiteContent };
+
+export const DEFAULT_SITE = "default";
+const SITE_NAME = /^[a-z0-9][a-z0-9-]{0,40}$/;
+
+function newInstall(product: ProductKey): ProductInstall {
+  return { clientKey: `${product}:${randomUUID()}`, sharedSecret: randomBytes(32).toString("base64url") };
+}
+
+function seedContent(): SiteContent {
+  return { ...seedJira(), ...seedConfluence(), nextCommentId: 90000 };
+}
+
+export class SiteStore {
+  private readonly file: string;
+  private readonly sites = new Map<string, Site>();
+
+  constructor(
+    dataDir: string,
+    private readonly origin: () => string,
+  ) {
+    this.file = path.join(dataDir, "emulator", "sites.json");
+    const stored: StoredSite[] = fs.existsSync(this.file) ? JSON.parse(fs.readFileSync(this.file, "utf8")) : [];
+    for (const site of stored) this.sites.set(site.name, this.hydrate(site));
+    if (!this.sites.has(DEFAULT_SITE)) this.create(DEFAULT_SITE);
+  }
+
+  private hydrate(stored: StoredSite): Site {
+    const pathPrefix = stored.name === DEFAULT_SITE ? "" : `/sites/${stored.name}`;
+    const store = this;
+    return {
+      ...stored,
+      pathPrefix,
+      get baseUrl() {
+        return `${store.origin()}${pathPrefix}`;
+      },
+      content: seedContent(),
+    };
+  }
+
+  list(): Site[] {
+    return [...this.sites.values()];
+  }
+
+  get(name: string): Site | undefined {
+    return this.sites.get(name);
+  }
+
+  /** Creates a fresh site; an existing name answers the site as it is. */
+  create(name: string): Site {
+    if (!SITE_NAME.test(name)) throw new Error("A site name is 1-41 lowercase letters, digits or dashes");
+    const existing = this.sites.get(name);
+    if (existing) return existing;
+    const site = this.hydrate({ name, cloudId: randomUUID(), jira: newInstall("jira"), confluence: newInstall("confluence"), license: "active" });
+    this.sites.set(name, site);
+    this.save();
+    return site;
+  }
+
+  update(site: Site, change: Partial<Pick<StoredSite, "license" | "uninstalled">>): void {
+    Object.assign(site, change);
+    this.save();
+  }
+
+  private save(): void {
+    const stored: StoredSite[] = this.list().map(({ name, cloudId, jira, confluence, license, uninstalled }) => ({ name, cloudId, jira, confluence, license, uninstalled }));
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.writeFileSync(this.file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  }
+}
+
+export function publicSite(site: Site) {
+  return { name: site.name, baseUrl: site.baseUrl, jira: site.jira, confluence: site.confluence, license: site.license };
+}
+
+export type SigningKey = { kid: string; privateKey: string; publicKey: string };
+
+/** The emulator's own install-signing key, kept with its sites so restarts stay verifiable. */
+export function loadSigningKey(dataDir: string): SigningKey {
+  const file = path.join(dataDir, "emulator", "connect-key.json");
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as SigningKey;
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  const key: SigningKey = { kid: `emulator-${randomUUID()}`, privateKey, publicKey };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(key), { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,61 @@
+import type { ExchangeTokenBody } from "../../common/schemas/auth.js";
+import type { Db } from "../db/knex.js";
+import { findEnabledInstallation, findInstallationByClientKey } from "../db/installationStore.js";
+import { forbidden, unauthorized } from "../errors.js";
+import { type AuthContext, signAppToken } from "./appToken.js";
+import { type ConnectJwtFailure, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
+
+const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
+  malformed: "The Connect token is malformed",
+  algorithm: "The Connect token is not signed with HS256",
+  signature: "The Connect token's signature is invalid",
+  expired: "The Connect token has expired",
+  qsh: "The Connect token was not issued for this page",
+};
+
+/** The page's license as the host passed it: `lic=none` means the site has no valid license. */
+function hasNoLicense(fullPath: string): boolean {
+  const query = fullPath.includes("?") ? fullPath.slice(fullPath.indexOf("?") + 1) : "";
+  return new URLSearchParams(query.split("#")[0]).getAll("lic").includes("none");
+}
+
+/**
+ * The sign-in hand-off (spec section 2): a Connect JWT the host signed for the page at `fullPath`
+ * becomes rmCloud's app token for that site's tenant and user.
+ */
+export async function exchangeConnectToken(
+  db: Db,
+  options: { appTokenSecret: string; baseUrl: string },
+  connectJwt: string,
+  body: ExchangeTokenBody,
+): Promise<string> {
+  const clientKey = unverifiedIssuer(connectJwt);
+  if (!clientKey) throw unauthorized(FAILURE_MESSAGES.malformed);
+  const installation = await findInstallationByClientKey(db, clientKey);
+  if (!installation?.enabled || !installation.tenantActive) throw unauthorized("rmCloud is not installed on this site");
+  const verified = verifyConnectJwt(connectJwt, installation.sharedSecret, {
+    method: body.method,
+    pathAndQuery: body.fullPath,
+    baseUrl: options.baseUrl,
+  });
+  if (!verified.ok) throw unauthorized(FAILURE_MESSAGES[verified.reason]);
+  if (!verified.claims.sub) throw unauthorized("Sign in to your Atlassian site to use rmCloud");
+  if (hasNoLicense(body.fullPath)) throw forbidden("license");
+  return signAppToken(options.appTokenSecret, {
+    tenantId: installation.tenantId,
+    accountId: verified.claims.sub,
+    product: body.product,
+    clientKey,
+  });
+}
+
+/** A fresh token for a caller whose installation is still enabled (an uninstalled product stops refreshing). */
+export async function refreshAppToken(db: Db, appTokenSecret: string, auth: AuthContext): Promise<string> {
+  const installation = await findInstallationByClientKey(db, auth.clientKey);
+  if (!installation?.enabled || installation.tenantId !== auth.tenantId) throw unauthorized("rmCloud is not installed on this site");
+  return signAppToken(appTokenSecret, auth);
+}
+
+export async function isInstalledOnConfluence(db: Db, tenantId: string): Promise<boolean> {
+  return (await findEnabledInstallation(db, tenantId, "confluence")) !== undefined;
+}

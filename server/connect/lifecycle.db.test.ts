@@ -1,0 +1,222 @@
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import * as atlassianJwt from "atlassian-jwt";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestContext } from "../../test/helpers/app.js";
+import {
+  createConnectTestApp,
+  exchangeToken,
+  type InstalledSite,
+  installSite,
+  type KeyServer,
+  postLifecycle,
+  signConnectJwt,
+  startKeyServer,
+} from "../../test/helpers/connect.js";
+import { queryStringHash } from "./connectJwt.js";
+
+let keys: KeyServer;
+let ctx: TestContext;
+beforeAll(async () => {
+  keys = await startKeyServer();
+  ctx = await createConnectTestApp(keys);
+});
+afterAll(async () => {
+  await ctx.destroy();
+  await keys.close();
+});
+
+const page = "/authenticate/requirements?projectId=10000&projectKey=DEMO&lic=active";
+const signIn = (site: InstalledSite) => exchangeToken(ctx, site, { fullPath: page, product: site.product });
+
+const tenantOf = (siteUrl: string) => ctx.deps.db("tenants").where({ site_url: siteUrl }).first();
+
+const unsignedSite = (): InstalledSite => {
+  const siteUrl = `https://site-${randomUUID().slice(0, 8)}.atlassian.net`;
+  return { product: "jira", siteUrl, baseUrl: siteUrl, clientKey: `jira:${randomUUID()}`, sharedSecret: randomUUID() };
+};
+
+describe("Connect descriptors as hosts fetch them", () => {
+  it("serves the Jira descriptor with the add-on's base URL", async () => {
+    const res = await request(ctx.app).get("/atlassian-connect.json");
+    expect(res.status).toBe(200);
+    expect(res.body.key).toBe("rmcloud");
+    expect(res.body.baseUrl).toBe(ctx.deps.config.baseUrl);
+    expect(res.body.modules.jiraProjectPages[0].key).toBe("rmcloud-requirements");
+  });
+
+  it("serves the Confluence descriptor with both macros", async () => {
+    const res = await request(ctx.app).get("/confluence/atlassian-connect.json");
+    expect(res.status).toBe(200);
+    expect(res.body.baseUrl).toBe(ctx.deps.config.baseUrl);
+    expect(res.body.modules.dynamicContentMacros.map((macro: { key: string }) => macro.key)).toEqual([
+      "rmcloud-linked-requirements",
+      "rmcloud-insert-requirements",
+    ]);
+  });
+});
+
+describe("the installed lifecycle", () => {
+  it("installs a site from a signed callback: a new tenant that its users can sign in to", async () => {
+    const site = await installSite(ctx, keys);
+    const tenant = await tenantOf(site.siteUrl);
+    expect(tenant).toMatchObject({ site_url: site.siteUrl, active: true });
+    const res = await signIn(site);
+    expect(res.status).toBe(200);
+    expect(typeof res.body.token).toBe("string");
+    expect(process.env.CONNECT_KEYS_CDN_URL).toBeUndefined();
+  });
+
+  it("keeps the shared secret out of the stored install payload", async () => {
+    const site = await installSite(ctx, keys);
+    const row = await ctx.deps.db("installations").where({ client_key: site.clientKey }).first();
+    expect(row.shared_secret).toBe(site.sharedSecret);
+    expect(JSON.stringify(row.client_info)).not.toContain(site.sharedSecret);
+  });
+
+  it("refuses an unsigned install", async () => {
+    const site = unsignedSite();
+    const res = await request(ctx.app).post("/installed").send({
+      key: "rmcloud",
+      clientKey: site.clientKey,
+      sharedSecret: site.sharedSecret,
+      baseUrl: site.baseUrl,
+      productType: "jira",
+      eventType: "installed",
+    });
+    expect(res.status).toBe(401);
+    expect(await tenantOf(site.siteUrl)).toBeUndefined();
+  });
+
+  it("refuses an install signed with the shared secret instead of Atlassian's key", async () => {
+    const site = unsignedSite();
+    const symmetric = signConnectJwt(site, { method: "POST", fullPath: "/installed" });
+    const res = await request(ctx.app)
+      .post("/installed")
+      .set("Authorization", `JWT ${symmetric}`)
+      .send({ key: "rmcloud", clientKey: site.clientKey, sharedSecret: site.sharedSecret, baseUrl: site.baseUrl, productType: "jira" });
+    expect(res.status).toBe(401);
+    expect(await tenantOf(site.siteUrl)).toBeUndefined();
+  });
+
+  it("refuses an install signed by a key the key server does not publish", async () => {
+    const site = unsignedSite();
+    const impostor = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const res = await postLifecycle(ctx, { kid: keys.kid, privateKey: impostor }, site, "installed");
+    // ACE answers a signature that does not verify with 400 ("Unable to decode JWT token").
+    expect(res.status).toBe(400);
+    expect(await tenantOf(site.siteUrl)).toBeUndefined();
+  });
+
+  it("refuses an install signed for another add-on or another callback", async () => {
+    const site = unsignedSite();
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (aud: string, path: string) =>
+      atlassianJwt.encodeAsymmetric(
+        { iss: site.clientKey, aud: [aud], iat: now, exp: now + 180, qsh: queryStringHash("POST", path) },
+        keys.privateKey,
+        atlassianJwt.AsymmetricAlgorithm.RS256,
+        { kid: keys.kid },
+      );
+    const body = { key: "rmcloud", clientKey: site.clientKey, sharedSecret: site.sharedSecret, baseUrl: site.baseUrl, productType: "jira" };
+    const otherAddon = await request(ctx.app).post("/installed").set("Authorization", `JWT ${sign("https://other.example.com", "/installed")}`).send(body);
+    expect(otherAddon.status).toBe(401);
+    const otherCallback = await request(ctx.app).post("/installed").set("Authorization", `JWT ${sign(ctx.deps.config.baseUrl, "/uninstalled")}`).send(body);
+    expect(otherCallback.status).toBe(401);
+    expect(await tenantOf(site.siteUrl)).toBeUndefined();
+  });
+
+  it("reinstalls a site with a new shared secret: the new one signs in, the old one no longer does", async () => {
+    const first = await installSite(ctx, keys);
+    const { tenant_id: tenantId } = await tenantOf(first.siteUrl);
+    const second = await installSite(ctx, keys, { siteUrl: first.siteUrl, clientKey: first.clientKey });
+    expect((await signIn(second)).status).toBe(200);
+    expect((await signIn(first)).status).toBe(401);
+    expect((await tenantOf(first.siteUrl)).tenant_id).toBe(tenantId);
+  });
+
+  it("lets a Confluence install of the same site join the Jira site's tenant", async () => {
+    const jira = await installSite(ctx, keys);
+    const confluence = await installSite(ctx, keys, { siteUrl: jira.siteUrl, product: "confluence" });
+    const tenants = await ctx.deps.db("tenants").where({ site_url: jira.siteUrl });
+    expect(tenants).toHaveLength(1);
+    const installations = await ctx.deps.db("installations").where({ tenant_id: tenants[0].tenant_id }).orderBy("product");
+    expect(installations.map((row) => [row.product, row.base_url])).toEqual([
+      ["confluence", `${jira.siteUrl}/wiki`],
+      ["jira", jira.siteUrl],
+    ]);
+    expect((await signIn(confluence)).status).toBe(200);
+  });
+
+  it("gives a newly installed site the default requirement types exactly once", async () => {
+    const site = await installSite(ctx, keys);
+    const { tenant_id: tenantId } = await tenantOf(site.siteUrl);
+    const before = await ctx.deps.db("requirement_types").where({ tenant_id: tenantId }).count({ n: "*" });
+    await installSite(ctx, keys, { siteUrl: site.siteUrl, product: "confluence" });
+    await installSite(ctx, keys, { siteUrl: site.siteUrl, clientKey: site.clientKey });
+    const after = await ctx.deps.db("requirement_types").where({ tenant_id: tenantId }).count({ n: "*" });
+    expect(after).toEqual(before);
+  });
+});
+
+describe("the uninstalled lifecycle", () => {
+  it("closes the site's access but keeps its data; a reinstall restores it", async () => {
+    const site = await installSite(ctx, keys);
+    const signedIn = await signIn(site);
+    const bearer = `Bearer ${signedIn.body.token}`;
+    const { tenant_id: tenantId } = await tenantOf(site.siteUrl);
+    await ctx.deps.db("folders").insert({ tenant_id: tenantId, project_id: 10000, name: "Kept", created_by: "someone" });
+
+    expect((await postLifecycle(ctx, keys, site, "uninstalled")).status).toBe(204);
+    expect(await tenantOf(site.siteUrl)).toMatchObject({ active: false });
+    expect((await request(ctx.app).get("/api/user").set("Authorization", bearer)).status).toBe(401);
+    expect((await signIn(site)).status).toBe(401);
+    expect(await ctx.deps.db("folders").where({ tenant_id: tenantId })).toHaveLength(1);
+
+    await installSite(ctx, keys, { siteUrl: site.siteUrl, clientKey: site.clientKey, sharedSecret: site.sharedSecret });
+    expect((await request(ctx.app).get("/api/user").set("Authorization", bearer)).status).toBe(200);
+    expect((await signIn(site)).status).toBe(200);
+    expect(await ctx.deps.db("folders").where({ tenant_id: tenantId })).toHaveLength(1);
+  });
+
+  it("refuses an unsigned uninstall", async () => {
+    const site = await installSite(ctx, keys);
+    const res = await request(ctx.app).post("/uninstalled").send({ clientKey: site.clientKey, baseUrl: site.baseUrl, eventType: "uninstalled" });
+    expect(res.status).toBe(401);
+    expect(await tenantOf(site.siteUrl)).toMatchObject({ active: true });
+  });
+
+  it("uninstalling Confluence alone leaves Jira open and the site no longer on Confluence", async () => {
+    const jira = await installSite(ctx, keys);
+    const confluence = await installSite(ctx, keys, { siteUrl: jira.siteUrl, product: "confluence" });
+    const jiraToken = (await signIn(jira)).body.token;
+    const confluenceToken = (await signIn(confluence)).body.token;
+    expect((await postLifecycle(ctx, keys, confluence, "uninstalled")).status).toBe(204);
+
+    const user = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${jiraToken}`);
+    expect(user.body.installed_on_confluence).toBe(false);
+    expect((await signIn(confluence)).status).toBe(401);
+    expect((await request(ctx.app).get("/api/refresh").set("Authorization", `Bearer ${confluenceToken}`)).status).toBe(401);
+    expect((await request(ctx.app).get("/api/refresh").set("Authorization", `Bearer ${jiraToken}`)).status).toBe(200);
+  });
+});
+
+describe("webhooks", () => {
+  const webhook = "/webhooks/jira-issue-deleted";
+  const body = { webhookEvent: "jira:issue_deleted", issue: { id: "10001", key: "DEMO-1" } };
+
+  it("accepts a jira:issue_deleted webhook signed by an installed site", async () => {
+    const site = await installSite(ctx, keys);
+    const jwt = signConnectJwt(site, { method: "POST", fullPath: webhook });
+    const res = await request(ctx.app).post(webhook).set("Authorization", `JWT ${jwt}`).send(body);
+    expect(res.status).toBe(204);
+  });
+
+  it("refuses an unsigned webhook and one from an uninstalled site", async () => {
+    expect((await request(ctx.app).post(webhook).send(body)).status).toBe(401);
+    const site = await installSite(ctx, keys);
+    await postLifecycle(ctx, keys, site, "uninstalled");
+    const jwt = signConnectJwt(site, { method: "POST", fullPath: webhook });
+    expect((await request(ctx.app).post(webhook).set("Authorization", `JWT ${jwt}`).send(body)).status).toBe(401);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Db } from "../db/knex.js";
+import {
+  deleteOtherInstallations,
+  disableInstallation,
+  findInstallationByClientKey,
+  insertTenantIfAbsent,
+  refreshTenantActive,
+  upsertInstallation,
+} from "../db/installationStore.js";
+import { seedDefaultRequirementTypes } from "../services/requirementTypes/seedDefaultRequirementTypes.js";
+import type { Product } from "./appToken.js";
+
+/** The `installed` payload of a Jira or Confluence site (fields rmCloud relies on). */
+export type InstallPayload = {
+  key: string;
+  clientKey: string;
+  sharedSecret: string;
+  baseUrl: string;
+  productType?: string;
+  [field: string]: unknown;
+};
+
+const CONFLUENCE_CONTEXT_PATH = /\/wiki$/;
+
+/** The site a product's base URL belongs to: Confluence lives at the Jira site's URL + /wiki. */
+export function siteUrlOf(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, "").replace(CONFLUENCE_CONTEXT_PATH, "");
+}
+
+export function productOf(payload: Pick<InstallPayload, "productType" | "baseUrl">): Product {
+  if (payload.productType === "confluence") return "confluence";
+  if (payload.productType === "jira") return "jira";
+  return CONFLUENCE_CONTEXT_PATH.test(payload.baseUrl.replace(/\/+$/, "")) ? "confluence" : "jira";
+}
+
+/**
+ * A verified `installed` callback: the site's tenant is found (by this installation, else by the
+ * site URL, so a Confluence install joins its Jira site's tenant) or created with the default
+ * requirement types; the installation takes the new shared secret, and the tenant is open again.
+ */
+export async function recordInstallation(db: Db, payload: InstallPayload): Promise<{ tenantId: string; created: boolean }> {
+  const product = productOf(payload);
+  const baseUrl = payload.baseUrl.replace(/\/+$/, "");
+  const { sharedSecret, ...clientInfo } = payload;
+  return db.transaction(async (trx) => {
+    const existing = await findInstallationByClientKey(trx, payload.clientKey);
+    const tenant = existing ? { tenantId: existing.tenantId, created: false } : await insertTenantIfAbsent(trx, siteUrlOf(baseUrl));
+    if (tenant.created) await seedDefaultRequirementTypes(trx, tenant.tenantId);
+    await deleteOtherInstallations(trx, tenant.tenantId, product, payload.clientKey);
+    await upsertInstallation(trx, tenant.tenantId, { clientKey: payload.clientKey, product, baseUrl, sharedSecret, clientInfo });
+    await refreshTenantActive(trx, tenant.tenantId);
+    return tenant;
+  });
+}
+
+/**
+ * A verified `uninstalled` callback: the installation is disabled (its JWTs and webhooks are refused
+ * from now on) and the tenant closes once none of its products has rmCloud installed. Data stays.
+ */
+export async function recordUninstallation(db: Db, clientKey: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const tenantId = await disableInstallation(trx, clientKey);
+    if (tenantId) await refreshTenantActive(trx, tenantId);
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * Every Connect module of rmCloud, defined once. Both descriptors are generated from here:
+ * Jira's at /atlassian-connect.json (ACE serves it; the top-level atlassian-connect.json is this
+ * output with ACE's {{localBaseUrl}} placeholder, kept equal by a test and by
+ * `npx tsx server/scripts/writeDescriptor.ts`) and Confluence's at /confluence/atlassian-connect.json.
+ *
+ * Every page a host opens goes through the sign-in hand-off `/authenticate/{location}` (spec section 2),
+ * which exchanges the signed iframe URL for rmCloud's token and redirects to the location's screen.
+ */
+
+export const JIRA_APP_KEY = "rmcloud";
+/** The Marketplace lists an app per host product, and a listing's key is unique to it. */
+export const CONFLUENCE_APP_KEY = "rmcloud-confluence";
+
+export const DESCRIPTOR_PATHS = {
+  jira: "/atlassian-connect.json",
+  confluence: "/confluence/atlassian-connect.json",
+} as const;
+
+/** ACE replaces it with the add-on's base URL when it loads atlassian-connect.json. */
+export const LOCAL_BASE_URL_PLACEHOLDER = "{{localBaseUrl}}";
+
+export const LIFECYCLE_PATHS = { installed: "/installed", uninstalled: "/uninstalled" } as const;
+
+export const MODULE_KEYS = {
+  requirementsPage: "rmcloud-requirements",
+  issuePanel: "rmcloud-issue-panel",
+  linkRequirementsDialog: "link-requirements-dialog",
+  configurePage: "rmcloud-configuration",
+  adminPage: "rmcloud-admin",
+  gettingStarted: "rmcloud-getting-started",
+  linkedRequirementsMacro: "rmcloud-linked-requirements",
+  insertRequirementsMacro: "rmcloud-insert-requirements",
+} as const;
+
+export const WEBHOOKS = {
+  jiraIssueDeleted: { event: "jira:issue_deleted", url: "/webhooks/jira-issue-deleted" },
+} as const;
+
+export type Descriptor = {
+  key: string;
+  name: string;
+  description: string;
+  vendor: { name: string; url: string };
+  baseUrl: string;
+  links: { self: string; homepage: string };
+  authentication: { type: "jwt" };
+  apiVersion: number;
+  apiMigrations: Record<string, boolean>;
+  enableLicensing: boolean;
+  lifecycle: { installed: string; uninstalled: string };
+  scopes: string[];
+  modules: Record<string, unknown>;
+};
+
+const i18n = (value: string) => ({ value });
+
+const gettingStartedPage = {
+  key: MODULE_KEYS.gettingStarted,
+  name: i18n("Getting started with rmCloud"),
+  url: "/authenticate/getting-started",
+};
+
+function descriptor(baseUrl: string, parts: Pick<Descriptor, "key" | "name" | "scopes" | "modules"> & { self: string }): Descriptor {
+  return {
+    key: parts.key,
+    name: parts.name,
+    description: "Requirements management for Jira and Confluence: typed requirements, traceability and baselines.",
+    vendor: { name: "rmCloud", url: "https://rmcloud.example.com" },
+    baseUrl,
+    links: { self: `${baseUrl}${parts.self}`, homepage: baseUrl },
+    authentication: { type: "jwt" },
+    apiVersion: 1,
+    // Install and uninstall callbacks arrive as RS256 JWTs signed by Atlassian (verified against CONNECT_KEYS_CDN_URL).
+    apiMigrations: { "signed-install": true },
+    // The product has a license page: the host passes `lic` on every iframe URL and `lic=none` ends at /missing-license.
+    enableLicensing: true,
+    lifecycle: { ...LIFECYCLE_PATHS },
+    scopes: parts.scopes,
+    modules: parts.modules,
+  };
+}
+
+export function jiraDescriptor(baseUrl: string): Descriptor {
+  return descriptor(baseUrl, {
+    key: JIRA_APP_KEY,
+    name: "rmCloud",
+    self: DESCRIPTOR_PATHS.jira,
+    // READ: projects, issues, statuses, components and users through AP.request (as the user, within the app's scopes).
+    // WRITE: the app's comments on issues linked to a saved requirement (customer setting).
+    // No ACT_AS_USER: the server writes only as the app, and every user-side call runs in the browser through AP.request.
+    scopes: ["READ", "WRITE"],
+    modules: {
+      jiraProjectPages: [
+        {
+          key: MODULE_KEYS.requirementsPage,
+          name: i18n("Requirements"),
+          url: "/authenticate/requirements?projectId={project.id}&projectKey={project.key}",
+          weight: 100,
+        },
+      ],
+      webPanels: [
+        {
+          key: MODULE_KEYS.issuePanel,
+          location: "atl.jira.view.issue.right.context",
+          name: i18n("Requirements"),
+          url: "/authenticate/issue-view-requirements-right-panel?issueId={issue.id}&projectId={project.id}",
+          weight: 100,
+        },
+      ],
+      // Opened by the issue panel's Edit button with AP.dialog.create({key}); its submit button saves the links.
+      dialogs: [
+        {
+          key: MODULE_KEYS.linkRequirementsDialog,
+          url: "/authenticate/link-requirements-dialog?issueId={issue.id}&projectId={project.id}",
+          options: {
+            chrome: true,
+            header: i18n("Update linked requirements"),
+            width: "80%",
+            height: "60%",
+          },
+        },
+      ],
+      configurePage: {
+        key: MODULE_KEYS.configurePage,
+        name: i18n("rmCloud configuration"),
+        url: "/authenticate/configuration",
+      },
+      adminPages: [
+        {
+          key: MODULE_KEYS.adminPage,
+          name: i18n("rmCloud"),
+          url: "/authenticate/configuration",
+        },
+      ],
+      postInstallPage: gettingStartedPage,
+      webhooks: [{ ...WEBHOOKS.jiraIssueDeleted }],
+    },
+  });
+}
+
+export function confluenceDescriptor(baseUrl: string): Descriptor {
+  return descriptor(baseUrl, {
+    key: CONFLUENCE_APP_KEY,
+    name: "rmCloud for Confluence",
+    self: DESCRIPTOR_PATHS.confluence,
+    // READ: page titles and macro history through AP.request. The links a page holds live in rmCloud, so nothing is written to Confluence.
+    scopes: ["READ"],
+    modules: {
+      dynamicContentMacros: [
+        {
+          key: MODULE_KEYS.linkedRequirementsMacro,
+          name: i18n("rmCloud linked requirements"),
+          description: i18n("A table of the ID, name and description of the requirements you select"),
+          // The editor stores the selection in the hidden `requirements` parameter; the macro id and page
+          // version let the view read its parameters from the macro history as well.
+          url: "/authenticate/confluence-linked-requirements-macro?requirements={requirements}&contentId={page.id}&macroId={macro.id}&pageVersion={page.version}",
+          outputType: "block",
+          bodyType: "none",
+          categories: ["reporting"],
+          parameters: [
+            {
+              identifier: "requirements",
+              name: i18n("Requirements"),
+              type: "string",
+              required: false,
+              multiple: false,
+              hidden: true,
+            },
+          ],
+          editor: {
+            url: "/authenticate/confluence-linked-requirements-macro-editor",
+            insertTitle: i18n("Link requirements to content"),
+            editTitle: i18n("Link requirements to content"),
+            width: "80%",
+            height: "60%",
+          },
+        },
+        {
+          key: MODULE_KEYS.insertRequirementsMacro,
+          name: i18n("rmCloud requirements of this page"),
+          description: i18n("The requirements linked to this page"),
+          url: "/authenticate/confluence-insert-requirements-macro?contentId={page.id}",
+          outputType: "block",
+          bodyType: "none",
+          categories: ["reporting"],
+          editor: {
+            url: "/authenticate/confluence-insert-requirements-macro-editor?contentId={page.id}",
+            insertTitle: i18n("Link requirements to this page"),
+            editTitle: i18n("Link requirements to this page"),
+            width: "80%",
+            height: "60%",
+          },
+        },
+      ],
+      postInstallPage: gettingStartedPage,
+    },
+  });
+}
+
+/** The text of the top-level atlassian-connect.json. */
+export function jiraDescriptorFileText(): string {
+  return `${JSON.stringify(jiraDescriptor(LOCAL_BASE_URL_PLACEHOLDER), null, 2)}\n`;
+}

@@ -1,0 +1,162 @@
+import type { Knex } from "knex";
+import type { Db } from "./knex.js";
+import { byParents } from "./requirementStore.js";
+
+export type FolderRow = {
+  folder_id: number;
+  project_id: number;
+  parent_folder_id: number | null;
+  name: string;
+  description: string;
+  has_descendant_folders: boolean;
+  has_descendant_requirements: boolean;
+};
+
+const toRow = (row: Record<string, unknown>): FolderRow => ({
+  folder_id: Number(row.folder_id),
+  project_id: Number(row.project_id),
+  parent_folder_id: row.parent_folder_id === null ? null : Number(row.parent_folder_id),
+  name: String(row.name),
+  description: String(row.description ?? ""),
+  has_descendant_folders: row.has_descendant_folders === true,
+  has_descendant_requirements: row.has_descendant_requirements === true,
+});
+
+/** Folder columns plus the two descendant flags as index-only EXISTS probes (no N+1, no counting). */
+function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
+  return db("folders as f")
+    .where("f.tenant_id", tenantId)
+    .whereNull("f.deleted_at")
+    .select(
+      "f.folder_id",
+      "f.project_id",
+      "f.parent_folder_id",
+      "f.name",
+      "f.description",
+      db.raw(
+        "EXISTS (SELECT 1 FROM folders c WHERE c.tenant_id = f.tenant_id AND c.project_id = f.project_id AND c.parent_folder_id = f.folder_id AND c.deleted_at IS NULL) AS has_descendant_folders",
+      ),
+      db.raw(
+        "EXISTS (SELECT 1 FROM requirements r WHERE r.tenant_id = f.tenant_id AND r.project_id = f.project_id AND r.parent_folder_id = f.folder_id AND r.deleted_at IS NULL) AS has_descendant_requirements",
+      ),
+    );
+}
+
+/** Active folders of a project under the given parents (null = the top level), by name. */
+export async function listFolderChildren(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  parentIds: (number | null)[],
+): Promise<FolderRow[]> {
+  if (parentIds.length === 0) return [];
+  const rows = await byParents(
+    parentIds,
+    () => selectFolders(db, tenantId).where("f.project_id", projectId).orderBy([{ column: "f.name" }, { column: "f.folder_id" }]),
+    "f.parent_folder_id",
+  );
+  return rows.map(toRow);
+}
+
+export async function findFolder(db: Db, tenantId: string, folderId: number): Promise<FolderRow | undefined> {
+  const row = await selectFolders(db, tenantId).where("f.folder_id", folderId).first();
+  return row ? toRow(row) : undefined;
+}
+
+/** Locks the folder row until the transaction ends, so concurrent moves cannot build a cycle together. */
+export async function lockFolder(db: Db, tenantId: string, folderId: number): Promise<void> {
+  await db("folders").where({ tenant_id: tenantId, folder_id: folderId }).forUpdate().first("folder_id");
+}
+
+export async function folderIssueIds(db: Db, tenantId: string, folderIds: number[]): Promise<Map<number, string[]>> {
+  const byFolder = new Map<number, string[]>();
+  if (folderIds.length === 0) return byFolder;
+  const rows = await db("folder_issues")
+    .where("tenant_id", tenantId)
+    .whereIn("folder_id", folderIds)
+    .orderBy([{ column: "folder_id" }, { column: "atlassian_issue_id" }])
+    .select("folder_id", "atlassian_issue_id");
+  for (const row of rows) {
+    const id = Number(row.folder_id);
+    const list = byFolder.get(id) ?? [];
+    list.push(String(row.atlassian_issue_id));
+    byFolder.set(id, list);
+  }
+  return byFolder;
+}
+
+export async function insertFolder(
+  db: Db,
+  tenantId: string,
+  folder: { projectId: number; parentFolderId: number | null; name: string; createdBy: string },
+): Promise<number> {
+  const [row] = await db("folders")
+    .insert({
+      tenant_id: tenantId,
+      project_id: folder.projectId,
+      parent_folder_id: folder.parentFolderId,
+      name: folder.name,
+      created_by: folder.createdBy,
+    })
+    .returning("folder_id");
+  return Number(row.folder_id);
+}
+
+export async function updateFolder(
+  db: Db,
+  tenantId: string,
+  folderId: number,
+  changes: { name: string; description: string; parentFolderId: number | null },
+): Promise<void> {
+  await db("folders").where({ tenant_id: tenantId, folder_id: folderId }).update({
+    name: changes.name,
+    description: changes.description,
+    parent_folder_id: changes.parentFolderId,
+    updated_at: db.fn.now(),
+  });
+}
+
+export async function replaceFolderIssues(db: Db, tenantId: string, folderId: number, issueIds: string[]): Promise<void> {
+  await db("folder_issues").where({ tenant_id: tenantId, folder_id: folderId }).delete();
+  const unique = [...new Set(issueIds)];
+  if (unique.length === 0) return;
+  await db("folder_issues").insert(
+    unique.map((issueId) => ({ tenant_id: tenantId, folder_id: folderId, atlassian_issue_id: issueId })),
+  );
+}
+
+/** The folder and every active folder below it. */
+export async function folderSubtreeIds(db: Db, tenantId: string, folderId: number): Promise<number[]> {
+  const result = await db.raw(
+    `WITH RECURSIVE subtree AS (
+       SELECT folder_id FROM folders WHERE tenant_id = ? AND folder_id = ? AND deleted_at IS NULL
+       UNION ALL
+       SELECT f.folder_id FROM folders f JOIN subtree s ON f.parent_folder_id = s.folder_id
+       WHERE f.tenant_id = ? AND f.deleted_at IS NULL
+     ) SELECT folder_id FROM subtree`,
+    [tenantId, folderId, tenantId],
+  );
+  return (result.rows as { folder_id: number | string }[]).map((row) => Number(row.folder_id));
+}
+
+/** The folder and all its ancestors up to the top level. */
+export async function folderPathIds(db: Db, tenantId: string, folderId: number): Promise<number[]> {
+  const result = await db.raw(
+    `WITH RECURSIVE path AS (
+       SELECT folder_id, parent_folder_id, 1 AS depth FROM folders WHERE tenant_id = ? AND folder_id = ?
+       UNION ALL
+       SELECT f.folder_id, f.parent_folder_id, p.depth + 1 FROM folders f JOIN path p ON f.folder_id = p.parent_folder_id
+       WHERE f.tenant_id = ? AND p.depth < 10000
+     ) SELECT folder_id FROM path`,
+    [tenantId, folderId, tenantId],
+  );
+  return (result.rows as { folder_id: number | string }[]).map((row) => Number(row.folder_id));
+}
+
+export async function softDeleteFolders(db: Db, tenantId: string, folderIds: number[]): Promise<void> {
+  if (folderIds.length === 0) return;
+  await db("folders")
+    .where("tenant_id", tenantId)
+    .whereIn("folder_id", folderIds)
+    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
+}

@@ -1,0 +1,118 @@
+import type { Product } from "../connect/appToken.js";
+import type { Db } from "./knex.js";
+
+/** One Connect installation: a Jira or Confluence product of a tenant's site. */
+export type Installation = {
+  tenantId: string;
+  clientKey: string;
+  product: Product;
+  baseUrl: string;
+  sharedSecret: string;
+  /** The install payload as the host sent it, without the shared secret (kept in its own column). */
+  clientInfo: Record<string, unknown>;
+  enabled: boolean;
+  tenantActive: boolean;
+};
+
+type InstallationRow = {
+  tenant_id: string;
+  client_key: string;
+  product: Product;
+  base_url: string;
+  shared_secret: string;
+  client_info: Record<string, unknown>;
+  enabled: boolean;
+  active: boolean;
+};
+
+const toInstallation = (row: InstallationRow): Installation => ({
+  tenantId: row.tenant_id,
+  clientKey: row.client_key,
+  product: row.product,
+  baseUrl: row.base_url,
+  sharedSecret: row.shared_secret,
+  clientInfo: row.client_info,
+  enabled: row.enabled,
+  tenantActive: row.active,
+});
+
+const withTenant = (db: Db) =>
+  db("installations as i")
+    .join("tenants as t", "t.tenant_id", "i.tenant_id")
+    .select<InstallationRow[]>("i.tenant_id", "i.client_key", "i.product", "i.base_url", "i.shared_secret", "i.client_info", "i.enabled", "t.active");
+
+export async function findInstallationByClientKey(db: Db, clientKey: string): Promise<Installation | undefined> {
+  const row = await withTenant(db).where("i.client_key", clientKey).first();
+  return row ? toInstallation(row) : undefined;
+}
+
+export async function findEnabledInstallation(db: Db, tenantId: string, product: Product): Promise<Installation | undefined> {
+  const row = await withTenant(db).where({ "i.tenant_id": tenantId, "i.product": product, "i.enabled": true }).first();
+  return row ? toInstallation(row) : undefined;
+}
+
+export async function listEnabledInstallations(db: Db): Promise<Installation[]> {
+  const rows = await withTenant(db).where("i.enabled", true).orderBy("i.client_key");
+  return rows.map(toInstallation);
+}
+
+export async function findTenantIdBySiteUrl(db: Db, siteUrl: string): Promise<string | undefined> {
+  const row = await db("tenants").where({ site_url: siteUrl }).first("tenant_id");
+  return row?.tenant_id;
+}
+
+/** Creates the tenant of a site unless a concurrent install just did; `created` tells which. */
+export async function insertTenantIfAbsent(db: Db, siteUrl: string): Promise<{ tenantId: string; created: boolean }> {
+  const inserted = await db("tenants").insert({ site_url: siteUrl }).onConflict("site_url").ignore().returning("tenant_id");
+  const tenantId = inserted[0]?.tenant_id ?? (await findTenantIdBySiteUrl(db, siteUrl));
+  if (!tenantId) throw new Error(`The tenant of ${siteUrl} could not be created`);
+  return { tenantId, created: inserted.length > 0 };
+}
+
+/** A reinstall of the site's product under another clientKey replaces the earlier installation. */
+export async function deleteOtherInstallations(db: Db, tenantId: string, product: Product, clientKey: string): Promise<void> {
+  await db("installations").where({ tenant_id: tenantId, product }).whereNot({ client_key: clientKey }).delete();
+}
+
+export async function upsertInstallation(
+  db: Db,
+  tenantId: string,
+  installation: Pick<Installation, "clientKey" | "product" | "baseUrl" | "sharedSecret" | "clientInfo">,
+): Promise<void> {
+  await db("installations")
+    .insert({
+      tenant_id: tenantId,
+      client_key: installation.clientKey,
+      product: installation.product,
+      base_url: installation.baseUrl,
+      shared_secret: installation.sharedSecret,
+      client_info: JSON.stringify(installation.clientInfo),
+      enabled: true,
+    })
+    .onConflict("client_key")
+    .merge({
+      base_url: installation.baseUrl,
+      shared_secret: installation.sharedSecret,
+      client_info: JSON.stringify(installation.clientInfo),
+      enabled: true,
+      updated_at: db.fn.now(),
+    });
+}
+
+export async function disableInstallation(db: Db, clientKey: string): Promise<string | undefined> {
+  const [row] = await db("installations")
+    .where({ client_key: clientKey })
+    .update({ enabled: false, updated_at: db.fn.now() })
+    .returning("tenant_id");
+  return row?.tenant_id;
+}
+
+/** A tenant is open while at least one product of its site has rmCloud installed (docs/decisions.md). */
+export async function refreshTenantActive(db: Db, tenantId: string): Promise<boolean> {
+  const enabled = await db("installations").where({ tenant_id: tenantId, enabled: true }).first("client_key");
+  const active = enabled !== undefined;
+  await db("tenants")
+    .where({ tenant_id: tenantId })
+    .update({ active, uninstalled_at: active ? null : db.fn.now() });
+  return active;
+}

@@ -1,0 +1,153 @@
+import type { Db } from "./knex.js";
+
+/** A live requirement as the link use cases need it: enough to scope, label and revise it. */
+export type LinkableRequirement = {
+  requirementId: number;
+  projectId: number;
+  name: string;
+  displayId: string | null;
+  prefix: string;
+  statusId: string | null;
+  assignedTo: string | null;
+  revision: number;
+};
+
+function toLinkable(row: Record<string, unknown>): LinkableRequirement {
+  return {
+    requirementId: Number(row.requirement_id),
+    projectId: Number(row.project_id),
+    name: String(row.name),
+    displayId: (row.display_id as string | null) ?? null,
+    prefix: String(row.prefix ?? ""),
+    statusId: (row.status_id as string | null) ?? null,
+    assignedTo: (row.assigned_to as string | null) ?? null,
+    revision: Number(row.revision),
+  };
+}
+
+function linkableRequirements(db: Db, tenantId: string) {
+  return db("requirements as r")
+    .join("requirement_types as t", function joinType() {
+      this.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id");
+    })
+    .where("r.tenant_id", tenantId)
+    .whereNull("r.deleted_at")
+    .select(
+      "r.requirement_id",
+      "r.project_id",
+      "r.name",
+      "r.display_id",
+      "t.prefix",
+      "r.status_id",
+      "r.assigned_to",
+      "r.revision",
+    );
+}
+
+/**
+ * Live requirements by id, locked for update: a link change revises each of them, and two
+ * concurrent link saves must not both write the same revision number.
+ */
+export async function lockRequirements(db: Db, tenantId: string, requirementIds: number[]): Promise<LinkableRequirement[]> {
+  if (requirementIds.length === 0) return [];
+  const rows = await linkableRequirements(db, tenantId)
+    .whereIn("r.requirement_id", requirementIds)
+    .orderBy("r.requirement_id")
+    .forUpdate("r");
+  return rows.map(toLinkable);
+}
+
+/** Live requirements linked to the issue, in any project, locked for update. */
+export async function lockRequirementsLinkedToIssue(db: Db, tenantId: string, issueId: string): Promise<LinkableRequirement[]> {
+  const rows = await linkableRequirements(db, tenantId)
+    .whereIn(
+      "r.requirement_id",
+      db("requirement_issue_links").where({ tenant_id: tenantId, atlassian_issue_id: issueId }).select("requirement_id"),
+    )
+    .orderBy("r.requirement_id")
+    .forUpdate("r");
+  return rows.map(toLinkable);
+}
+
+/** Issue ids linked to each requirement, in link order; every asked id has an entry. */
+export async function issueIdsOfRequirements(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>(requirementIds.map((id) => [id, []]));
+  if (requirementIds.length === 0) return result;
+  const rows = await db("requirement_issue_links")
+    .where("tenant_id", tenantId)
+    .whereIn("requirement_id", requirementIds)
+    .orderBy(["requirement_id", "created_at", "atlassian_issue_id"])
+    .select("requirement_id", "atlassian_issue_id");
+  for (const row of rows) result.get(Number(row.requirement_id))?.push(String(row.atlassian_issue_id));
+  return result;
+}
+
+export async function addIssueLinks(db: Db, tenantId: string, issueId: string, requirementIds: number[]): Promise<void> {
+  if (requirementIds.length === 0) return;
+  await db("requirement_issue_links")
+    .insert(requirementIds.map((requirementId) => ({ tenant_id: tenantId, requirement_id: requirementId, atlassian_issue_id: issueId })))
+    .onConflict(["tenant_id", "requirement_id", "atlassian_issue_id"])
+    .ignore();
+}
+
+export async function removeIssueLinks(db: Db, tenantId: string, issueId: string, requirementIds: number[]): Promise<void> {
+  if (requirementIds.length === 0) return;
+  await db("requirement_issue_links")
+    .where({ tenant_id: tenantId, atlassian_issue_id: issueId })
+    .whereIn("requirement_id", requirementIds)
+    .delete();
+}
+
+/** Every link to the issue, including those of deleted requirements; returns how many went. */
+export async function removeAllLinksOfIssue(db: Db, tenantId: string, issueId: string): Promise<number> {
+  // PGlite's knex driver answers a bare delete with its raw result, so count the returned rows.
+  const removed = await db("requirement_issue_links")
+    .where({ tenant_id: tenantId, atlassian_issue_id: issueId })
+    .delete()
+    .returning("requirement_id");
+  return removed.length;
+}
+
+/**
+ * Writes the next revision of a requirement whose linked issues changed: the requirement's
+ * revision counter moves on (so an edit form opened before the change gets its 409), and the
+ * revision's snapshot is the previous snapshot with the new `issues`, so history and baselines
+ * read the links as they were at every revision.
+ */
+export async function writeIssuesRevision(
+  db: Db,
+  tenantId: string,
+  requirement: LinkableRequirement,
+  accountId: string,
+  issueIds: string[],
+): Promise<number> {
+  const nextRevision = requirement.revision + 1;
+  const previous = await db("requirement_revisions")
+    .where({ tenant_id: tenantId, requirement_id: requirement.requirementId })
+    .orderBy("revision", "desc")
+    .first("snapshot");
+  const snapshot = {
+    ...((previous?.snapshot as Record<string, unknown> | undefined) ?? {
+      requirement_id: requirement.requirementId,
+      name: requirement.name,
+    }),
+    issues: issueIds.map((atlassian_issue_id) => ({ atlassian_issue_id })),
+  };
+  await db("requirements")
+    .where({ tenant_id: tenantId, requirement_id: requirement.requirementId })
+    .update({ revision: nextRevision, updated_at: db.fn.now() });
+  await db("requirement_revisions").insert({
+    tenant_id: tenantId,
+    requirement_id: requirement.requirementId,
+    revision: nextRevision,
+    account_id: accountId,
+    action: "update",
+    changed_fields: ["issues"],
+    snapshot: JSON.stringify(snapshot),
+  });
+  return nextRevision;
+}

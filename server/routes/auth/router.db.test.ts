@@ -1,0 +1,133 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestContext } from "../../../test/helpers/app.js";
+import {
+  createConnectTestApp,
+  exchangeToken,
+  type InstalledSite,
+  installSite,
+  type KeyServer,
+  signConnectJwt,
+  startKeyServer,
+} from "../../../test/helpers/connect.js";
+import { verifyAppToken } from "../../connect/appToken.js";
+
+let keys: KeyServer;
+let ctx: TestContext;
+let siteA: InstalledSite;
+let siteAConfluence: InstalledSite;
+let siteB: InstalledSite;
+beforeAll(async () => {
+  keys = await startKeyServer();
+  ctx = await createConnectTestApp(keys);
+  siteA = await installSite(ctx, keys, { siteUrl: "https://alpha.atlassian.net" });
+  siteAConfluence = await installSite(ctx, keys, { siteUrl: "https://alpha.atlassian.net", product: "confluence" });
+  siteB = await installSite(ctx, keys, { siteUrl: "https://beta.atlassian.net" });
+});
+afterAll(async () => {
+  await ctx.destroy();
+  await keys.close();
+});
+
+const projectPage = "/authenticate/requirements?projectId=10000&projectKey=DEMO&lic=active&xdm_e=https%3A%2F%2Falpha.atlassian.net";
+const macroPage = "/authenticate/confluence-insert-requirements-macro?contentId=65537&lic=active";
+
+const exchange = (jwt: string, body: Record<string, unknown> = { fullPath: projectPage, method: "GET", product: "jira" }) =>
+  request(ctx.app).post("/api/exchange-token").set("Authorization", `JWT ${jwt}`).send(body);
+
+async function tokenOf(site: InstalledSite, accountId = "557058:alice"): Promise<string> {
+  const res = await exchangeToken(ctx, site, { fullPath: projectPage, product: site.product, accountId });
+  expect(res.status).toBe(200);
+  return res.body.token;
+}
+
+describe("POST /api/exchange-token", () => {
+  it("turns a Jira page's Connect JWT into rmCloud's token for that site and user", async () => {
+    const res = await exchangeToken(ctx, siteA, { fullPath: projectPage, accountId: "557058:alice" });
+    expect(res.status).toBe(200);
+    const auth = await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token);
+    const tenant = await ctx.deps.db("tenants").where({ site_url: siteA.siteUrl }).first();
+    expect(auth).toEqual({ tenantId: tenant.tenant_id, accountId: "557058:alice", product: "jira", clientKey: siteA.clientKey });
+  });
+
+  it("signs in a Confluence macro to the same site's tenant", async () => {
+    const res = await exchangeToken(ctx, siteAConfluence, { fullPath: macroPage, product: "confluence", accountId: "557058:alice" });
+    expect(res.status).toBe(200);
+    const auth = await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token);
+    const tenant = await ctx.deps.db("tenants").where({ site_url: siteA.siteUrl }).first();
+    expect(auth).toMatchObject({ tenantId: tenant.tenant_id, product: "confluence", clientKey: siteAConfluence.clientKey });
+  });
+
+  it("accepts a context-qsh token from AP.context.getToken", async () => {
+    const res = await exchange(signConnectJwt(siteA, { fullPath: projectPage, qsh: "context-qsh" }));
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 403 license when the page says the site has no license", async () => {
+    const unlicensed = projectPage.replace("lic=active", "lic=none");
+    const res = await exchangeToken(ctx, siteA, { fullPath: unlicensed });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ Result: "license" });
+  });
+
+  it("refuses a request without a Connect JWT", async () => {
+    const res = await request(ctx.app).post("/api/exchange-token").send({ fullPath: projectPage, method: "GET", product: "jira" });
+    expect(res.status).toBe(401);
+    expect(res.body.Result).toEqual(expect.any(String));
+  });
+
+  it("refuses expired, wrongly signed, unsigned and misdirected tokens with 401", async () => {
+    const expired = signConnectJwt(siteA, { fullPath: projectPage, expiresIn: -10 });
+    const wrongSecret = signConnectJwt({ ...siteA, sharedSecret: siteB.sharedSecret }, { fullPath: projectPage });
+    const otherPage = signConnectJwt(siteA, { fullPath: "/authenticate/configuration" });
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const exp = Math.floor(Date.now() / 1000) + 180;
+    const unsigned = `${encode({ alg: "none" })}.${encode({ iss: siteA.clientKey, sub: "557058:alice", exp, qsh: "context-qsh" })}.`;
+    const unknownSite = signConnectJwt({ clientKey: "jira:unknown", sharedSecret: siteA.sharedSecret }, { fullPath: projectPage });
+    for (const jwt of [expired, wrongSecret, otherPage, unsigned, unknownSite, "garbage"]) {
+      const res = await exchange(jwt);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ Result: expect.any(String) });
+    }
+  });
+
+  it("validates the body in the spec's format", async () => {
+    const res = await exchange(signConnectJwt(siteA, { fullPath: projectPage }), { fullPath: projectPage, method: "GET", product: "bitbucket" });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ product: ["Must be jira or confluence"] });
+  });
+});
+
+describe("GET /api/refresh and GET /api/user", () => {
+  it("refreshes the token for the same user and site", async () => {
+    const token = await tokenOf(siteA);
+    const res = await request(ctx.app).get("/api/refresh").set("Authorization", `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    const [before, after] = await Promise.all(
+      [token, res.body.token].map((value) => verifyAppToken(ctx.deps.config.appTokenSecret, value)),
+    );
+    expect(after).toEqual(before);
+  });
+
+  it("answers the user record of the signed-in user's site", async () => {
+    const res = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${await tokenOf(siteA)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ account_id: "557058:alice", installed_on_confluence: true, atlassian_base_url: "https://alpha.atlassian.net" });
+  });
+
+  it("keeps sites apart: site B's token only ever reads site B", async () => {
+    const res = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${await tokenOf(siteB, "557058:bob")}`);
+    expect(res.body).toEqual({ account_id: "557058:bob", installed_on_confluence: false, atlassian_base_url: "https://beta.atlassian.net" });
+  });
+
+  it("answers 401 without a token", async () => {
+    expect((await request(ctx.app).get("/api/user")).status).toBe(401);
+    expect((await request(ctx.app).get("/api/refresh")).status).toBe(401);
+  });
+
+  it("publishes the auth routes in the OpenAPI document", async () => {
+    const res = await request(ctx.app).get("/api/openapi.json");
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(["/api/exchange-token", "/api/refresh", "/api/user"]));
+    expect(res.body.paths["/api/exchange-token"].post.security).toEqual([{ connectJwt: [] }]);
+  });
+});

@@ -1,0 +1,517 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import type { DomainEvents } from "../../services/events.js";
+import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
+
+const PROJECT = 10000;
+const ACCOUNT = "557058:test-user";
+let ctx: TestContext;
+let tenant: TestTenant;
+let auth: string;
+let types: Record<string, number>;
+const events: DomainEvents["requirementSaved"][0][] = [];
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  ctx.deps.events.on("requirementSaved", (event) => {
+    events.push(event);
+  });
+  tenant = await createTenant(ctx.deps.db);
+  await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
+  auth = await bearer(ctx, tenant, ACCOUNT);
+  const res = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
+  types = Object.fromEntries(
+    res.body.requirement_types.map((t: { prefix: string; requirement_type_id: number }) => [t.prefix, t.requirement_type_id]),
+  );
+});
+afterAll(() => ctx.destroy());
+
+const api = () => request(ctx.app);
+const create = async (body: Record<string, unknown>) => {
+  const res = await api()
+    .post("/api/requirement")
+    .set("Authorization", auth)
+    .send({ project: PROJECT, requirement_type_id: types.SYS, ...body });
+  expect(res.status).toBe(201);
+  return res.body;
+};
+const read = async (id: number) => (await api().get(`/api/requirement/${id}`).set("Authorization", auth)).body;
+const revisionsOf = async (id: number) =>
+  (await api().get(`/api/requirement/${id}/revision`).set("Authorization", auth)).body.revisions;
+const put = (id: number, body: Record<string, unknown>) => api().put(`/api/requirement/${id}`).set("Authorization", auth).send(body);
+const countRequirements = async () => {
+  const row = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).count<{ count: number }[]>("* as count");
+  return Number(row[0]?.count);
+};
+
+describe("creating a requirement", () => {
+  it("answers the full detail in the spec's shape", async () => {
+    const folder = await api().post("/api/folder").set("Authorization", auth).send({ name: "Specs", project: PROJECT });
+    const res = await api()
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({
+        name: "Braking distance",
+        description: "Stops within 40 m",
+        requirement_type_id: String(types.SYS),
+        project: PROJECT,
+        parent_folder_id: folder.body.folder_id,
+        display_id: "BRK-1",
+        assigned_to: "557058:assignee",
+        status: { atlassian_status_id: "10001" },
+        components: ["10100", { atlassian_component_id: "10101" }],
+        issues: [10200],
+        contents: ["98765"],
+        attributes: {},
+        requirements: [],
+      });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      requirement_id: expect.any(Number),
+      display_id: "BRK-1",
+      prefix: "SYS",
+      name: "Braking distance",
+      description: "Stops within 40 m",
+      requirement_type: { requirement_type_id: types.SYS, name: "System", prefix: "SYS", level: 3 },
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      created_by: { account_id: ACCOUNT },
+      assigned_to: { account_id: "557058:assignee" },
+      status: { atlassian_status_id: "10001" },
+      components: [{ atlassian_component_id: "10100" }, { atlassian_component_id: "10101" }],
+      issues: [{ atlassian_issue_id: "10200" }],
+      contents: [{ atlassian_content_id: "98765" }],
+      linked_requirements_v2: [],
+      attributes: {},
+      attachments: [],
+      parent_folder_id: folder.body.folder_id,
+      project: PROJECT,
+      revision: 1,
+    });
+    expect(await read(res.body.requirement_id)).toEqual(res.body);
+    const revisions = await revisionsOf(res.body.requirement_id);
+    expect(revisions).toEqual([
+      {
+        revision: 1,
+        created_at: expect.any(String),
+        account_id: ACCOUNT,
+        action: "created",
+        changed_fields: "name,requirement_type_id,display_id,description,assigned_to,status,components,issues,contents",
+      },
+    ]);
+  });
+
+  it("requires a name and a requirement type, and writes nothing without them", async () => {
+    const before = await countRequirements();
+    const res = await api().post("/api/requirement").set("Authorization", auth).send({ name: "  ", project: PROJECT });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ name: ["Required"], requirement_type_id: ["Required"] });
+    expect(await countRequirements()).toBe(before);
+  });
+
+  it("keeps custom IDs unique within a project, but not across projects", async () => {
+    await create({ name: "First", display_id: "DUP-1" });
+    const before = await countRequirements();
+    const res = await api()
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({ name: "Second", display_id: "DUP-1", project: PROJECT, requirement_type_id: types.SYS });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ display_id: ["This ID is already used by another requirement in this project"] });
+    expect(await countRequirements()).toBe(before);
+    await create({ name: "Elsewhere", display_id: "DUP-1", project: 20000 });
+  });
+
+  it("links only requirements one level above or below, never itself", async () => {
+    const business = await create({ name: "Business need", requirement_type_id: types.BR });
+    const stakeholder = await create({ name: "Stakeholder need", requirement_type_id: types.SR, requirements: [business.requirement_id] });
+    expect(stakeholder.linked_requirements_v2).toEqual([
+      {
+        requirement_id: business.requirement_id,
+        prefix: "BR",
+        display_id: null,
+        name: "Business need",
+        project: PROJECT,
+        requirement_type_id: types.BR,
+        level: 1,
+      },
+    ]);
+    const other = await read(business.requirement_id);
+    expect(other.linked_requirements_v2.map((l: { requirement_id: number }) => l.requirement_id)).toEqual([
+      stakeholder.requirement_id,
+    ]);
+    expect(other.revision).toBe(2);
+    expect((await revisionsOf(business.requirement_id))[0]).toMatchObject({
+      revision: 2,
+      action: "updated",
+      changed_fields: "linked_requirements",
+    });
+
+    const twoApart = await api()
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({ name: "Too far", project: PROJECT, requirement_type_id: types.SYS, requirements: [business.requirement_id] });
+    expect(twoApart.status).toBe(400);
+    expect(twoApart.body).toEqual({ requirements: ["Only requirements one level above or below (level 2 or 4) can be linked"] });
+
+    const sameLevel = await put(stakeholder.requirement_id, {
+      name: "Stakeholder need",
+      linked_requirements: [business.requirement_id, (await create({ name: "Peer", requirement_type_id: types.SR })).requirement_id],
+    });
+    expect(sameLevel.status).toBe(400);
+    expect(sameLevel.body.linked_requirements).toBeDefined();
+
+    const self = await put(stakeholder.requirement_id, { name: "x", linked_requirements: [stakeholder.requirement_id] });
+    expect(self.status).toBe(400);
+    expect(self.body).toEqual({ linked_requirements: ["A requirement cannot be linked to itself"] });
+  });
+
+  it("links global requirements to project requirements, but not across two projects", async () => {
+    const global = await create({ name: "Global need", requirement_type_id: types.BR, project: 0 });
+    const linked = await create({ name: "Project need", requirement_type_id: types.SR, requirements: [global.requirement_id] });
+    expect(linked.linked_requirements_v2).toHaveLength(1);
+    const foreign = await create({ name: "Other project", requirement_type_id: types.BR, project: 20000 });
+    const res = await api()
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({ name: "Cross", project: PROJECT, requirement_type_id: types.SR, requirements: [foreign.requirement_id] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ requirements: ["Linked requirements must be in the same project or in Global Requirements"] });
+  });
+});
+
+describe("editing a requirement", () => {
+  it("saves the changes, records the changed fields and bumps the revision", async () => {
+    const created = await create({ name: "Old name", description: "Old" });
+    const res = await put(created.requirement_id, {
+      ...created,
+      name: "New name",
+      description: "New",
+      requirement_type_id: types.SW,
+      revision: created.revision,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "New name", description: "New", prefix: "SW", revision: 2 });
+    const revisions = await revisionsOf(created.requirement_id);
+    expect(revisions.map((r: { revision: number; action: string; changed_fields: string }) => [r.revision, r.action, r.changed_fields])).toEqual([
+      [2, "updated", "name,description,requirement_type_id"],
+      [1, "created", "name,requirement_type_id,description"],
+    ]);
+  });
+
+  it("answers 409 to a save that started from an older revision, and keeps the other save", async () => {
+    const created = await create({ name: "Shared" });
+    const first = await put(created.requirement_id, { name: "Alice's edit", revision: 1 });
+    expect(first.status).toBe(200);
+    const stale = await put(created.requirement_id, { name: "Bob's edit", revision: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({
+      Result: "This requirement was changed by someone else since you opened it. Reload it to see their changes.",
+    });
+    expect((await read(created.requirement_id)).name).toBe("Alice's edit");
+  });
+
+  it("requires a name on edit", async () => {
+    const created = await create({ name: "Named" });
+    const res = await put(created.requirement_id, { name: "", revision: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ name: ["Required"] });
+  });
+
+  it("does not change the type while linked requirements exist", async () => {
+    const high = await create({ name: "High", requirement_type_id: types.SR });
+    const low = await create({ name: "Low", requirements: [high.requirement_id] });
+    const res = await put(low.requirement_id, { name: "Low", requirement_type_id: types.SW });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ requirement_type_id: ["To edit the requirement type, remove any linked requirements below."] });
+
+    const unlinked = await put(low.requirement_id, { name: "Low", linked_requirements: [] });
+    expect(unlinked.status).toBe(200);
+    expect(unlinked.body.linked_requirements_v2).toEqual([]);
+    expect((await read(high.requirement_id)).linked_requirements_v2).toEqual([]);
+    const retyped = await put(low.requirement_id, { name: "Low", requirement_type_id: types.SW });
+    expect(retyped.status).toBe(200);
+    expect(retyped.body.requirement_type.prefix).toBe("SW");
+  });
+
+  it("refuses a custom ID another requirement of the project has", async () => {
+    await create({ name: "Holder", display_id: "TAKEN" });
+    const mine = await create({ name: "Mine", display_id: "MINE" });
+    const res = await put(mine.requirement_id, { name: "Mine", display_id: "TAKEN" });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ display_id: ["This ID is already used by another requirement in this project"] });
+    const same = await put(mine.requirement_id, { name: "Mine renamed", display_id: "MINE" });
+    expect(same.status).toBe(200);
+  });
+
+  it("replaces the attachment list with PATCH and records it", async () => {
+    const created = await create({ name: "With files" });
+    const one = { original_file_name: "spec.pdf", uuid_file_name: "5f1c-spec.pdf" };
+    const two = { original_file_name: "diagram.png", uuid_file_name: "77aa-diagram.png" };
+    const added = await api()
+      .patch(`/api/requirement/${created.requirement_id}`)
+      .set("Authorization", auth)
+      .send({ attachments: [one, two] });
+    expect(added.status).toBe(200);
+    expect(added.body.attachments).toEqual([one, two]);
+    const removed = await api()
+      .patch(`/api/requirement/${created.requirement_id}`)
+      .set("Authorization", auth)
+      .send({ attachments: [two] });
+    expect(removed.body.attachments).toEqual([two]);
+    expect(removed.body.revision).toBe(3);
+    expect((await revisionsOf(created.requirement_id))[0]).toMatchObject({ action: "updated", changed_fields: "attachments" });
+
+    const thief = await create({ name: "Thief" });
+    const stolen = await api()
+      .patch(`/api/requirement/${thief.requirement_id}`)
+      .set("Authorization", auth)
+      .send({ attachments: [two] });
+    expect(stolen.status).toBe(400);
+  });
+
+  it("stores custom field values of the project and checks select options", async () => {
+    const db = ctx.deps.db;
+    const [text] = await db("attributes")
+      .insert({ tenant_id: tenant.tenantId, project_id: PROJECT, name: "Owner team", type: "string" })
+      .returning("attribute_id");
+    const [choice] = await db("attributes")
+      .insert({ tenant_id: tenant.tenantId, project_id: PROJECT, name: "Priority", type: "select" })
+      .returning("attribute_id");
+    const [high] = await db("attribute_options")
+      .insert({ tenant_id: tenant.tenantId, attribute_id: choice.attribute_id, name: "High" })
+      .returning("attribute_option_id");
+    const [foreign] = await db("attributes")
+      .insert({ tenant_id: tenant.tenantId, project_id: 20000, name: "Other", type: "string" })
+      .returning("attribute_id");
+
+    const created = await create({
+      name: "Attributed",
+      attributes: { [text.attribute_id]: "Brakes", [choice.attribute_id]: high.attribute_option_id },
+    });
+    expect(created.attributes).toEqual({
+      [String(text.attribute_id)]: "Brakes",
+      [String(choice.attribute_id)]: String(high.attribute_option_id),
+    });
+
+    const badOption = await put(created.requirement_id, { name: "Attributed", attributes: { [choice.attribute_id]: "999999" } });
+    expect(badOption.status).toBe(400);
+    expect(badOption.body).toEqual({ attributes: [`Custom field ${choice.attribute_id} has no option 999999`] });
+    const otherProject = await put(created.requirement_id, { name: "Attributed", attributes: { [foreign.attribute_id]: "x" } });
+    expect(otherProject.status).toBe(400);
+
+    const cleared = await put(created.requirement_id, { name: "Attributed", attributes: { [text.attribute_id]: "" } });
+    expect(cleared.body.attributes).toEqual({});
+  });
+});
+
+describe("reading requirements", () => {
+  it("lists requirements of several projects, of the global project, and those linked to an issue", async () => {
+    const inProject = await create({ name: "Listed", project: 60000, issues: ["777"] });
+    const global = await create({ name: "Listed globally", project: 0, requirement_type_id: types.BR });
+    const res = await api()
+      .get("/api/requirement?atlassian_project_id=60000&atlassian_project_id=0")
+      .set("Authorization", auth);
+    expect(res.status).toBe(200);
+    const ids = res.body.requirements.map((r: { requirement_id: number }) => r.requirement_id);
+    expect(ids).toContain(inProject.requirement_id);
+    expect(ids).toContain(global.requirement_id);
+    expect(res.body.requirements.find((r: { requirement_id: number }) => r.requirement_id === global.requirement_id)).toEqual({
+      type: "requirement",
+      requirement_id: global.requirement_id,
+      display_id: null,
+      prefix: "BR",
+      name: "Listed globally",
+      category: "HIGH_LEVEL",
+      parent_folder_id: null,
+      description: "",
+      project: 0,
+      requirement_type_id: types.BR,
+      level: 1,
+    });
+
+    const byIssue = await api()
+      .get("/api/requirement")
+      .query({ atlassian_project_id: 60000, atlassian_issue_id: "777" })
+      .set("Authorization", auth);
+    expect(byIssue.body.requirements.map((r: { requirement_id: number }) => r.requirement_id)).toEqual([inProject.requirement_id]);
+
+    const noProject = await api().get("/api/requirement").set("Authorization", auth);
+    expect(noProject.status).toBe(400);
+  });
+
+  it("lists lite requirements by wiki content and by id, and maps ids to ID labels", async () => {
+    const onPage = await create({ name: "On a page", contents: ["55555"], display_id: "PAGE-1" });
+    const plain = await create({ name: "Plain" });
+    const byContent = await api().get("/api/requirement/lite").query({ atlassian_content_id: "55555" }).set("Authorization", auth);
+    expect(byContent.body.requirements.map((r: { requirement_id: number }) => r.requirement_id)).toEqual([onPage.requirement_id]);
+
+    const all = await api().get("/api/requirement/lite").set("Authorization", auth);
+    expect(all.body.requirements.length).toBeGreaterThan(2);
+
+    const byId = await api()
+      .post("/api/requirement/by-id/lite")
+      .set("Authorization", auth)
+      .send({ requirementIds: [plain.requirement_id, String(onPage.requirement_id), 99999999] });
+    expect(byId.body.requirements.map((r: { name: string }) => r.name)).toEqual(["On a page", "Plain"]);
+
+    const labels = await api()
+      .post("/api/requirement/display_ids")
+      .set("Authorization", auth)
+      .send({ requirementIds: [onPage.requirement_id, plain.requirement_id] });
+    expect(labels.body).toEqual({
+      [onPage.requirement_id]: "SYS-PAGE-1",
+      [plain.requirement_id]: `SYS-${plain.requirement_id}`,
+    });
+  });
+});
+
+describe("moving and deleting requirements", () => {
+  it("moves many requirements in one go, and nothing when one cannot move", async () => {
+    const target = (await api().post("/api/folder").set("Authorization", auth).send({ name: "Target", project: PROJECT })).body;
+    const a = await create({ name: "Mover A" });
+    const b = await create({ name: "Mover B" });
+    const res = await api()
+      .post("/api/requirement/move/bulk")
+      .set("Authorization", auth)
+      .send({ parent_folder_id: target.folder_id, requirements: [a.requirement_id, b.requirement_id] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requirements: [a.requirement_id, b.requirement_id] });
+    expect((await read(a.requirement_id)).parent_folder_id).toBe(target.folder_id);
+    expect((await revisionsOf(b.requirement_id))[0]).toMatchObject({ action: "moved", changed_fields: "parent_folder_id" });
+
+    const foreign = await create({ name: "Foreign", project: 20000 });
+    const mixed = await api()
+      .post("/api/requirement/move/bulk")
+      .set("Authorization", auth)
+      .send({ parent_folder_id: null, requirements: [a.requirement_id, foreign.requirement_id, 99999999] });
+    expect(mixed.status).toBe(404);
+    expect((await read(a.requirement_id)).parent_folder_id).toBe(target.folder_id);
+
+    const crossProject = await api()
+      .post("/api/requirement/move/bulk")
+      .set("Authorization", auth)
+      .send({ parent_folder_id: target.folder_id, requirements: [foreign.requirement_id] });
+    expect(crossProject.status).toBe(400);
+    expect(crossProject.body).toEqual({ parent_folder_id: ["Requirements can only move to a folder of their own project"] });
+
+    const back = await api()
+      .post("/api/requirement/move/bulk")
+      .set("Authorization", auth)
+      .send({ parent_folder_id: null, requirements: [a.requirement_id] });
+    expect(back.status).toBe(200);
+    expect((await read(a.requirement_id)).parent_folder_id).toBeNull();
+  });
+
+  it("deletes softly: the requirement leaves lists and links but its revisions keep its last state", async () => {
+    const high = await create({ name: "Stays", requirement_type_id: types.SR });
+    const doomed = await create({ name: "Goes", display_id: "GONE", requirements: [high.requirement_id], issues: ["10300"] });
+    const res = await api()
+      .post("/api/requirement/delete/bulk")
+      .set("Authorization", auth)
+      .send({ requirements: [doomed.requirement_id] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requirements: [doomed.requirement_id] });
+
+    expect((await api().get(`/api/requirement/${doomed.requirement_id}`).set("Authorization", auth)).status).toBe(404);
+    expect((await read(high.requirement_id)).linked_requirements_v2).toEqual([]);
+    const revisions = await revisionsOf(doomed.requirement_id);
+    expect(revisions.map((r: { action: string }) => r.action)).toEqual(["deleted", "created"]);
+    const [row] = await ctx.deps
+      .db("requirement_revisions")
+      .where({ tenant_id: tenant.tenantId, requirement_id: doomed.requirement_id, revision: 2 })
+      .select("snapshot");
+    expect(row.snapshot).toMatchObject({
+      requirement_id: doomed.requirement_id,
+      prefix: "SYS",
+      display_id: "GONE",
+      name: "Goes",
+      description: "",
+      assigned_to: null,
+      components: [],
+      issues: [{ atlassian_issue_id: "10300" }],
+      status: null,
+      contents: [],
+      requirement_type_id: types.SYS,
+      linked_requirements: [expect.objectContaining({ requirement_id: high.requirement_id })],
+      attachments: [],
+      deleted: true,
+    });
+    await create({ name: "Reuses the ID", display_id: "GONE" });
+  });
+
+  it("deletes nothing when one of the requirements does not exist", async () => {
+    const kept = await create({ name: "Kept" });
+    const res = await api()
+      .post("/api/requirement/delete/bulk")
+      .set("Authorization", auth)
+      .send({ requirements: [kept.requirement_id, 99999999] });
+    expect(res.status).toBe(404);
+    expect((await read(kept.requirement_id)).name).toBe("Kept");
+    const empty = await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [] });
+    expect(empty.status).toBe(400);
+  });
+});
+
+describe("side effects and isolation", () => {
+  it("announces creates, edits and deletes after they are saved", async () => {
+    events.length = 0;
+    const created = await create({ name: "Announced", issues: ["10400"], assigned_to: "557058:someone" });
+    await put(created.requirement_id, { name: "Announced again" });
+    await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [created.requirement_id] });
+    expect(events.map((event) => [event.before?.name, event.after?.name])).toEqual([
+      [undefined, "Announced"],
+      ["Announced", "Announced again"],
+      ["Announced again", undefined],
+    ]);
+    expect(events[0]).toMatchObject({
+      tenantId: tenant.tenantId,
+      accountId: ACCOUNT,
+      after: {
+        requirementId: created.requirement_id,
+        projectId: PROJECT,
+        label: `SYS-${created.requirement_id}: Announced`,
+        statusId: null,
+        assignedTo: "557058:someone",
+        issueIds: ["10400"],
+      },
+    });
+  });
+
+  it("lets another site see none of the requirements and touch none by id", async () => {
+    const mine = await create({ name: "Private", contents: ["424242"], issues: ["10500"] });
+    const otherTenant = await createTenant(ctx.deps.db);
+    await seedDefaultRequirementTypes(ctx.deps.db, otherTenant.tenantId);
+    const other = await bearer(ctx, otherTenant);
+    const id = mine.requirement_id;
+
+    expect((await api().get("/api/requirement").query({ atlassian_project_id: PROJECT }).set("Authorization", other)).body).toEqual({
+      requirements: [],
+    });
+    expect((await api().get("/api/requirement/lite").set("Authorization", other)).body).toEqual({ requirements: [] });
+    expect((await api().post("/api/requirement/by-id/lite").set("Authorization", other).send({ requirementIds: [id] })).body).toEqual({
+      requirements: [],
+    });
+    expect((await api().post("/api/requirement/display_ids").set("Authorization", other).send({ requirementIds: [id] })).body).toEqual(
+      {},
+    );
+    expect((await api().get(`/api/requirement/${id}`).set("Authorization", other)).status).toBe(404);
+    expect((await api().get(`/api/requirement/${id}/revision`).set("Authorization", other)).status).toBe(404);
+    expect((await api().put(`/api/requirement/${id}`).set("Authorization", other).send({ name: "Hijacked" })).status).toBe(404);
+    expect((await api().patch(`/api/requirement/${id}`).set("Authorization", other).send({ attachments: [] })).status).toBe(404);
+    expect(
+      (await api().post("/api/requirement/delete/bulk").set("Authorization", other).send({ requirements: [id] })).status,
+    ).toBe(404);
+    expect(
+      (await api().post("/api/requirement/move/bulk").set("Authorization", other).send({ parent_folder_id: null, requirements: [id] }))
+        .status,
+    ).toBe(404);
+    const otherTypes = (await api().get("/api/requirement/type").set("Authorization", other)).body.requirement_types;
+    const link = await api()
+      .post("/api/requirement")
+      .set("Authorization", other)
+      .send({ name: "Linker", project: PROJECT, requirement_type_id: otherTypes[1].requirement_type_id, requirements: [id] });
+    expect(link.status).toBe(400);
+    expect(await read(id)).toMatchObject({ name: "Private", revision: 1 });
+  });
+});

@@ -1,0 +1,87 @@
+import type { Folder } from "../../../common/schemas/folder.js";
+import type { FolderItem, Item } from "../../../common/schemas/item.js";
+import { findFolder, folderIssueIds, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
+import type { Db } from "../../db/knex.js";
+import { listRequirementChildren } from "../../db/requirementStore.js";
+import { notFound } from "../../errors.js";
+import { toListItem } from "../requirements/requirementViews.js";
+
+const toFolderItem = (row: FolderRow, issues: Map<number, string[]>): FolderItem => ({
+  folder_id: row.folder_id,
+  name: row.name,
+  description: row.description,
+  type: "folder",
+  parent_folder_id: row.parent_folder_id,
+  issues: (issues.get(row.folder_id) ?? []).map((id) => ({ atlassian_issue_id: id })),
+  has_descendant_folders: row.has_descendant_folders,
+  has_descendant_requirements: row.has_descendant_requirements,
+});
+
+async function toFolderItems(db: Db, tenantId: string, rows: FolderRow[]): Promise<FolderItem[]> {
+  const issues = await folderIssueIds(
+    db,
+    tenantId,
+    rows.map((row) => row.folder_id),
+  );
+  return rows.map((row) => toFolderItem(row, issues));
+}
+
+/**
+ * Folders (by name) then requirements (by id) under the given parent, with the children of every
+ * expanded folder nested as `descendants`: four queries however many folders are open.
+ */
+export async function listItems(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  parentFolderId: number | null,
+  expand: number[] = [],
+): Promise<Item[]> {
+  const expanded = new Set(expand.filter((id) => id !== parentFolderId));
+  const parents = [parentFolderId, ...expanded];
+  const folderRows = await listFolderChildren(db, tenantId, projectId, parents);
+  const requirementRows = await listRequirementChildren(db, tenantId, projectId, parents);
+  const folders = await toFolderItems(db, tenantId, folderRows);
+
+  const children = new Map<number | null, Item[]>();
+  const add = (parent: number | null, item: Item) => {
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(item);
+    else children.set(parent, [item]);
+  };
+  for (const folder of folders) add(folder.parent_folder_id, folder);
+  for (const row of requirementRows) add(row.parent_folder_id, toListItem(row));
+
+  const visited = new Set<number>();
+  const build = (parent: number | null): Item[] =>
+    (children.get(parent) ?? []).map((item) => {
+      if (item.type !== "folder" || !expanded.has(item.folder_id) || visited.has(item.folder_id)) return item;
+      visited.add(item.folder_id);
+      return { ...item, descendants: build(item.folder_id) };
+    });
+  return build(parentFolderId);
+}
+
+/** The folder must exist in this tenant (and in the project, when the caller names one). */
+export async function getFolderRow(db: Db, tenantId: string, folderId: number, projectId?: number): Promise<FolderRow> {
+  const row = await findFolder(db, tenantId, folderId);
+  if (!row || (projectId !== undefined && row.project_id !== projectId)) throw notFound("Folder");
+  return row;
+}
+
+export async function getFolder(db: Db, tenantId: string, folderId: number): Promise<Folder> {
+  const row = await getFolderRow(db, tenantId, folderId);
+  const [item] = await toFolderItems(db, tenantId, [row]);
+  if (!item) throw notFound("Folder");
+  return { ...item, project: row.project_id };
+}
+
+/** Folders only, for the move dialogs' folder pickers. */
+export async function listFolders(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  parentFolderId: number | null,
+): Promise<FolderItem[]> {
+  return toFolderItems(db, tenantId, await listFolderChildren(db, tenantId, projectId, [parentFolderId]));
+}

@@ -1,0 +1,69 @@
+import type { RequirementType } from "../../../common/schemas/requirementType.js";
+import type { Db } from "../../db/knex.js";
+import {
+  countActiveRequirementsOfType,
+  findRequirementType,
+  insertRequirementTypes,
+  listRequirementTypes as storeListRequirementTypes,
+  softDeleteRequirementType,
+  typeHasLinkedRequirements,
+  updateRequirementType as storeUpdateRequirementType,
+} from "../../db/requirementTypeStore.js";
+import { conflict, fieldError, notFound } from "../../errors.js";
+
+export const listRequirementTypes = (db: Db, tenantId: string): Promise<RequirementType[]> =>
+  storeListRequirementTypes(db, tenantId);
+
+export async function createRequirementType(
+  db: Db,
+  tenantId: string,
+  input: { name: string; prefix: string; level?: number | undefined },
+): Promise<RequirementType> {
+  const [type] = await insertRequirementTypes(db, tenantId, [
+    { name: input.name, prefix: input.prefix, level: input.level ?? 1, levelEditable: true },
+  ]);
+  if (!type) throw notFound("Requirement type");
+  return type;
+}
+
+/** A level moves only on editable types, and never under existing links (they would break the one-level rule). */
+export async function updateRequirementType(
+  db: Db,
+  tenantId: string,
+  requirementTypeId: number,
+  input: { name: string; prefix: string; level?: number | undefined },
+): Promise<RequirementType> {
+  return db.transaction(async (trx) => {
+    const type = await findRequirementType(trx, tenantId, requirementTypeId);
+    if (!type) throw notFound("Requirement type");
+    const level = input.level ?? type.level;
+    if (level !== type.level) {
+      if (!type.level_editable) throw fieldError("level", "The level of a default requirement type cannot change");
+      if (await typeHasLinkedRequirements(trx, tenantId, requirementTypeId)) {
+        throw fieldError("level", "The level cannot change while requirements of this type have linked requirements");
+      }
+    }
+    const updated = await storeUpdateRequirementType(trx, tenantId, requirementTypeId, {
+      name: input.name,
+      prefix: input.prefix,
+      level,
+    });
+    if (!updated) throw notFound("Requirement type");
+    return updated;
+  });
+}
+
+/** Spec section 5: allowed only while no active requirement has the type (deleted ones keep naming it). */
+export async function deleteRequirementType(db: Db, tenantId: string, requirementTypeId: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const type = await findRequirementType(trx, tenantId, requirementTypeId, "update");
+    if (!type) throw notFound("Requirement type");
+    const inUse = await countActiveRequirementsOfType(trx, tenantId, requirementTypeId);
+    if (inUse > 0) {
+      throw conflict(
+        `This requirement type cannot be deleted because ${inUse} ${inUse === 1 ? "requirement uses" : "requirements use"} it`,
+      );
+    }
+    await softDeleteRequirementType(trx, tenantId, requirementTypeId);
+  });
+}

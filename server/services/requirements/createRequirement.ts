@@ -1,0 +1,96 @@
+import type { CreateRequirementValues, RequirementDetail } from "../../../common/schemas/requirement.js";
+import type { Db } from "../../db/knex.js";
+import { addLinks } from "../../db/requirementLinkStore.js";
+import {
+  insertRequirement,
+  replaceAttributeValues,
+  replaceComponents,
+  replaceContentLinks,
+  replaceIssueLinks,
+  touchRequirements,
+} from "../../db/requirementStore.js";
+import { findRequirementType } from "../../db/requirementTypeStore.js";
+import { fieldError, notFound } from "../../errors.js";
+import {
+  assertDisplayIdFree,
+  assertFolderInProject,
+  assertLinkTargets,
+  cleanAttributeValues,
+  displayIdTaken,
+  isDisplayIdUniqueViolation,
+} from "./requirementRules.js";
+import { type Actor, eventStateOf, recordRevisions, type ServiceDeps } from "./requirementViews.js";
+
+/** The transactional part, shared with the demo seed: answers the new requirement. */
+export async function createRequirementIn(trx: Db, actor: Actor, input: CreateRequirementValues): Promise<RequirementDetail> {
+  const { tenantId } = actor;
+  const type = await findRequirementType(trx, tenantId, input.requirement_type_id, "share");
+  if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
+  await assertFolderInProject(trx, tenantId, input.parent_folder_id, input.project);
+  await assertDisplayIdFree(trx, tenantId, input.project, input.display_id);
+  const linkedIds = [...new Set(input.requirements)];
+  await assertLinkTargets(trx, tenantId, { projectId: input.project, level: type.level }, linkedIds, "requirements");
+  const attributes = await cleanAttributeValues(trx, tenantId, input.project, input.attributes);
+
+  const requirementId = await insertRequirement(trx, tenantId, {
+    projectId: input.project,
+    parentFolderId: input.parent_folder_id,
+    requirementTypeId: type.requirement_type_id,
+    displayId: input.display_id,
+    name: input.name,
+    description: input.description,
+    statusId: input.status,
+    assignedTo: input.assigned_to,
+    createdBy: actor.accountId,
+  });
+  await replaceComponents(trx, tenantId, requirementId, input.components);
+  await replaceIssueLinks(trx, tenantId, requirementId, input.issues);
+  await replaceContentLinks(trx, tenantId, requirementId, input.contents);
+  await replaceAttributeValues(trx, tenantId, requirementId, attributes);
+  await addLinks(trx, tenantId, requirementId, linkedIds);
+  // The other side's linked_requirements changed too: its history and baselines must show it.
+  await touchRequirements(trx, tenantId, linkedIds, {});
+
+  const filled = [
+    "name",
+    "requirement_type_id",
+    ...(input.display_id ? ["display_id"] : []),
+    ...(input.description ? ["description"] : []),
+    ...(input.assigned_to ? ["assigned_to"] : []),
+    ...(input.status ? ["status"] : []),
+    ...(input.components.length ? ["components"] : []),
+    ...(input.issues.length ? ["issues"] : []),
+    ...(input.contents.length ? ["contents"] : []),
+    ...(linkedIds.length ? ["linked_requirements"] : []),
+    ...(Object.keys(attributes).length ? ["attributes"] : []),
+  ];
+  const details = await recordRevisions(trx, actor, [
+    { requirementId, action: "created", changedFields: filled },
+    ...linkedIds.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
+  ]);
+  const detail = details.get(requirementId);
+  if (!detail) throw notFound("Requirement");
+  return detail;
+}
+
+export async function createRequirement(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: CreateRequirementValues,
+): Promise<RequirementDetail> {
+  let detail: RequirementDetail;
+  try {
+    detail = await deps.db.transaction((trx) => createRequirementIn(trx, actor, input));
+  } catch (error) {
+    if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
+    throw error;
+  }
+  deps.events?.emit("requirementSaved", {
+    tenantId: actor.tenantId,
+    accountId: actor.accountId,
+    requirementId: detail.requirement_id,
+    before: undefined,
+    after: eventStateOf(detail),
+  });
+  return detail;
+}

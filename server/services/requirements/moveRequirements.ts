@@ -1,0 +1,34 @@
+import { findFolder } from "../../db/folderStore.js";
+import { findRequirements, touchRequirements } from "../../db/requirementStore.js";
+import { fieldError, notFound } from "../../errors.js";
+import { type Actor, recordRevisions, type ServiceDeps } from "./requirementViews.js";
+
+/** POST /api/requirement/move/bulk: one transaction; each requirement that actually moves gets a 'moved' revision. */
+export async function moveRequirements(
+  deps: ServiceDeps,
+  actor: Actor,
+  parentFolderId: number | null,
+  requirementIds: number[],
+): Promise<number[]> {
+  const { tenantId } = actor;
+  const ids = [...new Set(requirementIds)];
+  return deps.db.transaction(async (trx) => {
+    const rows = await findRequirements(trx, tenantId, ids, { forUpdate: true });
+    if (rows.length !== ids.length) throw notFound("Requirement");
+    if (parentFolderId !== null) {
+      const folder = await findFolder(trx, tenantId, parentFolderId);
+      if (!folder) throw fieldError("parent_folder_id", "The folder does not exist in this project");
+      if (rows.some((row) => row.project_id !== folder.project_id)) {
+        throw fieldError("parent_folder_id", "Requirements can only move to a folder of their own project");
+      }
+    }
+    const moving = rows.filter((row) => row.parent_folder_id !== parentFolderId).map((row) => row.requirement_id);
+    await touchRequirements(trx, tenantId, moving, { parent_folder_id: parentFolderId });
+    await recordRevisions(
+      trx,
+      actor,
+      moving.map((id) => ({ requirementId: id, action: "moved", changedFields: ["parent_folder_id"] })),
+    );
+    return ids;
+  });
+}

@@ -1,0 +1,95 @@
+import { findFolder } from "../../db/folderStore.js";
+import type { Db } from "../../db/knex.js";
+import { findAttributeDefinitions, findRequirements, isDisplayIdTaken } from "../../db/requirementStore.js";
+import { AppError, fieldError } from "../../errors.js";
+
+export const STALE_EDIT_MESSAGE =
+  "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
+export const TYPE_LOCKED_MESSAGE = "To edit the requirement type, remove any linked requirements below.";
+export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requirement in this project";
+
+/** Spec sections 4 and 9: links only between levels one apart, never to itself, within the project or with Global Requirements. */
+export async function assertLinkTargets(
+  db: Db,
+  tenantId: string,
+  self: { requirementId?: number; projectId: number; level: number },
+  linkedIds: number[],
+  field: string,
+): Promise<void> {
+  if (linkedIds.length === 0) return;
+  if (self.requirementId !== undefined && linkedIds.includes(self.requirementId)) {
+    throw fieldError(field, "A requirement cannot be linked to itself");
+  }
+  const rows = await findRequirements(db, tenantId, linkedIds);
+  const found = new Set(rows.map((row) => row.requirement_id));
+  const missing = linkedIds.filter((id) => !found.has(id));
+  if (missing.length > 0) throw fieldError(field, `Linked requirement ${missing.join(", ")} does not exist`);
+  for (const row of rows) {
+    if (row.project_id !== self.projectId && row.project_id !== 0 && self.projectId !== 0) {
+      throw fieldError(field, "Linked requirements must be in the same project or in Global Requirements");
+    }
+    if (Math.abs(row.level - self.level) !== 1) {
+      throw fieldError(
+        field,
+        `Only requirements one level above or below (level ${self.level - 1} or ${self.level + 1}) can be linked`,
+      );
+    }
+  }
+}
+
+/** Keeps the filled values; each must be a custom field of this project, a select value one of its options. */
+export async function cleanAttributeValues(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  values: Record<string, string | null>,
+): Promise<Record<string, string>> {
+  const filled = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "");
+  const definitions = await findAttributeDefinitions(
+    db,
+    tenantId,
+    filled.map(([attributeId]) => Number(attributeId)),
+  );
+  for (const [attributeId, value] of filled) {
+    const definition = definitions.get(Number(attributeId));
+    if (!definition || definition.project_id !== projectId) {
+      throw fieldError("attributes", `Custom field ${attributeId} does not exist in this project`);
+    }
+    if (definition.type === "select" && !definition.optionIds.includes(value)) {
+      throw fieldError("attributes", `Custom field ${attributeId} has no option ${value}`);
+    }
+  }
+  return Object.fromEntries(filled.sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+export async function assertFolderInProject(db: Db, tenantId: string, folderId: number | null, projectId: number) {
+  if (folderId === null) return;
+  const folder = await findFolder(db, tenantId, folderId);
+  if (!folder || folder.project_id !== projectId) {
+    throw fieldError("parent_folder_id", "The folder does not exist in this project");
+  }
+}
+
+export async function assertDisplayIdFree(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  displayId: string | null,
+  exceptRequirementId?: number,
+): Promise<void> {
+  if (displayId !== null && (await isDisplayIdTaken(db, tenantId, projectId, displayId, exceptRequirementId))) {
+    throw displayIdTaken();
+  }
+}
+
+export const displayIdTaken = () => new AppError(409, { display_id: [DISPLAY_ID_TAKEN_MESSAGE] });
+
+/** A concurrent insert that slipped past the check still answers with the field message. */
+export function isDisplayIdUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; constraint?: string; message?: string } | null;
+  return (
+    candidate?.code === "23505" &&
+    (candidate.constraint === "requirements_display_id_unique" ||
+      String(candidate.message ?? "").includes("requirements_display_id_unique"))
+  );
+}

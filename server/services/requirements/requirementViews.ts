@@ -1,0 +1,176 @@
+import { requirementCategory, requirementLabel } from "../../../common/labels.js";
+import type { RequirementListItem } from "../../../common/schemas/item.js";
+import type {
+  LinkedRequirement,
+  RequirementDetail,
+  RequirementLite,
+  RequirementSnapshot,
+  RevisionAction,
+} from "../../../common/schemas/requirement.js";
+import type { AuthContext } from "../../connect/appToken.js";
+import type { Db } from "../../db/knex.js";
+import { linkedRequirementIds } from "../../db/requirementLinkStore.js";
+import {
+  findRequirements,
+  loadRequirementRelations,
+  type RequirementItemRow,
+  type RequirementRow,
+} from "../../db/requirementStore.js";
+import { insertRevisions } from "../../db/revisionStore.js";
+import type { AppDeps } from "../../deps.js";
+import type { RequirementEventState } from "../events.js";
+
+/** What the requirement and folder use cases need: the database, and the event bus when there is one (not in seeds). */
+export type ServiceDeps = Pick<AppDeps, "db"> & Partial<Pick<AppDeps, "events">>;
+export type Actor = Pick<AuthContext, "tenantId" | "accountId">;
+
+export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
+  type: "requirement",
+  requirement_id: row.requirement_id,
+  display_id: row.display_id,
+  prefix: row.prefix,
+  name: row.name,
+  category: requirementCategory(row.level),
+  parent_folder_id: row.parent_folder_id,
+});
+
+export const toLite = (row: RequirementRow): RequirementLite => ({
+  ...toListItem(row),
+  description: row.description,
+  project: row.project_id,
+  requirement_type_id: row.requirement_type_id,
+  level: row.level,
+});
+
+const toLinked = (row: RequirementRow): LinkedRequirement => ({
+  requirement_id: row.requirement_id,
+  prefix: row.prefix,
+  display_id: row.display_id,
+  name: row.name,
+  project: row.project_id,
+  requirement_type_id: row.requirement_type_id,
+  level: row.level,
+});
+
+/** Full details of many requirements in a fixed number of queries, in id order. */
+export async function loadRequirementDetails(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+  options: { includeDeleted?: boolean } = {},
+): Promise<RequirementDetail[]> {
+  const rows = await findRequirements(db, tenantId, requirementIds, options);
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.requirement_id);
+  const relations = await loadRequirementRelations(db, tenantId, ids);
+  const links = await linkedRequirementIds(db, tenantId, ids);
+  const linkedRows = new Map(
+    (await findRequirements(db, tenantId, [...new Set([...links.values()].flat())])).map((row) => [row.requirement_id, row]),
+  );
+  return rows.map((row) => ({
+    requirement_id: row.requirement_id,
+    display_id: row.display_id,
+    prefix: row.prefix,
+    name: row.name,
+    description: row.description,
+    requirement_type: {
+      requirement_type_id: row.requirement_type_id,
+      name: row.type_name,
+      prefix: row.prefix,
+      level: row.level,
+    },
+    created_at: row.created_at.toISOString(),
+    created_by: { account_id: row.created_by },
+    assigned_to: row.assigned_to === null ? null : { account_id: row.assigned_to },
+    status: row.status_id === null ? null : { atlassian_status_id: row.status_id },
+    components: (relations.components.get(row.requirement_id) ?? []).map((id) => ({ atlassian_component_id: id })),
+    issues: (relations.issues.get(row.requirement_id) ?? []).map((id) => ({ atlassian_issue_id: id })),
+    contents: (relations.contents.get(row.requirement_id) ?? []).map((id) => ({ atlassian_content_id: id })),
+    linked_requirements_v2: (links.get(row.requirement_id) ?? [])
+      .map((id) => linkedRows.get(id))
+      .filter((linked): linked is RequirementRow => linked !== undefined)
+      .map(toLinked),
+    attributes: relations.attributes.get(row.requirement_id) ?? {},
+    attachments: relations.attachments.get(row.requirement_id) ?? [],
+    parent_folder_id: row.parent_folder_id,
+    project: row.project_id,
+    revision: row.revision,
+  }));
+}
+
+export function snapshotOf(detail: RequirementDetail, deleted = false): RequirementSnapshot {
+  return {
+    requirement_id: detail.requirement_id,
+    prefix: detail.prefix,
+    display_id: detail.display_id,
+    name: detail.name,
+    description: detail.description,
+    assigned_to: detail.assigned_to,
+    components: detail.components,
+    issues: detail.issues,
+    status: detail.status,
+    contents: detail.contents,
+    requirement_type_id: detail.requirement_type.requirement_type_id,
+    requirement_type: detail.requirement_type,
+    linked_requirements: detail.linked_requirements_v2,
+    attachments: detail.attachments,
+    attributes: detail.attributes,
+    parent_folder_id: detail.parent_folder_id,
+    project: detail.project,
+    deleted,
+  };
+}
+
+export function eventStateOf(detail: RequirementDetail): RequirementEventState {
+  return {
+    requirementId: detail.requirement_id,
+    projectId: detail.project,
+    label: requirementLabel(detail),
+    name: detail.name,
+    statusId: detail.status?.atlassian_status_id ?? null,
+    assignedTo: detail.assigned_to?.account_id ?? null,
+    issueIds: detail.issues.map((issue) => issue.atlassian_issue_id),
+  };
+}
+
+export type RevisionEntry = { requirementId: number; action: RevisionAction; changedFields: string[] };
+
+/**
+ * Freezes the current state of each requirement as the revision its `revision` column now holds
+ * (callers bump that column first). Answers the details it froze.
+ */
+export async function recordRevisions(
+  db: Db,
+  actor: Actor,
+  entries: RevisionEntry[],
+): Promise<Map<number, RequirementDetail>> {
+  const details = new Map(
+    (
+      await loadRequirementDetails(
+        db,
+        actor.tenantId,
+        entries.map((entry) => entry.requirementId),
+        { includeDeleted: true },
+      )
+    ).map((detail) => [detail.requirement_id, detail]),
+  );
+  await insertRevisions(
+    db,
+    actor.tenantId,
+    entries.flatMap((entry) => {
+      const detail = details.get(entry.requirementId);
+      if (!detail) return [];
+      return [
+        {
+          requirementId: entry.requirementId,
+          revision: detail.revision,
+          accountId: actor.accountId,
+          action: entry.action,
+          changedFields: entry.changedFields,
+          snapshot: snapshotOf(detail, entry.action === "deleted"),
+        },
+      ];
+    }),
+  );
+  return details;
+}

@@ -1,0 +1,178 @@
+import type { Attachment, RequirementDetail, UpdateRequirementValues } from "../../../common/schemas/requirement.js";
+import { addLinks, removeLinks } from "../../db/requirementLinkStore.js";
+import {
+  attachmentsOwnedElsewhere,
+  findRequirements,
+  type RequirementChanges,
+  replaceAttachments,
+  replaceAttributeValues,
+  replaceComponents,
+  replaceContentLinks,
+  replaceIssueLinks,
+  touchRequirements,
+  updateRequirementIfRevision,
+} from "../../db/requirementStore.js";
+import { findRequirementType } from "../../db/requirementTypeStore.js";
+import { conflict, fieldError, notFound } from "../../errors.js";
+import {
+  assertDisplayIdFree,
+  assertFolderInProject,
+  assertLinkTargets,
+  cleanAttributeValues,
+  displayIdTaken,
+  isDisplayIdUniqueViolation,
+  STALE_EDIT_MESSAGE,
+  TYPE_LOCKED_MESSAGE,
+} from "./requirementRules.js";
+import {
+  type Actor,
+  eventStateOf,
+  loadRequirementDetails,
+  type RevisionEntry,
+  recordRevisions,
+  type ServiceDeps,
+} from "./requirementViews.js";
+
+/** Any subset of the PUT body; absent fields keep their value. PATCH sends only attachments. */
+export type RequirementEdit = Partial<UpdateRequirementValues>;
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().every((value, index) => value === [...b].sort()[index]);
+const unique = <T>(values: T[]) => [...new Set(values)];
+const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\u0000${attachment.original_file_name}`;
+
+/** PUT and PATCH /api/requirement/{id}: one revision with the changed fields, or nothing when nothing changed. */
+export async function updateRequirement(
+  deps: ServiceDeps,
+  actor: Actor,
+  requirementId: number,
+  edit: RequirementEdit,
+): Promise<RequirementDetail> {
+  const { tenantId } = actor;
+  let result: { before: RequirementDetail; after: RequirementDetail; changed: boolean };
+  try {
+    result = await deps.db.transaction(async (trx) => {
+      const [current] = await findRequirements(trx, tenantId, [requirementId], { forUpdate: true });
+      if (!current) throw notFound("Requirement");
+      if (edit.revision !== undefined && edit.revision !== current.revision) throw conflict(STALE_EDIT_MESSAGE);
+      const [before] = await loadRequirementDetails(trx, tenantId, [requirementId]);
+      if (!before) throw notFound("Requirement");
+
+      const changes: RequirementChanges = {};
+      const changedFields: string[] = [];
+      const change = <K extends keyof RequirementChanges>(field: string, column: K, value: RequirementChanges[K]) => {
+        changes[column] = value;
+        changedFields.push(field);
+      };
+
+      if (edit.name !== undefined && edit.name !== before.name) change("name", "name", edit.name);
+      const description = edit.description ?? undefined;
+      if (description !== undefined && description !== before.description) change("description", "description", description);
+      if (edit.display_id !== undefined && edit.display_id !== before.display_id) {
+        await assertDisplayIdFree(trx, tenantId, current.project_id, edit.display_id, requirementId);
+        change("display_id", "display_id", edit.display_id);
+      }
+      if (edit.assigned_to !== undefined && edit.assigned_to !== current.assigned_to) {
+        change("assigned_to", "assigned_to", edit.assigned_to);
+      }
+      if (edit.status !== undefined && edit.status !== current.status_id) change("status", "status_id", edit.status);
+      if (edit.parent_folder_id !== undefined && edit.parent_folder_id !== current.parent_folder_id) {
+        await assertFolderInProject(trx, tenantId, edit.parent_folder_id, current.project_id);
+        change("parent_folder_id", "parent_folder_id", edit.parent_folder_id);
+      }
+
+      const currentLinks = before.linked_requirements_v2.map((linked) => linked.requirement_id);
+      let level = current.level;
+      if (edit.requirement_type_id !== undefined && edit.requirement_type_id !== current.requirement_type_id) {
+        if (currentLinks.length > 0) throw fieldError("requirement_type_id", TYPE_LOCKED_MESSAGE);
+        const type = await findRequirementType(trx, tenantId, edit.requirement_type_id, "share");
+        if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
+        level = type.level;
+        change("requirement_type_id", "requirement_type_id", type.requirement_type_id);
+      }
+
+      const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique(edit.linked_requirements);
+      const added = nextLinks.filter((id) => !currentLinks.includes(id));
+      const removed = currentLinks.filter((id) => !nextLinks.includes(id));
+      if (added.length > 0) {
+        await assertLinkTargets(
+          trx,
+          tenantId,
+          { requirementId, projectId: current.project_id, level },
+          added,
+          "linked_requirements",
+        );
+      }
+      if (added.length > 0 || removed.length > 0) changedFields.push("linked_requirements");
+
+      const components = edit.components && unique(edit.components);
+      const beforeComponents = before.components.map((c) => c.atlassian_component_id);
+      if (components && !sameList(components, beforeComponents)) changedFields.push("components");
+      const issues = edit.issues && unique(edit.issues);
+      const beforeIssues = before.issues.map((i) => i.atlassian_issue_id);
+      if (issues && !sameList(issues, beforeIssues)) changedFields.push("issues");
+      const contents = edit.contents && unique(edit.contents);
+      const beforeContents = before.contents.map((c) => c.atlassian_content_id);
+      if (contents && !sameList(contents, beforeContents)) changedFields.push("contents");
+
+      const attributes = edit.attributes && (await cleanAttributeValues(trx, tenantId, current.project_id, edit.attributes));
+      if (attributes && JSON.stringify(attributes) !== JSON.stringify(before.attributes)) changedFields.push("attributes");
+
+      const attachments = edit.attachments && [
+        ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
+      ];
+      if (attachments) {
+        const taken = await attachmentsOwnedElsewhere(
+          trx,
+          tenantId,
+          requirementId,
+          attachments.map((attachment) => attachment.uuid_file_name),
+        );
+        if (taken.length > 0) throw fieldError("attachments", `The file ${taken.join(", ")} belongs to another requirement`);
+        if (!sameList(attachments.map(attachmentKey), before.attachments.map(attachmentKey))) {
+          changedFields.push("attachments");
+        }
+      }
+
+      if (changedFields.length === 0) return { before, after: before, changed: false };
+
+      const updated = await updateRequirementIfRevision(trx, tenantId, requirementId, current.revision, changes);
+      if (updated === 0) throw conflict(STALE_EDIT_MESSAGE);
+      if (components && changedFields.includes("components")) await replaceComponents(trx, tenantId, requirementId, components);
+      if (issues && changedFields.includes("issues")) await replaceIssueLinks(trx, tenantId, requirementId, issues);
+      if (contents && changedFields.includes("contents")) await replaceContentLinks(trx, tenantId, requirementId, contents);
+      if (attributes && changedFields.includes("attributes")) {
+        await replaceAttributeValues(trx, tenantId, requirementId, attributes);
+      }
+      if (attachments && changedFields.includes("attachments")) {
+        await replaceAttachments(trx, tenantId, requirementId, attachments, actor.accountId);
+      }
+      await addLinks(trx, tenantId, requirementId, added);
+      await removeLinks(trx, tenantId, requirementId, removed);
+      const neighbours = [...added, ...removed];
+      await touchRequirements(trx, tenantId, neighbours, {});
+
+      const entries: RevisionEntry[] = [
+        { requirementId, action: "updated", changedFields },
+        ...neighbours.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
+      ];
+      const details = await recordRevisions(trx, actor, entries);
+      const after = details.get(requirementId);
+      if (!after) throw notFound("Requirement");
+      return { before, after, changed: true };
+    });
+  } catch (error) {
+    if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
+    throw error;
+  }
+  if (result.changed) {
+    deps.events?.emit("requirementSaved", {
+      tenantId,
+      accountId: actor.accountId,
+      requirementId,
+      before: eventStateOf(result.before),
+      after: eventStateOf(result.after),
+    });
+  }
+  return result.after;
+}

@@ -1,0 +1,42 @@
+import path from "node:path";
+import {
+  IMPORT_NOT_CSV_MESSAGE,
+  MAX_ATTACHMENT_BYTES,
+  type SignPutResponse,
+  type UploadOperation,
+} from "../../../common/schemas/storage.js";
+import type { AuthContext } from "../../connect/appToken.js";
+import { insertUpload } from "../../db/uploadStore.js";
+import type { AppDeps } from "../../deps.js";
+import { badRequest } from "../../errors.js";
+import { areaOf, newStoredFileName, storageKey } from "../../storage/objectStorage.js";
+
+export type SignUploadInput = { operation: UploadOperation; original_file_name: string; file_type: string };
+
+/**
+ * POST /api/sign-s3-put: records the pending upload and signs a PUT for it. The file gets a
+ * fresh name under the caller's tenant, so an upload can neither overwrite nor reach another's.
+ */
+export async function signUpload(
+  deps: Pick<AppDeps, "db" | "storage">,
+  auth: AuthContext,
+  input: SignUploadInput,
+): Promise<SignPutResponse> {
+  const isCsv = path.extname(input.original_file_name).toLowerCase() === ".csv";
+  if (input.operation === "import" && !isCsv) throw badRequest(IMPORT_NOT_CSV_MESSAGE);
+  const uuidFileName = newStoredFileName(input.original_file_name);
+  const key = storageKey(auth.tenantId, areaOf(input.operation), uuidFileName);
+  const presignedUrl = await deps.storage.presignPut(key, {
+    contentType: input.file_type,
+    // The spec names a limit for attachments only; imports get the same ceiling rather than none.
+    maxBytes: MAX_ATTACHMENT_BYTES,
+  });
+  await insertUpload(deps.db, auth.tenantId, {
+    uuidFileName,
+    operation: input.operation,
+    originalFileName: input.original_file_name,
+    contentType: input.file_type || null,
+    createdBy: auth.accountId,
+  });
+  return { presigned_url: presignedUrl, uuid_file_name: uuidFileName };
+}

@@ -1,0 +1,74 @@
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import express, { type Express } from "express";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+import { mountSpa } from "./spa.js";
+
+let distDir: string;
+let app: Express;
+
+beforeAll(async () => {
+  distDir = await mkdtemp(path.join(tmpdir(), "rmcloud-spa-"));
+  await mkdir(path.join(distDir, "assets"));
+  await writeFile(path.join(distDir, "index.html"), "<!doctype html><title>main app</title>");
+  await writeFile(path.join(distDir, "panel.html"), "<!doctype html><title>issue panel</title>");
+  await writeFile(path.join(distDir, "assets", "index-abc.js"), "console.log('app')");
+  await writeFile(path.join(distDir, "host-loader.js"), "void 0");
+  app = express();
+  await mountSpa(app, loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "spa-test-secret-0123456789" }), { distDir });
+  app.use((_req, res) => {
+    res.status(404).json({ Result: "Not found" });
+  });
+});
+
+afterAll(async () => {
+  await rm(distDir, { recursive: true, force: true });
+});
+
+describe("the built app served in production", () => {
+  it.each([
+    "/authenticate/requirements",
+    "/authenticate/configuration",
+    "/authenticate/anything",
+    "/configuration",
+    "/link-requirements-dialog",
+    "/getting-started",
+    "/confluence-linked-requirements-macro",
+    "/confluence-linked-requirements-macro-editor",
+    "/confluence-insert-requirements-macro",
+    "/confluence-insert-requirements-macro-editor",
+    "/missing-license",
+    "/requirements",
+    "/traceability-matrix",
+    "/baselines",
+  ])("answers %s with the main app", async (route) => {
+    const response = await request(app).get(`${route}?xdm_e=https%3A%2F%2Facme.atlassian.net&jwt=x.y.z`);
+    expect(response.status).toBe(200);
+    expect(response.type).toBe("text/html");
+    expect(response.text).toContain("main app");
+  });
+
+  it.each(["/issue-view-requirements-right-panel", "/authenticate/issue-view-requirements-right-panel"])(
+    "answers %s with the light issue panel",
+    async (route) => {
+      const response = await request(app).get(`${route}?issueId=10100&projectId=10000`);
+      expect(response.status).toBe(200);
+      expect(response.text).toContain("issue panel");
+    },
+  );
+
+  it("serves the built assets and the host loader", async () => {
+    const asset = await request(app).get("/app/assets/index-abc.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers["cache-control"]).toContain("immutable");
+    expect((await request(app).get("/app/host-loader.js")).status).toBe(200);
+  });
+
+  it("leaves other paths to the rest of the app", async () => {
+    expect((await request(app).get("/unknown-page")).status).toBe(404);
+    expect((await request(app).post("/requirements")).status).toBe(404);
+  });
+});

@@ -1,0 +1,108 @@
+import { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { Config } from "../config.js";
+import {
+  assertValidKey,
+  DEFAULT_URL_LIFETIME_SECONDS,
+  ObjectNotFoundError,
+  type ObjectStorage,
+  type StoredObject,
+} from "./objectStorage.js";
+
+/**
+ * Any S3-protocol store (AWS S3, MinIO, ...). Credentials come from the standard AWS chain
+ * (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profiles, instance or task roles); the bucket
+ * needs a CORS rule allowing PUT and GET from the add-on's origin, since the browser talks to it directly.
+ */
+export class S3Storage implements ObjectStorage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(settings: Config["storage"]) {
+    this.bucket = settings.bucket;
+    this.client = new S3Client({
+      region: settings.region,
+      endpoint: settings.endpoint,
+      forcePathStyle: settings.forcePathStyle,
+      // By default the SDK would sign a CRC32 of the empty body into presigned PUT URLs,
+      // and every real upload would then fail its checksum.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+  }
+
+  /**
+   * A presigned PUT cannot bound the size of a body it does not know yet, so `maxBytes` is
+   * not signed here; the size is checked with head() before the upload is used.
+   */
+  async presignPut(
+    key: string,
+    options: { contentType: string; maxBytes: number; expiresInSeconds?: number },
+  ): Promise<string> {
+    assertValidKey(key);
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }), {
+      expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS,
+    });
+  }
+
+  async presignGet(key: string, options: { downloadName: string; expiresInSeconds?: number }): Promise<string> {
+    assertValidKey(key);
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: contentDisposition(options.downloadName),
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS });
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    assertValidKey(key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? "application/octet-stream" };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async getObject(key: string): Promise<Readable> {
+    assertValidKey(key);
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (object.Body instanceof Readable) return object.Body;
+      throw new Error(`S3 answered ${key} without a readable body`);
+    } catch (error) {
+      if (isNotFound(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async putObject(key: string, body: Buffer | Uint8Array | string, contentType: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === "NoSuchKey");
+}
+
+/** RFC 6266: an ASCII fallback plus the UTF-8 name, so any original file name survives the download. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}

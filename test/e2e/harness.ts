@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Frame, type Page } from "playwright-core";
+import { type Emulator, startEmulator } from "../../emulator/server.js";
+import { startAddon } from "../../server/main.js";
+
+/**
+ * The whole product on this machine for browser specs: the add-on (in-process, embedded PGlite in
+ * a temporary folder), the emulated Jira/Confluence, and Debian's Chromium through playwright-core.
+ * Nothing is downloaded: CHROMIUM_PATH or /usr/bin/chromium must exist.
+ */
+
+export type Harness = {
+  /** Launched unless startHarness was told `browser: false`. */
+  browser: Browser;
+  emulator: Emulator;
+  emulatorUrl: string;
+  addonUrl: string;
+  dataDir: string;
+  sites: Emulator["sites"];
+  newPage(): Promise<Page>;
+  stop(): Promise<void>;
+};
+
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", () => resolve(undefined));
+    server.listen(port, () => {
+      const { port: bound } = server.address() as net.AddressInfo;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+/**
+ * A free port. The add-on's development server derives its HMR port as PORT + 21000, so its port
+ * is taken from 20000-40000 rather than the kernel's ephemeral range (up to 60999).
+ */
+export async function freePort(range?: { from: number; to: number }): Promise<number> {
+  if (!range) {
+    const port = await tryPort(0);
+    if (port) return port;
+    throw new Error("No free port");
+  }
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await tryPort(range.from + Math.floor(Math.random() * (range.to - range.from)));
+    if (port) return port;
+  }
+  throw new Error(`No free port in ${range.from}-${range.to}`);
+}
+
+export async function startHarness(options: { addonEnv?: Record<string, string>; browser?: boolean } = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rmcloud-e2e-"));
+  // The add-on must know the key server before the emulator installs it, so both ports are chosen first.
+  const [emulatorPort, addonPort] = [await freePort(), await freePort({ from: 20000, to: 40000 })];
+  const emulatorUrl = `http://localhost:${emulatorPort}`;
+  const addonUrl = `http://localhost:${addonPort}`;
+  const outboxDir = path.join(dataDir, "outbox");
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const addon = await startAddon({
+    ...inherited,
+    NODE_ENV: "test",
+    PORT: String(addonPort),
+    BASE_URL: addonUrl,
+    DATA_DIR: path.join(dataDir, "addon"),
+    OUTBOX_DIR: outboxDir,
+    CONNECT_KEYS_CDN_URL: `${emulatorUrl}/_emulator/connect-keys`,
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
+    SEED_DEMO: "false",
+    ...options.addonEnv,
+  });
+  const emulator = await startEmulator({ port: emulatorPort, addonUrl, dataDir, outboxDir, log: () => {} });
+  const failed = emulator.installResults.filter((r) => r.status !== 200 && r.status !== 204);
+  if (failed.length > 0) {
+    await emulator.stop();
+    await addon.stop();
+    throw new Error(`The emulator could not install the add-on: ${JSON.stringify(failed)}`);
+  }
+  const browser = options.browser === false ? (undefined as unknown as Browser) : await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return {
+    browser,
+    emulator,
+    emulatorUrl: emulator.url,
+    addonUrl,
+    dataDir,
+    sites: emulator.sites,
+    newPage: async () => (await browser.newContext()).newPage(),
+    stop: async () => {
+      await browser?.close();
+      await emulator.stop();
+      await addon.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
+export async function addonFrame(page: Page, addonUrl: string, urlPart = ""): Promise<Frame> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const frame = page.frames().find((f) => f.url().startsWith(addonUrl) && f.url().includes(urlPart));
+    if (frame) {
+      await frame.waitForLoadState("domcontentloaded");
+      return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`No add-on iframe from ${addonUrl}${urlPart ? ` containing ${urlPart}` : ""} on ${page.url()}`);
+}

@@ -1,0 +1,90 @@
+import type { Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addonFrame, type Harness, startHarness } from "./harness.js";
+
+const PANEL = "issue-view-requirements-right-panel";
+const DIALOG = "link-requirements-dialog";
+
+describe("The issue panel in the emulated Jira issue view", () => {
+  let harness: Harness;
+  let page: Page;
+  let panel: Frame;
+  let token: string;
+  let issueId: string;
+
+  /** rmCloud's API as the signed-in user of the panel. */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${harness.addonUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+
+  const openIssue = async () => {
+    await page.goto(`${harness.emulatorUrl}/browse/PUMP-1`);
+    panel = await addonFrame(page, harness.addonUrl, PANEL);
+    // The first load in a fresh add-on waits for Vite to optimise its dependencies.
+    await panel.getByRole("button", { name: "Edit" }).waitFor({ timeout: 90_000 });
+  };
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    page = await harness.newPage();
+    await openIssue();
+    token = (await panel.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  const createRequirement = async (name: string, project: number) => {
+    const types = await api("GET", "/api/requirement/type");
+    const type = (types.requirement_types ?? types)[0];
+    return api("POST", "/api/requirement", {
+      name,
+      description: "",
+      project,
+      parent_folder_id: null,
+      requirement_type_id: type.requirement_type_id,
+    }) as Promise<{ requirement_id: number }>;
+  };
+
+  it("lists the requirements linked to the issue, each opening the add-on's page in a new tab", async () => {
+    expect(token).not.toBe("");
+    const pumpStops = await createRequirement("The pump stops on occlusion", 10000);
+    const audited = await createRequirement("Every change is audited", 0);
+    await api("PUT", `/api/issue/${issueId}`, { requirements: [pumpStops.requirement_id, audited.requirement_id] });
+
+    await openIssue();
+    const link = panel.getByRole("link", { name: "The pump stops on occlusion" });
+    await link.waitFor();
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("href")).toContain(`ac.requirementId=${pumpStops.requirement_id}`);
+    await panel.getByRole("link", { name: "Every change is audited" }).waitFor();
+  });
+
+  it("Edit opens 'Update linked requirements'; saving there updates the panel and the requirement", async () => {
+    const alarm = await createRequirement("An alarm sounds on occlusion", 10000);
+    await panel.getByRole("button", { name: "Edit" }).click();
+    const dialogBox = page.getByRole("dialog");
+    await expect(dialogBox.locator("h2").textContent()).resolves.toBe("Update linked requirements");
+
+    const dialog = await addonFrame(page, harness.addonUrl, DIALOG);
+    const select = dialog.locator("#link-requirements-select");
+    await dialog.getByText("The pump stops on occlusion").waitFor({ timeout: 60_000 });
+    await select.fill("An alarm");
+    await dialog.getByText("An alarm sounds on occlusion", { exact: false }).last().click();
+    await dialogBox.locator('button[data-identifier="submit"]').click();
+
+    await page.getByText("Linked requirements saved successfully").waitFor();
+    await panel.getByRole("link", { name: "An alarm sounds on occlusion" }).waitFor();
+
+    const detail = await api("GET", `/api/requirement/${alarm.requirement_id}`);
+    expect(detail.issues).toEqual([{ atlassian_issue_id: issueId }]);
+  });
+});
