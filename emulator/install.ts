@@ -89,6 +89,8 @@ export function signedIframeUrl(input: {
     user_key: "",
   };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  // Jira hands a page's own `ac.*` URL parameters on to the add-on's iframe.
+  for (const [name, value] of Object.entries(input.context)) if (name.startsWith("ac.")) url.searchParams.set(name, value);
   const basePath = new URL(descriptor.baseUrl).pathname.replace(/\/$/, "");
   const relative = `${url.pathname.slice(basePath.length)}${url.search}`;
   url.searchParams.set("jwt", signSymmetric(site[product], qshOf("GET", relative), input.user));

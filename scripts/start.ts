@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { seedUsers } from "../emulator/seed/users.js";
 import { type Emulator, startEmulator } from "../emulator/server.js";
+import { DEFAULT_SITE } from "../emulator/sites.js";
+import { findInstallationByClientKey } from "../server/db/installationStore.js";
 import { startAddon } from "../server/main.js";
+import { seedDemoProject } from "../server/services/demo/seedDemoProject.js";
 
 /**
  * `npm start`: the add-on (embedded defaults) and the emulated Jira/Confluence it installs into.
@@ -48,6 +54,24 @@ const env: NodeJS.ProcessEnv = {
   DATA_DIR: dataDir,
   CONNECT_KEYS_CDN_URL: process.env.CONNECT_KEYS_CDN_URL ?? `${emulatorUrl}/_emulator/connect-keys`,
 };
+
+// A fresh data folder has no emulator sites yet: that is when the demo is seeded (SEED_DEMO=false turns it off).
+const freshDataFolder = !fs.existsSync(path.join(dataDir, "emulator", "sites.json"));
+if (freshDataFolder && process.env.SEED_DEMO !== "false") {
+  afterInstallSteps.push(async ({ emulator }) => {
+    const site = emulator.sites.get(DEFAULT_SITE);
+    const project = site?.content.projects[0];
+    const installation = site && (await findInstallationByClientKey(addon.deps.db, site.jira.clientKey));
+    if (!site || !project || !installation) return;
+    const issueIds = site.content.issues.filter((issue) => issue.projectId === project.id).map((issue) => issue.id);
+    await seedDemoProject(addon.deps, installation.tenantId, {
+      projectId: Number(project.id),
+      issueIds: issueIds.slice(0, 6),
+      accountId: seedUsers[0]?.accountId ?? "demo",
+    });
+    console.log(`Seeded demo requirements into ${project.name}.`);
+  });
+}
 
 const addon = await startAddon(env);
 await waitUntilAnswering(`${addonUrl}/healthz`, "The add-on");

@@ -10,7 +10,7 @@ import { createObjectStorage } from "./storage/index.js";
 import { createHostClient } from "./connect/hostClientImpl.js";
 
 /** Starts the add-on: migrations, HTTP, and a graceful stop on SIGTERM/SIGINT. */
-export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; stop: () => Promise<void> }> {
+export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
   const db = createDb(dbOptionsFromConfig(config));
@@ -38,7 +38,7 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
     })();
     return stopping;
   };
-  return { server, stop };
+  return { server, deps, stop };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -48,11 +48,11 @@ async function mountVite(app: Express, config: Config): Promise<void> {
   const vite = await createServer({
     configFile: path.join(projectRoot, "vite.config.ts"),
     appType: "custom",
-    // Tests load the app as it is: no file watching, no HMR socket.
+    // Tests load the app as it is: no file watching, no HMR or WebSocket server (ports stay free).
     server:
       config.env === "development"
         ? { middlewareMode: true, hmr: { port: hmrPort(config.port) } }
-        : { middlewareMode: true, hmr: false, watch: null },
+        : { middlewareMode: true, hmr: false, ws: false, watch: null },
   });
   app.use(vite.middlewares);
   app.get("*", async (req: Request, res: Response, next: NextFunction) => {

@@ -71,6 +71,16 @@ describe("where the main screen opens", () => {
     });
   });
 
+  it("opens a requirement linked from outside the add-on, over the project page's own project", () => {
+    expect(
+      initialNavState({
+        hostState: undefined,
+        search: "?projectId=10000&project.id=10000&ac.projectId=0&ac.requirementId=42",
+        pathname: "/requirements",
+      }),
+    ).toEqual({ projectId: 0, tab: "requirements", requirementId: 42 });
+  });
+
   it("opens the tab of the iframe path for the project of the page", () => {
     expect(initialNavState({ hostState: undefined, search: "?project.id=10002", pathname: "/traceability-matrix" })).toEqual({
       projectId: 10002,

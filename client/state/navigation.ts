@@ -93,10 +93,14 @@ export function initialNavState(input: {
   const fromHost = parseNavState(input.hostState);
   if (fromHost) return fromHost;
   const query = new URLSearchParams(input.search);
+  // `ac.*` parameters are what Jira hands on from the project page's own URL (links to a requirement).
   const projectId =
-    positiveInt(query.get("projectId")) ?? positiveInt(query.get("project.id")) ?? positiveInt(input.contextProjectId);
+    positiveInt(query.get("ac.projectId")) ??
+    positiveInt(query.get("projectId")) ??
+    positiveInt(query.get("project.id")) ??
+    positiveInt(input.contextProjectId);
   if (projectId === undefined) return undefined;
-  const requirementId = positiveInt(query.get("requirementId"));
+  const requirementId = positiveInt(query.get("ac.requirementId")) ?? positiveInt(query.get("requirementId"));
   if (requirementId !== undefined) return { projectId, tab: "requirements", requirementId };
   return { projectId, tab: tabOfPath(input.pathname) ?? "requirements" };
 }

@@ -8,7 +8,9 @@
  * which exchanges the signed iframe URL for rmCloud's token and redirects to the location's screen.
  */
 
-export const JIRA_APP_KEY = "rmcloud";
+import { JIRA_APP_KEY, REQUIREMENTS_PAGE_MODULE_KEY } from "../../common/requirementLink.js";
+
+export { JIRA_APP_KEY };
 /** The Marketplace lists an app per host product, and a listing's key is unique to it. */
 export const CONFLUENCE_APP_KEY = "rmcloud-confluence";
 
@@ -23,7 +25,7 @@ export const LOCAL_BASE_URL_PLACEHOLDER = "{{localBaseUrl}}";
 export const LIFECYCLE_PATHS = { installed: "/installed", uninstalled: "/uninstalled" } as const;
 
 export const MODULE_KEYS = {
-  requirementsPage: "rmcloud-requirements",
+  requirementsPage: REQUIREMENTS_PAGE_MODULE_KEY,
   issuePanel: "rmcloud-issue-panel",
   linkRequirementsDialog: "link-requirements-dialog",
   configurePage: "rmcloud-configuration",

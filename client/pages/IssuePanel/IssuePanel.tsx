@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { Host } from "../../host/types.js";
-import { type IssueContext, requirementPageUrl } from "./issueContext.js";
+import { requirementPageUrl } from "../../../common/requirementLink.js";
+import type { IssueContext } from "./issueContext.js";
 import { type LinkedToIssue, loadIssueRequirements } from "./issueRequirements.js";
 
 export const LINK_REQUIREMENTS_DIALOG = { key: "link-requirements-dialog", width: "80%", height: "60%", chrome: true } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { issueContextOf, linkableProjectIds, requirementPageUrl } from "./issueContext.js";
+import { issueContextOf, linkableProjectIds } from "./issueContext.js";
 
 describe("which issue the panel shows", () => {
   it("reads the issue and project from the iframe URL", async () => {
@@ -17,13 +17,7 @@ describe("which issue the panel shows", () => {
   });
 });
 
-describe("links from the panel", () => {
-  it("opens a global requirement on the issue's project page of the add-on, deep-linked", () => {
-    expect(requirementPageUrl("https://acme.atlassian.net/", { jiraProjectId: 10000, projectId: 0, requirementId: 42 })).toBe(
-      "https://acme.atlassian.net/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.id=10000&ac.projectId=0&ac.requirementId=42",
-    );
-  });
-
+describe("requirements an issue can link to", () => {
   it("offers the project's and the global requirements, or only global ones on the global project", () => {
     expect(linkableProjectIds(10000)).toEqual([10000, 0]);
     expect(linkableProjectIds(0)).toEqual([0]);

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { HostClient } from "../../connect/hostClient.js";
 import type { DomainEvents } from "../events.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
-import { requirementUrl } from "./requirementUrl.js";
+import { requirementPageUrl } from "../../../common/requirementLink.js";
 
 type RequirementSaved = DomainEvents["requirementSaved"][0];
 
@@ -20,7 +20,11 @@ export async function commentOnIssues(
   if (comments.length === 0) return;
   const state = event.after ?? event.before;
   if (!state) return;
-  const url = requirementUrl(siteUrl, state.projectId, event.requirementId);
+  const url = requirementPageUrl(siteUrl, {
+    jiraProjectId: state.projectId,
+    projectId: state.projectId,
+    requirementId: event.requirementId,
+  });
   const statusNames = await lookUpStatusNames(hostClient, logger, event.tenantId, statusIdsOf(comments));
   const statusName = (id: string | null) => (id === null ? "None" : (statusNames.get(id) ?? id));
 

@@ -3,7 +3,7 @@ import type { HostClient } from "../../connect/hostClient.js";
 import { type Mailer, sendWithRetry } from "../../mail/mailer.js";
 import type { DomainEvents } from "../events.js";
 import { assigneeEmail, newAssigneeOf } from "./assigneeEmail.js";
-import { requirementUrl } from "./requirementUrl.js";
+import { requirementPageUrl } from "../../../common/requirementLink.js";
 
 type RequirementSaved = DomainEvents["requirementSaved"][0];
 
@@ -37,6 +37,10 @@ export async function emailAssignee(
     log.info("the assignee's email address is not visible to the app; no email sent");
     return;
   }
-  const url = requirementUrl(siteUrl, event.after.projectId, event.requirementId);
+  const url = requirementPageUrl(siteUrl, {
+    jiraProjectId: event.after.projectId,
+    projectId: event.after.projectId,
+    requirementId: event.requirementId,
+  });
   await sendWithRetry(mailer, assigneeEmail(emailAddress, event.after.label, url), log, retryDelaysMs);
 }

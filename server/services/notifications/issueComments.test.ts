@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { RequirementEventState } from "../events.js";
 import { newAssigneeOf } from "./assigneeEmail.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
-import { requirementUrl } from "./requirementUrl.js";
 
 const state = (overrides: Partial<RequirementEventState> = {}): RequirementEventState => ({
   requirementId: 7,
@@ -96,13 +95,5 @@ describe("who gets the assignee email", () => {
     expect(newAssigneeOf(state({ assignedTo: "acc-1" }), state({ assignedTo: "acc-1" }))).toBeUndefined();
     expect(newAssigneeOf(state({ assignedTo: "acc-1" }), state({ assignedTo: null }))).toBeUndefined();
     expect(newAssigneeOf(state({ assignedTo: "acc-1" }), undefined)).toBeUndefined();
-  });
-});
-
-describe("the link to a requirement", () => {
-  it("opens the add-on's project page with the deep-link parameters, keeping a context path", () => {
-    expect(requirementUrl("http://localhost:2990/jira/", 10000, 7)).toBe(
-      "http://localhost:2990/jira/plugins/servlet/ac/rmcloud/requirements?project.id=10000&projectId=10000&requirementId=7",
-    );
   });
 });

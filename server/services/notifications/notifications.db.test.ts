@@ -145,7 +145,7 @@ describe("comments on associated Jira issues", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ tenantId: tenant.tenantId, product: "jira", path: "/rest/api/3/issue/10001/comment" });
     expect(commentText(calls[0]!)).toBe("rmCloud requirement SYS-42: Brake within 3 seconds was linked to this issue.");
-    expect(JSON.stringify(calls[0]!.body)).toContain(`${tenant.baseUrl}/plugins/servlet/ac/rmcloud/requirements?`);
+    expect(JSON.stringify(calls[0]!.body)).toContain(`${tenant.baseUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?`);
   });
 
   it("comments on unlinked issues and on linked issues when name or status change", async () => {
@@ -196,7 +196,7 @@ describe("email to the assignee", () => {
     const text = decoded(mail.raw);
     expect(text).toContain("Subject: rmCloud: you were assigned SYS-42: Brake within 3 seconds");
     expect(text).toContain(
-      `${tenant.baseUrl}/plugins/servlet/ac/rmcloud/requirements?project.id=10000&projectId=10000&requirementId=42`,
+      `${tenant.baseUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.id=10000&ac.projectId=10000&ac.requirementId=42`,
     );
   });
 
