@@ -1,5 +1,4 @@
 import "@atlaskit/css-reset";
-import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
 import { App, createQueryClient } from "./App.js";
@@ -10,8 +9,6 @@ installReauthentication(host);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");
-createRoot(root).render(
-  <StrictMode>
-    <App host={host} queryClient={createQueryClient()} />
-  </StrictMode>,
-);
+// No <StrictMode>: Atlaskit's Portal appends its container during render and removes it in an
+// effect cleanup, so StrictMode's simulated unmount leaves every modal and flag in a detached node.
+createRoot(root).render(<App host={host} queryClient={createQueryClient()} />);

@@ -1,8 +1,8 @@
 import Button from "@atlaskit/button/new";
+import { ModalTransition } from "@atlaskit/modal-dialog";
 import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
-import { ModalTransition } from "@atlaskit/modal-dialog";
 import { useState } from "react";
 import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
