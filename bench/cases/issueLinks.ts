@@ -8,8 +8,8 @@ import { gzipSync } from "node:zlib";
 import type { HostRequester } from "../../client/api/jira/hostData.js";
 import { lookupIssues } from "../../client/api/jira/issues.js";
 import { issueIdsOfRequirements } from "../../server/db/issueLinkStore.js";
-import { createTenant } from "../../test/helpers/app.js";
-import { createBenchDb } from "../benchDb.js";
+import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
+import { createTestDatabase } from "../../test/helpers/db.js";
 import { medianMs, round } from "../measure.js";
 import type { BenchCase, BenchResult } from "../types.js";
 
@@ -124,23 +124,11 @@ const issueLinks: BenchCase = {
   name: "issue-links",
   async run(context) {
     const results: BenchResult[] = [];
-    const { db, destroy } = await createBenchDb(context);
+    const { db, destroy } = await createTestDatabase({ postgresUrl: context.databaseUrl });
     const jira = await startBigJira();
     try {
       const tenant = await createTenant(db, "bench-links");
-      const [type] = await db("requirement_types")
-        .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
-        .returning("requirement_type_id");
-      const [requirement] = await db("requirements")
-        .insert({
-          tenant_id: tenant.tenantId,
-          project_id: 10000,
-          requirement_type_id: type.requirement_type_id,
-          name: "Linked to 500 issues",
-          created_by: "bench-user",
-        })
-        .returning("requirement_id");
-      const requirementId = Number(requirement.requirement_id);
+      const requirementId = await insertRequirementRow(db, tenant.tenantId, "Linked to 500 issues");
       const issueIds = Array.from({ length: LINKED_ISSUES }, (_, i) => String(100000 + 1 + i * 97));
       await db("requirement_issue_links").insert(
         issueIds.map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: requirementId, atlassian_issue_id })),

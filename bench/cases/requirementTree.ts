@@ -1,15 +1,9 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
-import pino from "pino";
-import { createApp } from "../../server/app.js";
-import { loadConfig } from "../../server/config.js";
-import { signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
-import type { AppDeps } from "../../server/deps.js";
-import { DomainEventBus } from "../../server/services/events.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
-import { createObjectStorage } from "../../server/storage/index.js";
-import { createBenchDb } from "../benchDb.js";
+import { bearer, createTenant, createTestApp } from "../../test/helpers/app.js";
+import { createTestDatabase } from "../../test/helpers/db.js";
 import { medianMs, round } from "../measure.js";
 import type { BenchCase, BenchContext, BenchResult } from "../types.js";
 
@@ -19,7 +13,6 @@ const REQUIREMENTS = 20_000;
 const BIG_FOLDER_REQUIREMENTS = 5000;
 /** Created through the API (with revisions, links, issues); the rest is bulk-inserted for speed. */
 const VIA_API = 100;
-const SECRET = "bench-app-token-secret-0123456789";
 
 type Server = { url: string; close: () => Promise<void> };
 
@@ -144,30 +137,17 @@ async function seed(db: Db, api: string, headers: Record<string, string>, tenant
 }
 
 async function run(context: BenchContext): Promise<BenchResult[]> {
-  const { db, destroy } = await createBenchDb(context);
+  const ctx = await createTestApp({}, { database: await createTestDatabase({ postgresUrl: context.databaseUrl }) });
+  const db = ctx.deps.db;
   const servers: Server[] = [];
   try {
-    const [tenant] = await db("tenants").insert({ site_url: "https://bench.atlassian.net" }).returning("tenant_id");
-    const tenantId = String(tenant.tenant_id);
+    const tenant = await createTenant(db, "bench");
+    const tenantId = tenant.tenantId;
     await seedDefaultRequirementTypes(db, tenantId);
-    const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: SECRET });
-    const deps: AppDeps = {
-      config,
-      db,
-      logger: pino({ level: "silent" }),
-      events: new DomainEventBus(),
-      hostClient: {
-        call: async () => {
-          throw new Error("The benchmark has no host product");
-        },
-      },
-      storage: createObjectStorage(config),
-    };
-    const ours = await listen(await createApp(deps));
+    const ours = await listen(ctx.app);
     const bare = await listen(bareApp(db, tenantId));
     servers.push(ours, bare);
-    const token = await signAppToken(SECRET, { tenantId, accountId: "bench", product: "jira", clientKey: "bench" });
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { authorization: await bearer(ctx, tenant, "bench") };
     const { bigFolder, detailId, expandFolder } = await seed(db, ours.url, headers, tenantId);
 
     const measure = async (name: string, oursUrl: string, bareUrl: string, iterations: number): Promise<BenchResult> => {
@@ -200,7 +180,7 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     ];
   } finally {
     for (const server of servers) await server.close();
-    await destroy();
+    await ctx.destroy();
   }
 }
 

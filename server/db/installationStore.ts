@@ -41,6 +41,18 @@ const withTenant = (db: Db) =>
     .join("tenants as t", "t.tenant_id", "i.tenant_id")
     .select<InstallationRow[]>("i.tenant_id", "i.client_key", "i.product", "i.base_url", "i.shared_secret", "i.client_info", "i.enabled", "t.active");
 
+/**
+ * Whether an app token may still be used: its site has rmCloud installed and the installation
+ * that issued it (its clientKey) was not uninstalled since. One primary-key lookup on each table.
+ */
+export async function isInstallationOpen(db: Db, tenantId: string, clientKey: string): Promise<boolean> {
+  const row = await db("installations as i")
+    .join("tenants as t", "t.tenant_id", "i.tenant_id")
+    .where({ "i.tenant_id": tenantId, "i.client_key": clientKey, "i.enabled": true, "t.active": true })
+    .first(db.raw("1 AS open"));
+  return row !== undefined;
+}
+
 export async function findInstallationByClientKey(db: Db, clientKey: string): Promise<Installation | undefined> {
   const row = await withTenant(db).where("i.client_key", clientKey).first();
   return row ? toInstallation(row) : undefined;

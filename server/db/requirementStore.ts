@@ -397,33 +397,3 @@ export async function activeRequirementIdsInFolders(db: Db, tenantId: string, fo
 export async function projectHasRequirements(db: Db, tenantId: string, projectId: number): Promise<boolean> {
   return (await db("requirements").where({ tenant_id: tenantId, project_id: projectId }).first("requirement_id")) !== undefined;
 }
-
-export type AttributeDefinition = { attribute_id: number; project_id: number; type: "string" | "select"; optionIds: string[] };
-
-/** Custom fields as the requirement form may fill them (the configuration feature owns their CRUD). */
-export async function findAttributeDefinitions(
-  db: Db,
-  tenantId: string,
-  attributeIds: number[],
-): Promise<Map<number, AttributeDefinition>> {
-  const definitions = new Map<number, AttributeDefinition>();
-  if (attributeIds.length === 0) return definitions;
-  const attributes = await db("attributes")
-    .where("tenant_id", tenantId)
-    .whereIn("attribute_id", attributeIds)
-    .select("attribute_id", "project_id", "type");
-  const options = await db("attribute_options")
-    .where("tenant_id", tenantId)
-    .whereIn("attribute_id", attributeIds)
-    .select("attribute_id", "attribute_option_id");
-  for (const row of attributes) {
-    definitions.set(Number(row.attribute_id), {
-      attribute_id: Number(row.attribute_id),
-      project_id: Number(row.project_id),
-      type: row.type === "select" ? "select" : "string",
-      optionIds: [],
-    });
-  }
-  for (const row of options) definitions.get(Number(row.attribute_id))?.optionIds.push(String(row.attribute_option_id));
-  return definitions;
-}

@@ -62,3 +62,11 @@ export async function recordUploadedObject(
     .where({ tenant_id: tenantId, uuid_file_name: uuidFileName })
     .update({ size_bytes: stored.size, content_type: stored.contentType });
 }
+
+/** The files on a requirement's attachment list. */
+export async function attachedFileNames(db: Db, tenantId: string, requirementId: number): Promise<string[]> {
+  const rows: { uuid_file_name: string }[] = await db("attachments")
+    .where({ tenant_id: tenantId, requirement_id: requirementId, operation: "attachment" })
+    .select("uuid_file_name");
+  return rows.map((row) => row.uuid_file_name);
+}

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type AuthContext, verifyAppToken } from "../connect/appToken.js";
 import type { Db } from "../db/knex.js";
-import { isTenantActive } from "../db/tenantStore.js";
+import { isInstallationOpen } from "../db/installationStore.js";
 import { unauthorized } from "../errors.js";
 
 declare global {
@@ -12,7 +12,10 @@ declare global {
   }
 }
 
-/** Every /api route but the token exchange: `Authorization: Bearer <app token>` of an installed tenant. */
+/**
+ * Every /api route but the token exchange: `Authorization: Bearer <app token>` issued by an
+ * installation that is still installed, on a site that is still open.
+ */
 export function requireAppToken(db: Db, secret: string): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
@@ -21,7 +24,9 @@ export function requireAppToken(db: Db, secret: string): RequestHandler {
       if (!match?.[1]) throw unauthorized();
       const auth = await verifyAppToken(secret, match[1]);
       if (!auth) throw unauthorized("The token is invalid or has expired");
-      if (!(await isTenantActive(db, auth.tenantId))) throw unauthorized("rmCloud is not installed on this site");
+      if (!(await isInstallationOpen(db, auth.tenantId, auth.clientKey))) {
+        throw unauthorized("rmCloud is not installed on this site");
+      }
       req.auth = auth;
       next();
     } catch (error) {

@@ -10,6 +10,8 @@ import { type Product, signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
 import { DomainEventBus } from "../../server/services/events.js";
+import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
+import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
@@ -25,9 +27,15 @@ export type TestContext = {
 export const testConfig = () =>
   loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
 
-/** The add-on on a fresh database, as Supertest drives it. */
-export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+/**
+ * The add-on on a fresh database (or on `database`, which it then owns and destroys), as Supertest
+ * drives it; benchmarks listen on it.
+ */
+export async function createTestApp(
+  overrides: Partial<AppDeps> = {},
+  options: { database?: TestDatabase } = {},
+): Promise<TestContext> {
+  const database = options.database ?? (await createTestDatabase());
   const config = testConfig();
   const storageRoot = await mkdtemp(path.join(tmpdir(), "rmcloud-storage-"));
   const deps: AppDeps = {
@@ -68,6 +76,23 @@ export async function createTenant(db: Db, name = `site-${randomUUID().slice(0, 
   return { tenantId: tenant.tenant_id, clientKey, baseUrl, sharedSecret };
 }
 
+/** A requirement (of a new type of its own) written straight to the database, without revisions; answers its id. */
+export async function insertRequirementRow(db: Db, tenantId: string, name: string, projectId = 10000): Promise<number> {
+  const [type] = await db("requirement_types")
+    .insert({ tenant_id: tenantId, name: "System", prefix: `S${randomUUID().slice(0, 8)}`, level: 3 })
+    .returning("requirement_type_id");
+  const [requirement] = await db("requirements")
+    .insert({
+      tenant_id: tenantId,
+      project_id: projectId,
+      requirement_type_id: type.requirement_type_id,
+      name,
+      created_by: "557058:test-user",
+    })
+    .returning("requirement_id");
+  return Number(requirement.requirement_id);
+}
+
 /** `Authorization` header value of a signed-in user of that tenant. */
 export async function bearer(
   ctx: TestContext,
@@ -82,4 +107,20 @@ export async function bearer(
     clientKey: tenant.clientKey,
   });
   return `Bearer ${token}`;
+}
+
+export type SignedInApp = { ctx: TestContext; tenant: TestTenant; auth: string };
+
+/** The add-on on a fresh database with one installed site; `auth` is its user's `Authorization` header. */
+export async function createSignedInApp(accountId?: string): Promise<SignedInApp> {
+  const ctx = await createTestApp();
+  const tenant = await createTenant(ctx.deps.db);
+  return { ctx, tenant, auth: await bearer(ctx, tenant, accountId) };
+}
+
+/** Gives the site the default requirement types (BR, SR, SYS, SW); answers their ids by prefix. */
+export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Record<string, number>> {
+  await seedDefaultRequirementTypes(db, tenantId);
+  const types = await listRequirementTypes(db, tenantId);
+  return Object.fromEntries(types.map((type) => [type.prefix, type.requirement_type_id]));
 }

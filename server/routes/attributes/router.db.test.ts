@@ -1,15 +1,13 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { bearer, createSignedInApp, createTenant, insertRequirementRow, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 
 let ctx: TestContext;
 let tenant: TestTenant;
 let auth: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  tenant = await createTenant(ctx.deps.db);
-  auth = await bearer(ctx, tenant);
+  ({ ctx, tenant, auth } = await createSignedInApp());
 });
 afterAll(() => ctx.destroy());
 
@@ -134,21 +132,10 @@ describe("custom fields API", () => {
   it("deletes a field with its options and every requirement's value of it", async () => {
     const field = await createField({ name: "Doomed", project: 10000, type: "select", options: options("A", "B") });
     const { db } = ctx.deps;
-    const [type] = await db("requirement_types")
-      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 1 })
-      .returning("requirement_type_id");
-    const [requirement] = await db("requirements")
-      .insert({
-        tenant_id: tenant.tenantId,
-        project_id: 10000,
-        requirement_type_id: type.requirement_type_id,
-        name: "Has a value",
-        created_by: "557058:test-user",
-      })
-      .returning("requirement_id");
+    const requirementId = await insertRequirementRow(db, tenant.tenantId, "Has a value");
     await db("requirement_attribute_values").insert({
       tenant_id: tenant.tenantId,
-      requirement_id: requirement.requirement_id,
+      requirement_id: requirementId,
       attribute_id: field.body.attribute_id,
       value: String(field.body.options[0].attribute_option_id),
     });
@@ -164,7 +151,7 @@ describe("custom fields API", () => {
     );
     expect(await db("requirement_attribute_values").where({ attribute_id: field.body.attribute_id })).toEqual([]);
     expect(await db("attribute_options").where({ attribute_id: field.body.attribute_id })).toEqual([]);
-    expect(await db("requirements").where({ requirement_id: requirement.requirement_id })).toHaveLength(1);
+    expect(await db("requirements").where({ requirement_id: requirementId })).toHaveLength(1);
   });
 
   it("answers 404 for a field that does not exist", async () => {

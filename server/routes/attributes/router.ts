@@ -13,6 +13,7 @@ import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { createAttribute } from "../../services/attributes/createAttribute.js";
 import { deleteAttribute } from "../../services/attributes/deleteAttribute.js";
+import { handle } from "../handle.js";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const DeletedSchema = z.object({ attribute_id: z.number() });
@@ -43,36 +44,33 @@ export const docs: ApiRouteDoc[] = [
 export function router(deps: AppDeps): Router {
   const api = Router();
 
-  api.get("/api/attribute", async (req, res, next) => {
-    try {
+  api.get(
+    "/api/attribute",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       const query = parse(AttributeListQuerySchema, req.query);
       res.json({ attributes: await listAttributes(deps.db, tenantId, query.atlassian_project_id) });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  api.post("/api/attribute", async (req, res, next) => {
-    try {
+  api.post(
+    "/api/attribute",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       const input = parse(CreateAttributeSchema, req.body);
       res.status(201).json(await createAttribute(deps.db, tenantId, input));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  api.delete("/api/attribute/:id(\\d+)", async (req, res, next) => {
-    try {
+  api.delete(
+    "/api/attribute/:id(\\d+)",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       const { id } = parse(IdParamsSchema, req.params);
       await deleteAttribute(deps.db, tenantId, id);
       res.json({ attribute_id: id });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return api;
 }

@@ -7,6 +7,7 @@ import {
   type InstalledSite,
   installSite,
   type KeyServer,
+  postLifecycle,
   signConnectJwt,
   startKeyServer,
 } from "../../../test/helpers/connect.js";
@@ -118,6 +119,21 @@ describe("GET /api/refresh and GET /api/user", () => {
   it("keeps sites apart: site B's token only ever reads site B", async () => {
     const res = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${await tokenOf(siteB, "557058:bob")}`);
     expect(res.body).toEqual({ account_id: "557058:bob", installed_on_confluence: false, atlassian_base_url: "https://beta.atlassian.net" });
+  });
+
+  it("refuses the tokens of an uninstalled Confluence while the site's Jira tokens still work", async () => {
+    const jira = await installSite(ctx, keys);
+    const confluence = await installSite(ctx, keys, { siteUrl: jira.siteUrl, product: "confluence" });
+    const jiraToken = await tokenOf(jira);
+    const confluenceToken = await tokenOf(confluence);
+    expect((await postLifecycle(ctx, keys, confluence, "uninstalled")).status).toBe(204);
+
+    const refused = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${confluenceToken}`);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ Result: "rmCloud is not installed on this site" });
+    const jiraUser = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${jiraToken}`);
+    expect(jiraUser.status).toBe(200);
+    expect(jiraUser.body.installed_on_confluence).toBe(false);
   });
 
   it("answers 401 without a token", async () => {

@@ -7,6 +7,7 @@ import type { AppDeps } from "../../deps.js";
 import { unauthorized } from "../../errors.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
+import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
   {
@@ -37,8 +38,9 @@ const CONNECT_JWT = /^JWT\s+(\S+)$/i;
 /** Routes reached without an app token (the token exchange). */
 export function publicRouter(deps: AppDeps): Router {
   const api = Router();
-  api.post("/api/exchange-token", async (req, res, next) => {
-    try {
+  api.post(
+    "/api/exchange-token",
+    handle(async (req, res) => {
       const connectJwt = CONNECT_JWT.exec(req.get("authorization") ?? "")?.[1];
       if (!connectJwt) throw unauthorized("A Connect JWT is required: Authorization: JWT <token>");
       const body = parse(ExchangeTokenBodySchema, req.body ?? {});
@@ -49,26 +51,24 @@ export function publicRouter(deps: AppDeps): Router {
         body,
       );
       res.json({ token });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
   return api;
 }
 
 export function router(deps: AppDeps): Router {
   const api = Router();
 
-  api.get("/api/refresh", async (req, res, next) => {
-    try {
+  api.get(
+    "/api/refresh",
+    handle(async (req, res) => {
       res.json({ token: await refreshAppToken(deps.db, deps.config.appTokenSecret, authOf(req)) });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  api.get("/api/user", async (req, res, next) => {
-    try {
+  api.get(
+    "/api/user",
+    handle(async (req, res) => {
       const { tenantId, accountId } = authOf(req);
       const tenant = await findTenant(deps.db, tenantId);
       if (!tenant) throw unauthorized("rmCloud is not installed on this site");
@@ -77,10 +77,8 @@ export function router(deps: AppDeps): Router {
         installed_on_confluence: await isInstalledOnConfluence(deps.db, tenantId),
         atlassian_base_url: tenant.siteUrl,
       });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return api;
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { updateCustomerSettings } from "../../services/customerSettings/updateCustomerSettings.js";
+import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
   {
@@ -30,17 +31,17 @@ export const docs: ApiRouteDoc[] = [
 export function router(deps: AppDeps): Router {
   const api = Router();
 
-  api.get("/api/customer/settings", async (req, res, next) => {
-    try {
+  api.get(
+    "/api/customer/settings",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       res.json(await getCustomerSettings(deps.db, tenantId));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  api.patch("/api/customer/settings", async (req, res, next) => {
-    try {
+  api.patch(
+    "/api/customer/settings",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       const changes = parse(UpdateCustomerSettingsSchema, req.body ?? {});
       const settings = await updateCustomerSettings(deps.db, tenantId, changes);
@@ -48,10 +49,8 @@ export function router(deps: AppDeps): Router {
         comment_on_associated_issues: settings.comment_on_associated_issues,
         send_email_notification_to_assignee: settings.send_email_notification_to_assignee,
       });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return api;
 }

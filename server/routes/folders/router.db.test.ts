@@ -1,7 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
-import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
+import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;
@@ -10,12 +9,8 @@ let auth: string;
 let systemTypeId: number;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  tenant = await createTenant(ctx.deps.db);
-  await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
-  auth = await bearer(ctx, tenant);
-  const types = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
-  systemTypeId = types.body.requirement_types.find((t: { prefix: string }) => t.prefix === "SYS").requirement_type_id;
+  ({ ctx, tenant, auth } = await createSignedInApp());
+  systemTypeId = (await seedRequirementTypes(ctx.deps.db, tenant.tenantId)).SYS as number;
 });
 afterAll(() => ctx.destroy());
 

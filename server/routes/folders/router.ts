@@ -16,7 +16,7 @@ import { createFolder } from "../../services/folders/createFolder.js";
 import { deleteFolder } from "../../services/folders/deleteFolder.js";
 import { getFolder, getFolderRow, listFolders } from "../../services/folders/readItems.js";
 import { updateFolder } from "../../services/folders/updateFolder.js";
-import { handle } from "../requirements/handle.js";
+import { handle } from "../handle.js";
 
 const DeletedSchema = z.object({ folder_id: z.number() });
 const OptionalProjectQuerySchema = FolderQuerySchema.partial();

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { setRequirementsOfIssue } from "../../services/issueLinks/setRequirementsOfIssue.js";
+import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
   {
@@ -19,15 +20,14 @@ export const docs: ApiRouteDoc[] = [
 
 export function router(deps: AppDeps): Router {
   const r = Router();
-  r.put("/api/issue/:issueId", async (req, res, next) => {
-    try {
+  r.put(
+    "/api/issue/:issueId",
+    handle(async (req, res) => {
       const auth = authOf(req);
       const issueId = parse(issueIdParam, req.params.issueId);
       const body = parse(issueRequirementsBody, req.body);
       res.json(await setRequirementsOfIssue(deps, auth, issueId, body.requirements));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
   return r;
 }

@@ -1,7 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
-import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
+import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;
@@ -10,14 +9,8 @@ let auth: string;
 let types: Record<string, number>;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  tenant = await createTenant(ctx.deps.db);
-  await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
-  auth = await bearer(ctx, tenant);
-  const res = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
-  types = Object.fromEntries(
-    res.body.requirement_types.map((t: { prefix: string; requirement_type_id: number }) => [t.prefix, t.requirement_type_id]),
-  );
+  ({ ctx, tenant, auth } = await createSignedInApp());
+  types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
 });
 afterAll(() => ctx.destroy());
 

@@ -6,7 +6,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { getFolderRow, listItems } from "../../services/folders/readItems.js";
-import { handle } from "../requirements/handle.js";
+import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
   {

@@ -1,16 +1,14 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 
 let ctx: TestContext;
 let tenant: TestTenant;
 let auth: string;
 beforeAll(async () => {
-  ctx = await createTestApp();
-  tenant = await createTenant(ctx.deps.db);
-  await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
-  auth = await bearer(ctx, tenant);
+  ({ ctx, tenant, auth } = await createSignedInApp());
+  await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
 });
 afterAll(() => ctx.destroy());
 

@@ -18,7 +18,7 @@ import {
   listRequirementTypes,
   updateRequirementType,
 } from "../../services/requirementTypes/manageRequirementTypes.js";
-import { handle } from "../requirements/handle.js";
+import { handle } from "../handle.js";
 
 const DeletedSchema = z.object({ requirement_type_id: z.number() });
 

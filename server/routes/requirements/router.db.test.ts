@@ -1,8 +1,12 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
+import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { uploadAttachment } from "../../../test/helpers/storage.js";
 import type { DomainEvents } from "../../services/events.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
+import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
+import { storageKey } from "../../storage/objectStorage.js";
 
 const PROJECT = 10000;
 const ACCOUNT = "557058:test-user";
@@ -13,17 +17,11 @@ let types: Record<string, number>;
 const events: DomainEvents["requirementSaved"][0][] = [];
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ({ ctx, tenant, auth } = await createSignedInApp(ACCOUNT));
   ctx.deps.events.on("requirementSaved", (event) => {
     events.push(event);
   });
-  tenant = await createTenant(ctx.deps.db);
-  await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
-  auth = await bearer(ctx, tenant, ACCOUNT);
-  const res = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
-  types = Object.fromEntries(
-    res.body.requirement_types.map((t: { prefix: string; requirement_type_id: number }) => [t.prefix, t.requirement_type_id]),
-  );
+  types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
 });
 afterAll(() => ctx.destroy());
 
@@ -40,6 +38,8 @@ const read = async (id: number) => (await api().get(`/api/requirement/${id}`).se
 const revisionsOf = async (id: number) =>
   (await api().get(`/api/requirement/${id}/revision`).set("Authorization", auth)).body.revisions;
 const put = (id: number, body: Record<string, unknown>) => api().put(`/api/requirement/${id}`).set("Authorization", auth).send(body);
+const patch = (id: number, body: Record<string, unknown>) =>
+  api().patch(`/api/requirement/${id}`).set("Authorization", auth).send(body);
 const countRequirements = async () => {
   const row = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).count<{ count: number }[]>("* as count");
   return Number(row[0]?.count);
@@ -244,30 +244,62 @@ describe("editing a requirement", () => {
     expect(same.status).toBe(200);
   });
 
-  it("replaces the attachment list with PATCH and records it", async () => {
+  it("replaces the attachment list with PATCH, records it and removes dropped files from storage", async () => {
     const created = await create({ name: "With files" });
-    const one = { original_file_name: "spec.pdf", uuid_file_name: "5f1c-spec.pdf" };
-    const two = { original_file_name: "diagram.png", uuid_file_name: "77aa-diagram.png" };
-    const added = await api()
-      .patch(`/api/requirement/${created.requirement_id}`)
-      .set("Authorization", auth)
-      .send({ attachments: [one, two] });
+    const spec = await uploadAttachment(ctx, auth, "spec.pdf", "application/pdf", "PDF bytes");
+    const diagram = await uploadAttachment(ctx, auth, "diagram.png", "image/png", "PNG bytes");
+    const one = { original_file_name: "spec.pdf", uuid_file_name: spec.uuid };
+    const two = { original_file_name: "diagram.png", uuid_file_name: diagram.uuid };
+    const added = await patch(created.requirement_id, { attachments: [one, two] });
     expect(added.status).toBe(200);
     expect(added.body.attachments).toEqual([one, two]);
-    const removed = await api()
-      .patch(`/api/requirement/${created.requirement_id}`)
-      .set("Authorization", auth)
-      .send({ attachments: [two] });
+    expect((await read(created.requirement_id)).attachments).toEqual([one, two]);
+
+    const removed = await patch(created.requirement_id, { attachments: [two] });
     expect(removed.body.attachments).toEqual([two]);
     expect(removed.body.revision).toBe(3);
     expect((await revisionsOf(created.requirement_id))[0]).toMatchObject({ action: "updated", changed_fields: "attachments" });
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", spec.uuid))).toBeUndefined();
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", diagram.uuid))).toBeDefined();
 
     const thief = await create({ name: "Thief" });
-    const stolen = await api()
-      .patch(`/api/requirement/${thief.requirement_id}`)
-      .set("Authorization", auth)
-      .send({ attachments: [two] });
+    const stolen = await patch(thief.requirement_id, { attachments: [two] });
     expect(stolen.status).toBe(400);
+  });
+
+  it("attaches only files that were really uploaded by this site, within 25 MB", async () => {
+    const created = await create({ name: "Checked files" });
+    const neverUploaded = await api()
+      .post("/api/sign-s3-put")
+      .set("Authorization", auth)
+      .send({ operation: "attachment", original_file_name: "ghost.txt", file_type: "text/plain" });
+    const ghost = { original_file_name: "ghost.txt", uuid_file_name: neverUploaded.body.uuid_file_name };
+    const missing = await patch(created.requirement_id, { attachments: [ghost] });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ Result: ATTACHMENT_NOT_UPLOADED_MESSAGE });
+    const viaPut = await put(created.requirement_id, { name: "Checked files", attachments: [ghost] });
+    expect(viaPut.status).toBe(400);
+
+    const big = await api()
+      .post("/api/sign-s3-put")
+      .set("Authorization", auth)
+      .send({ operation: "attachment", original_file_name: "big.bin", file_type: "application/octet-stream" });
+    const bigKey = storageKey(tenant.tenantId, "attachments", big.body.uuid_file_name);
+    await ctx.deps.storage.putObject(bigKey, Buffer.alloc(MAX_ATTACHMENT_BYTES + 1), "application/octet-stream");
+    const oversized = await patch(created.requirement_id, {
+      attachments: [{ original_file_name: "big.bin", uuid_file_name: big.body.uuid_file_name }],
+    });
+    expect(oversized.status).toBe(400);
+    expect(oversized.body).toEqual({ Result: "Error adding attachment: File size cannot exceed 25MB" });
+
+    const other = await createTenant(ctx.deps.db);
+    const theirs = await uploadAttachment(ctx, await bearer(ctx, other), "theirs.txt", "text/plain", "not yours");
+    const foreign = await patch(created.requirement_id, {
+      attachments: [{ original_file_name: "theirs.txt", uuid_file_name: theirs.uuid }],
+    });
+    expect(foreign.status).toBe(400);
+    expect((await read(created.requirement_id)).attachments).toEqual([]);
+    expect(await revisionsOf(created.requirement_id)).toHaveLength(1);
   });
 
   it("stores custom field values of the project and checks select options", async () => {
@@ -296,12 +328,28 @@ describe("editing a requirement", () => {
 
     const badOption = await put(created.requirement_id, { name: "Attributed", attributes: { [choice.attribute_id]: "999999" } });
     expect(badOption.status).toBe(400);
-    expect(badOption.body).toEqual({ attributes: [`Custom field ${choice.attribute_id} has no option 999999`] });
+    expect(badOption.body).toEqual({ attributes: ["Priority: choose one of the field's options"] });
     const otherProject = await put(created.requirement_id, { name: "Attributed", attributes: { [foreign.attribute_id]: "x" } });
     expect(otherProject.status).toBe(400);
+    expect(otherProject.body).toEqual({ attributes: [`Custom field ${foreign.attribute_id} does not exist in this project`] });
+    const otherTenant = await createTenant(db);
+    const [theirs] = await db("attributes")
+      .insert({ tenant_id: otherTenant.tenantId, project_id: PROJECT, name: "Theirs", type: "string" })
+      .returning("attribute_id");
+    const otherSite = await put(created.requirement_id, { name: "Attributed", attributes: { [theirs.attribute_id]: "x" } });
+    expect(otherSite.status).toBe(400);
+    expect((await read(created.requirement_id)).attributes).toEqual(created.attributes);
 
-    const cleared = await put(created.requirement_id, { name: "Attributed", attributes: { [text.attribute_id]: "" } });
-    expect(cleared.body.attributes).toEqual({});
+    const cleared = await put(created.requirement_id, {
+      name: "Attributed",
+      attributes: { [text.attribute_id]: "", [choice.attribute_id]: high.attribute_option_id },
+    });
+    expect(cleared.body.attributes).toEqual({ [String(choice.attribute_id)]: String(high.attribute_option_id) });
+
+    const deleted = await api().delete(`/api/attribute/${choice.attribute_id}`).set("Authorization", auth);
+    expect(deleted.status).toBe(200);
+    expect((await read(created.requirement_id)).attributes).toEqual({});
+    expect(await db("requirement_attribute_values").where({ attribute_id: choice.attribute_id })).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ import {
   requirementDisplayIds,
 } from "../../services/requirements/readRequirements.js";
 import { updateRequirement } from "../../services/requirements/updateRequirement.js";
-import { handle } from "./handle.js";
+import { handle } from "../handle.js";
 
 const ID = "/api/requirement/:id(\\d+)";
 const BulkResultSchema = z.object({ requirements: z.array(z.number()) });

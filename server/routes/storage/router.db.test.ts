@@ -8,7 +8,8 @@ import {
   IMPORT_NOT_CSV_MESSAGE,
   MAX_ATTACHMENT_BYTES,
 } from "../../../common/schemas/storage.js";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { bearer, createSignedInApp, createTenant, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { localPath, uploadAttachment as uploadTo } from "../../../test/helpers/storage.js";
 import { saveExport } from "../../services/storage/saveExport.js";
 import {
   ATTACHMENT_NOT_UPLOADED_MESSAGE,
@@ -21,25 +22,18 @@ let tenant: TestTenant;
 let auth: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  tenant = await createTenant(ctx.deps.db);
-  auth = await bearer(ctx, tenant);
+  ({ ctx, tenant, auth } = await createSignedInApp());
 });
 afterAll(() => ctx.destroy());
 
-/** Presigned URLs carry the add-on's public base URL; Supertest needs the path and query. */
-const local = (url: string) => url.slice(ctx.deps.config.baseUrl.length);
+const local = (url: string) => localPath(ctx, url);
 
 async function signPut(body: object, authorization = auth) {
   return request(ctx.app).post("/api/sign-s3-put").set("Authorization", authorization).send(body);
 }
 
-async function uploadAttachment(name: string, type: string, content: Buffer | string) {
-  const signed = await signPut({ operation: "attachment", original_file_name: name, file_type: type });
-  expect(signed.status).toBe(200);
-  const put = await request(ctx.app).put(local(signed.body.presigned_url)).set("Content-Type", type).send(content);
-  return { uuid: signed.body.uuid_file_name as string, url: signed.body.presigned_url as string, put };
-}
+const uploadAttachment = (name: string, type: string, content: Buffer | string) =>
+  uploadTo(ctx, auth, name, type, content);
 
 describe("POST /api/sign-s3-put", () => {
   it("signs an attachment upload that is then PUT and downloaded back under its original name", async () => {

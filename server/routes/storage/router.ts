@@ -11,6 +11,7 @@ import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { signDownload } from "../../services/storage/signDownload.js";
 import { signUpload } from "../../services/storage/signUpload.js";
+import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
   {
@@ -33,25 +34,23 @@ export const docs: ApiRouteDoc[] = [
 export function router(deps: AppDeps): Router {
   const api = Router();
 
-  api.post("/api/sign-s3-put", async (req, res, next) => {
-    try {
+  api.post(
+    "/api/sign-s3-put",
+    handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(SignPutRequestSchema, req.body);
       res.json(await signUpload(deps, auth, input));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  api.post("/api/sign-s3-get", async (req, res, next) => {
-    try {
+  api.post(
+    "/api/sign-s3-get",
+    handle(async (req, res) => {
       const { tenantId } = authOf(req);
       const input = parse(SignGetRequestSchema, req.body);
       res.json(await signDownload(deps, tenantId, input.uuid_file_name));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return api;
 }

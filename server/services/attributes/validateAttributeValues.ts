@@ -8,16 +8,17 @@ export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
  * The `attributes` of a requirement save (spec section 3: attribute_id to value), checked against
  * the custom fields of the requirement's project. A select field stores the chosen option's
  * attribute_option_id as text. Empty values (null, "") mean "no value" and are left out of the
- * answer, which maps attribute_id to the value to store. Any problem is a 400 under `attributes`.
+ * answer, which maps attribute_id to the value to store; clearing a field that was deleted
+ * meanwhile is no error. Any problem is a 400 under `attributes`, all of them at once.
  */
 export async function validateAttributeValues(
   db: Db,
   tenantId: string,
   projectId: number,
   values: Record<string, unknown> | null | undefined,
-): Promise<Map<number, string>> {
-  const result = new Map<number, string>();
-  const entries = Object.entries(values ?? {});
+): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  const entries = Object.entries(values ?? {}).filter(([, raw]) => raw !== null && raw !== undefined && raw !== "");
   if (entries.length === 0) return result;
   const fields = new Map((await listAttributes(db, tenantId, projectId)).map((field) => [field.attribute_id, field]));
   const problems: string[] = [];
@@ -27,7 +28,6 @@ export async function validateAttributeValues(
       problems.push(`Custom field ${key} does not exist in this project`);
       continue;
     }
-    if (raw === null || raw === undefined || raw === "") continue;
     if (typeof raw !== "string" && typeof raw !== "number") {
       problems.push(`${field.name}: enter text`);
       continue;
@@ -43,7 +43,7 @@ export async function validateAttributeValues(
       problems.push(`${field.name}: enter no more than ${MAX_ATTRIBUTE_VALUE_LENGTH} characters`);
       continue;
     }
-    result.set(field.attribute_id, value);
+    result[field.attribute_id] = value;
   }
   if (problems.length > 0) throw fieldErrors({ attributes: problems });
   return result;

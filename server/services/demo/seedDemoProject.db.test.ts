@@ -14,7 +14,7 @@ describe("the demo project", () => {
     const tenant = await createTenant(ctx.deps.db);
     const auth = await bearer(ctx, tenant);
     const demo = { projectId: 10000, issueIds: ["10001", "10002"], accountId: "557058:demo" };
-    await seedDemoProject(ctx.deps.db, tenant.tenantId, demo);
+    await seedDemoProject(ctx.deps, tenant.tenantId, demo);
     await seedDemoProject(ctx.deps, tenant.tenantId, demo);
 
     const items = await request(ctx.app).get("/api/item/primary").query({ atlassian_project_id: 10000 }).set("Authorization", auth);

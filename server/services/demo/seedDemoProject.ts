@@ -1,9 +1,8 @@
-import type { Db } from "../../db/knex.js";
 import { insertFolder } from "../../db/folderStore.js";
 import { projectHasRequirements } from "../../db/requirementStore.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
+import type { AppDeps } from "../../deps.js";
 import { createRequirementIn } from "../requirements/createRequirement.js";
-import type { ServiceDeps } from "../requirements/requirementViews.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 
 export type DemoProject = { projectId: number; issueIds: string[]; accountId: string };
@@ -24,15 +23,12 @@ const REQUIREMENTS: DemoRequirement[] = [
   { key: "w2", folder: "Software", level: 4, name: "Event log writer", description: "Writes braking events to non-volatile storage within 50 ms.", links: ["y2"] },
 ];
 
-const isDb = (target: Db | ServiceDeps): target is Db => typeof target === "function";
-
 /**
  * The first screen a newcomer sees: a few folders and requirements of each default level, linked
  * to each other and to the given issues. Does nothing when the project already has requirements.
  */
-export async function seedDemoProject(target: Db | ServiceDeps, tenantId: string, demo: DemoProject): Promise<void> {
-  const db = isDb(target) ? target : target.db;
-  await db.transaction(async (trx) => {
+export async function seedDemoProject(deps: Pick<AppDeps, "db">, tenantId: string, demo: DemoProject): Promise<void> {
+  await deps.db.transaction(async (trx) => {
     if (await projectHasRequirements(trx, tenantId, demo.projectId)) return;
     await seedDefaultRequirementTypes(trx, tenantId);
     const typeByLevel = new Map<number, number>();

@@ -11,11 +11,11 @@ import {
 } from "../../db/requirementStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { fieldError, notFound } from "../../errors.js";
+import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
 import {
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
-  cleanAttributeValues,
   displayIdTaken,
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
@@ -30,7 +30,7 @@ export async function createRequirementIn(trx: Db, actor: Actor, input: CreateRe
   await assertDisplayIdFree(trx, tenantId, input.project, input.display_id);
   const linkedIds = [...new Set(input.requirements)];
   await assertLinkTargets(trx, tenantId, { projectId: input.project, level: type.level }, linkedIds, "requirements");
-  const attributes = await cleanAttributeValues(trx, tenantId, input.project, input.attributes);
+  const attributes = await validateAttributeValues(trx, tenantId, input.project, input.attributes);
 
   const requirementId = await insertRequirement(trx, tenantId, {
     projectId: input.project,

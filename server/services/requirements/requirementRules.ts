@@ -1,6 +1,6 @@
 import { findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
-import { findAttributeDefinitions, findRequirements, isDisplayIdTaken } from "../../db/requirementStore.js";
+import { findRequirements, isDisplayIdTaken } from "../../db/requirementStore.js";
 import { AppError, fieldError } from "../../errors.js";
 
 export const STALE_EDIT_MESSAGE =
@@ -35,31 +35,6 @@ export async function assertLinkTargets(
       );
     }
   }
-}
-
-/** Keeps the filled values; each must be a custom field of this project, a select value one of its options. */
-export async function cleanAttributeValues(
-  db: Db,
-  tenantId: string,
-  projectId: number,
-  values: Record<string, string | null>,
-): Promise<Record<string, string>> {
-  const filled = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "");
-  const definitions = await findAttributeDefinitions(
-    db,
-    tenantId,
-    filled.map(([attributeId]) => Number(attributeId)),
-  );
-  for (const [attributeId, value] of filled) {
-    const definition = definitions.get(Number(attributeId));
-    if (!definition || definition.project_id !== projectId) {
-      throw fieldError("attributes", `Custom field ${attributeId} does not exist in this project`);
-    }
-    if (definition.type === "select" && !definition.optionIds.includes(value)) {
-      throw fieldError("attributes", `Custom field ${attributeId} has no option ${value}`);
-    }
-  }
-  return Object.fromEntries(filled.sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 export async function assertFolderInProject(db: Db, tenantId: string, folderId: number | null, projectId: number) {

@@ -13,12 +13,14 @@ import {
   updateRequirementIfRevision,
 } from "../../db/requirementStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
+import type { AppDeps } from "../../deps.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
+import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
+import { deleteRemovedAttachments, verifyAddedAttachments } from "../storage/requirementAttachments.js";
 import {
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
-  cleanAttributeValues,
   displayIdTaken,
   isDisplayIdUniqueViolation,
   STALE_EDIT_MESSAGE,
@@ -41,14 +43,21 @@ const sameList = (a: readonly string[], b: readonly string[]) =>
 const unique = <T>(values: T[]) => [...new Set(values)];
 const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\u0000${attachment.original_file_name}`;
 
-/** PUT and PATCH /api/requirement/{id}: one revision with the changed fields, or nothing when nothing changed. */
+/**
+ * PUT and PATCH /api/requirement/{id}: one revision with the changed fields, or nothing when nothing
+ * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
+ */
 export async function updateRequirement(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<AppDeps, "storage" | "logger">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
 ): Promise<RequirementDetail> {
   const { tenantId } = actor;
+  const attachments = edit.attachments && [
+    ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
+  ];
+  if (attachments) await verifyAddedAttachments(deps, tenantId, requirementId, attachments);
   let result: { before: RequirementDetail; after: RequirementDetail; changed: boolean };
   try {
     result = await deps.db.transaction(async (trx) => {
@@ -115,12 +124,9 @@ export async function updateRequirement(
       const beforeContents = before.contents.map((c) => c.atlassian_content_id);
       if (contents && !sameList(contents, beforeContents)) changedFields.push("contents");
 
-      const attributes = edit.attributes && (await cleanAttributeValues(trx, tenantId, current.project_id, edit.attributes));
+      const attributes = edit.attributes && (await validateAttributeValues(trx, tenantId, current.project_id, edit.attributes));
       if (attributes && JSON.stringify(attributes) !== JSON.stringify(before.attributes)) changedFields.push("attributes");
 
-      const attachments = edit.attachments && [
-        ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
-      ];
       if (attachments) {
         const taken = await attachmentsOwnedElsewhere(
           trx,
@@ -166,6 +172,7 @@ export async function updateRequirement(
     throw error;
   }
   if (result.changed) {
+    await deleteRemovedAttachments(deps, tenantId, result.before.attachments, result.after.attachments);
     deps.events?.emit("requirementSaved", {
       tenantId,
       accountId: actor.accountId,
