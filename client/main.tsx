@@ -1,8 +1,13 @@
 import "@atlaskit/css-reset";
+import { setGlobalTheme } from "@atlaskit/tokens/set-global-theme";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
 import { App, createQueryClient } from "./App.js";
 import { getHost } from "./host/index.js";
+
+// token() answers bare CSS variables (var(--ds-space-100)): without a theme every spacing and
+// colour the screens ask for resolves to nothing. Jira's own pages are light.
+void setGlobalTheme({ colorMode: "light" });
 
 const host = getHost();
 installReauthentication(host);

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Frame, type Page } from "playwright-core";
 import { type Emulator, startEmulator } from "../../emulator/server.js";
+import type { AppDeps } from "../../server/deps.js";
 import { startAddon } from "../../server/main.js";
 
 /**
@@ -21,6 +22,8 @@ export type Harness = {
   addonUrl: string;
   dataDir: string;
   sites: Emulator["sites"];
+  /** The add-on's own dependencies (its database above all), for specs that seed thousands of rows. */
+  addonDeps: AppDeps;
   newPage(): Promise<Page>;
   stop(): Promise<void>;
 };
@@ -91,6 +94,7 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
     addonUrl,
     dataDir,
     sites: emulator.sites,
+    addonDeps: addon.deps,
     newPage: async () => (await browser.newContext()).newPage(),
     stop: async () => {
       await browser?.close();

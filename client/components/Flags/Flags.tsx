@@ -1,4 +1,7 @@
 import { FlagsProvider as AtlaskitFlagsProvider, useFlags as useAtlaskitFlags } from "@atlaskit/flag";
+import CheckCircleIcon from "@atlaskit/icon/core/check-circle";
+import ErrorIcon from "@atlaskit/icon/core/error";
+import { token } from "@atlaskit/tokens";
 import { type ReactNode, useMemo } from "react";
 
 export type Flags = {
@@ -12,15 +15,28 @@ export function FlagsProvider({ children }: { children: ReactNode }) {
   return <AtlaskitFlagsProvider>{children}</AtlaskitFlagsProvider>;
 }
 
+/**
+ * Normal-appearance flags with a coloured icon: Atlaskit's bold error flag hides its text until
+ * expanded, and an error toast is only useful if the user reads why the save failed.
+ */
 export function useFlags(): Flags {
   const { showFlag } = useAtlaskitFlags();
   return useMemo(
     () => ({
       success: (message) => {
-        showFlag({ appearance: "success", title: message, isAutoDismiss: true });
+        showFlag({
+          title: message,
+          icon: <CheckCircleIcon label="Success" color={token("color.icon.success")} />,
+          isAutoDismiss: true,
+        });
       },
       error: (message, title = "Error") => {
-        showFlag({ appearance: "error", title, description: message, isAutoDismiss: true });
+        showFlag({
+          title,
+          description: message,
+          icon: <ErrorIcon label="Error" color={token("color.icon.danger")} />,
+          isAutoDismiss: true,
+        });
       },
     }),
     [showFlag],

@@ -1,5 +1,5 @@
 import EmptyState from "@atlaskit/empty-state";
-import { Box } from "@atlaskit/primitives";
+import { Box, xcss } from "@atlaskit/primitives";
 import Spinner from "@atlaskit/spinner";
 import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { useEffect } from "react";
@@ -10,6 +10,9 @@ import type { MainTab } from "../../state/navigation.js";
 import { Footer } from "../Footer/Footer.js";
 import { TopNavigation } from "../TopNavigation/TopNavigation.js";
 import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
+
+// Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
+const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
 
 /** Placeholder screens until the traceability and baselines features land. */
 function ComingSoon({ title }: { title: string }) {
@@ -46,7 +49,7 @@ export function MainLayout() {
           {navigation}
           {TABS.map((entry) => (
             <TabPanel key={entry.tab}>
-              <Box paddingBlock="space.200">
+              <Box paddingBlock="space.200" xcss={panelStyles}>
                 <Screen tab={nav.tab} />
               </Box>
             </TabPanel>

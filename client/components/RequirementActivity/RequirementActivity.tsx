@@ -4,6 +4,7 @@ import { token } from "@atlaskit/tokens";
 import { formatDate } from "../../format/date.js";
 import { type Revision, useRequirementRevisions } from "../../api/requirements.js";
 import { UserName } from "../RequirementDetail/UserName.js";
+import { changedFieldsText } from "./changedFieldsText.js";
 
 /** Newest first: what changed last is what a reader looks for. */
 export function revisionsNewestFirst(revisions: readonly Revision[]): Revision[] {
@@ -24,12 +25,19 @@ export function RequirementActivity({ requirementId }: { requirementId: number }
   );
 }
 
-const cell = { padding: `${token("space.050")} ${token("space.100")}`, textAlign: "left" as const, verticalAlign: "top" };
+const cell = {
+  padding: `${token("space.075")} ${token("space.100")}`,
+  textAlign: "left" as const,
+  verticalAlign: "top",
+  borderBottom: `1px solid ${token("color.border")}`,
+};
+const dateCell = { ...cell, whiteSpace: "nowrap" as const };
+
 
 export function ActivityTable({ revisions }: { revisions: readonly Revision[] }) {
   if (revisions.length === 0) return <p>None</p>;
   return (
-    <table style={{ borderCollapse: "collapse", width: "100%" }}>
+    <table style={{ borderCollapse: "collapse", width: "100%", marginTop: token("space.100") }}>
       <thead>
         <tr>
           <th style={cell}>Revision</th>
@@ -43,12 +51,12 @@ export function ActivityTable({ revisions }: { revisions: readonly Revision[] })
         {revisions.map((revision) => (
           <tr key={revision.revision}>
             <td style={cell}>{revision.revision}</td>
-            <td style={cell}>{formatDate(revision.created_at)}</td>
+            <td style={dateCell}>{formatDate(revision.created_at)}</td>
             <td style={cell}>
               <UserName accountId={revision.account_id} />
             </td>
             <td style={cell}>{revision.action}</td>
-            <td style={cell}>{revision.changed_fields || "None"}</td>
+            <td style={cell}>{changedFieldsText(revision.changed_fields)}</td>
           </tr>
         ))}
       </tbody>

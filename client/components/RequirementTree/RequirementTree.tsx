@@ -34,6 +34,8 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   const scrollRef = useRef<HTMLDivElement>(null);
   const treeRef = useRef<HTMLDivElement>(null);
   const [activeKey, setActiveKey] = useState<string | undefined>();
+  // The active row's focus ring only while the tree has the keyboard, as in Atlaskit's tree.
+  const [hasFocus, setHasFocus] = useState(false);
   const activeIndex = activeKey === undefined ? -1 : rows.findIndex((row) => row.key === activeKey);
 
   const virtualizer = useVirtualizer({
@@ -87,7 +89,16 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
 
   const activeRow = rows[activeIndex];
   return (
-    <div ref={scrollRef} style={{ height: "calc(100vh - 180px)", minHeight: 320, overflow: "auto" }}>
+    <div
+      ref={scrollRef}
+      style={{
+        height: "calc(100vh - 180px)",
+        minHeight: 320,
+        overflow: "auto",
+        border: `1px solid ${token("color.border")}`,
+        borderRadius: token("radius.small"),
+      }}
+    >
       <div
         ref={treeRef}
         role="tree"
@@ -96,7 +107,9 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
         tabIndex={0}
         aria-activedescendant={activeRow ? rowId(activeRow) : undefined}
         onKeyDown={onKeyDown}
-        style={{ height: virtualizer.getTotalSize(), position: "relative", outlineOffset: -2 }}
+        onFocus={() => setHasFocus(true)}
+        onBlur={() => setHasFocus(false)}
+        style={{ height: virtualizer.getTotalSize(), position: "relative", outline: "none" }}
       >
         {virtualizer.getVirtualItems().map((virtualRow) => {
           const row = rows[virtualRow.index];
@@ -107,7 +120,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
               id={rowId(row)}
               row={row}
               top={virtualRow.start}
-              isActive={row.key === activeKey}
+              isActive={hasFocus && row.key === activeKey}
               isCurrent={rowIsCurrent(row, current)}
               isChecked={row.kind === "requirement" && checked.has(row.requirement.requirement_id)}
               onActivate={() => activate(row)}
@@ -228,15 +241,18 @@ function TreeRowView({
       aria-checked={isChecked}
       data-testid={`tree-requirement-${requirement.requirement_id}`}
     >
-      <span style={{ width: 24 }} />
-      <input
-        type="checkbox"
-        tabIndex={-1}
-        aria-hidden="true"
-        checked={isChecked}
-        onClick={(event) => event.stopPropagation()}
-        onChange={() => onToggleCheck(requirement.requirement_id)}
-      />
+      {/* In the place of a folder's chevron, so that names line up. */}
+      <span style={{ width: 24, display: "inline-flex", justifyContent: "center" }}>
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          aria-hidden="true"
+          style={{ margin: 0 }}
+          checked={isChecked}
+          onClick={(event) => event.stopPropagation()}
+          onChange={() => onToggleCheck(requirement.requirement_id)}
+        />
+      </span>
       <PageIcon
         label=""
         color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")}

@@ -54,7 +54,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
 
   return (
     <div>
-      <div style={{ display: "flex", gap: token("space.100"), marginBottom: token("space.200") }}>
+      <div style={{ display: "flex", flexWrap: "wrap", gap: token("space.100"), marginBottom: token("space.200") }}>
         <Button appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
           New requirement
         </Button>
@@ -68,8 +68,8 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
       ) : null}
       {tree.isEmpty ? <p>{EMPTY_STATE_TEXT}</p> : null}
       {tree.rows.length > 0 ? (
-        <div style={{ display: "flex", gap: token("space.300"), alignItems: "flex-start" }}>
-          <div style={{ flex: "0 0 38%", minWidth: 280, maxWidth: 520 }}>
+        <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start", width: "100%" }}>
+          <div style={{ flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
             <div
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >

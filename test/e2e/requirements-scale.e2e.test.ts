@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "./harness.js";
+import { PUMP, RequirementsScreen } from "./requirementsFixture.js";
+
+const COUNT = 5000;
+const BATCH = 1000;
+const ROW_SCROLL = 3000;
+
+describe("A folder of 5,000 requirements", () => {
+  let harness: Harness;
+  let screen: RequirementsScreen;
+  let folderId: number;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    screen = new RequirementsScreen(harness);
+    await screen.open(`${PUMP}-requirements`);
+    const type = await screen.typeOfLevel(3);
+    folderId = (await screen.createFolder("Load cases")).folder_id;
+    // Through the API this many would take minutes: the rows go straight into the add-on's
+    // database, the way the benchmark seeds them, under the tenant the folder belongs to.
+    const { db } = harness.addonDeps;
+    const { tenant_id: tenantId } = await db("folders").where({ folder_id: folderId }).first("tenant_id");
+    for (let start = 1; start <= COUNT; start += BATCH) {
+      const rows = Array.from({ length: Math.min(BATCH, COUNT - start + 1) }, (_, offset) => ({
+        tenant_id: tenantId,
+        project_id: PUMP,
+        parent_folder_id: folderId,
+        requirement_type_id: type.requirement_type_id,
+        name: `Load case ${String(start + offset).padStart(4, "0")}`,
+        description: "",
+        created_by: "e2e",
+      }));
+      await db("requirements").insert(rows);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it("opens lazily, scrolls to its last requirement and keeps only the rows on screen in the page", async () => {
+    await screen.open(`${PUMP}-folder-${folderId}`, { page: screen.page });
+    const folderRow = screen.treeItem("Load cases");
+    await folderRow.click();
+    await screen.detail("Load cases").waitFor();
+    await screen.frame.getByRole("tree").focus();
+    await screen.page.keyboard.press("ArrowRight");
+    await expect.poll(() => folderRow.getAttribute("aria-expanded")).toBe("true");
+    await screen.treeItem(/Load case 0001$/).waitFor({ timeout: 60_000 });
+
+    const tree = screen.frame.getByRole("tree");
+    await tree.evaluate((element) => {
+      const scroller = element.parentElement;
+      if (scroller) scroller.scrollTop = scroller.scrollHeight;
+    });
+    const last = screen.treeItem(/Load case 5000$/);
+    await last.waitFor();
+    await expect(last.isVisible()).resolves.toBe(true);
+    await expect(last.getAttribute("aria-posinset")).resolves.toBe(String(COUNT));
+    await expect(last.getAttribute("aria-setsize")).resolves.toBe(String(COUNT));
+
+    const rendered = await screen.frame.getByRole("treeitem").count();
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(200);
+
+    // Scrolling with the wheel (not the keyboard) also brings rows in and out.
+    await tree.hover();
+    await screen.page.mouse.wheel(0, -ROW_SCROLL);
+    await expect.poll(() => last.count()).toBe(0);
+    expect(await screen.frame.getByRole("treeitem").count()).toBeLessThan(200);
+  });
+});

@@ -1,0 +1,111 @@
+import type { Frame, Page } from "playwright-core";
+import { addonFrame, type Harness } from "./harness.js";
+
+export const PUMP = 10000;
+
+export type RequirementType = { requirement_type_id: number; name: string; prefix: string; level: number };
+export type CreatedRequirement = { requirement_id: number; revision: number; name: string; prefix: string };
+
+/** The requirements screen of a project (or another host-history state) in the emulated Jira, and rmCloud's API as its user. */
+export class RequirementsScreen {
+  page!: Page;
+  frame!: Frame;
+  token = "";
+
+  constructor(private readonly harness: Harness) {}
+
+  async open(state: string, options: { page?: Page } = {}): Promise<Frame> {
+    this.page = options.page ?? (await this.harness.newPage());
+    // A URL that differs only in its hash would not load the page again.
+    if (options.page) await this.page.goto("about:blank");
+    await this.page.goto(
+      `${this.harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${state}`,
+    );
+    this.frame = await addonFrame(this.page, this.harness.addonUrl);
+    // The first load in a fresh add-on waits for Vite to optimise its dependencies.
+    await this.frame.getByRole("button", { name: "New requirement" }).waitFor({ timeout: 90_000 });
+    this.token = (await this.frame.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    return this.frame;
+  }
+
+  async api<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.harness.addonUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  async types(): Promise<RequirementType[]> {
+    const answer = await this.api<{ requirement_types: RequirementType[] } | RequirementType[]>(
+      "GET",
+      "/api/requirement/type",
+    );
+    return Array.isArray(answer) ? answer : answer.requirement_types;
+  }
+
+  async typeOfLevel(level: number): Promise<RequirementType> {
+    const type = (await this.types()).find((candidate) => candidate.level === level);
+    if (!type) throw new Error(`No requirement type of level ${level}`);
+    return type;
+  }
+
+  async createRequirement(
+    name: string,
+    options: { level?: number; project?: number; folderId?: number | null; links?: number[] } = {},
+  ): Promise<CreatedRequirement> {
+    const type = await this.typeOfLevel(options.level ?? 1);
+    return this.api<CreatedRequirement>("POST", "/api/requirement", {
+      name,
+      description: "",
+      project: options.project ?? PUMP,
+      parent_folder_id: options.folderId ?? null,
+      requirement_type_id: type.requirement_type_id,
+      requirements: options.links ?? [],
+    });
+  }
+
+  async createFolder(name: string, project = PUMP): Promise<{ folder_id: number }> {
+    return this.api("POST", "/api/folder", { name, project, parent_folder_id: null });
+  }
+
+  /** The tree's row of a folder or requirement. */
+  treeItem(name: string | RegExp) {
+    return this.frame.getByRole("treeitem").filter({ hasText: name });
+  }
+
+  /** The open requirement or folder on the right. */
+  detail(name: string | RegExp = /.*/) {
+    return this.frame.getByRole("article", { name });
+  }
+
+  /** A value of the requirement's details table. */
+  detailValue(label: string) {
+    return this.frame
+      .getByRole("article")
+      .locator("tr")
+      .filter({ has: this.frame.locator("th", { hasText: new RegExp(`^${label}$`) }) })
+      .locator("td");
+  }
+
+  dialog() {
+    return this.frame.getByRole("dialog");
+  }
+
+  /** A flag (toast) with this text, as Atlaskit renders it. */
+  flag(text: string | RegExp) {
+    return this.frame.locator('[role="alert"], [role="status"], [data-testid*="flag"]').filter({ hasText: text }).first();
+  }
+
+  async chooseOption(label: string, option: string | RegExp) {
+    // Required fields' labels end in an asterisk.
+    await this.dialog().getByLabel(new RegExp(`^${label}`)).click();
+    await this.frame.getByRole("option", { name: option }).first().click();
+  }
+
+  async close() {
+    await this.page.close();
+  }
+}
