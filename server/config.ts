@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   S3_REGION: z.string().default("us-east-1"),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
   SMTP_URL: z.string().optional(),
+  OUTBOX_DIR: z.string().optional(),
   MAIL_FROM: z.string().default("rmCloud <no-reply@rmcloud.local>"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
@@ -40,6 +41,8 @@ export type Config = {
     forcePathStyle: boolean;
   };
   smtpUrl: string | undefined;
+  /** Where mail goes without SMTP_URL (.eml files the emulator lists); default `${dataDir}/outbox`. */
+  outboxDir: string;
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
@@ -67,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forcePathStyle: parsed.S3_FORCE_PATH_STYLE === "true",
     },
     smtpUrl: parsed.SMTP_URL,
+    outboxDir: path.resolve(parsed.OUTBOX_DIR ?? path.join(parsed.DATA_DIR, "outbox")),
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",

@@ -14,9 +14,9 @@ export interface Mailer {
 
 /**
  * SMTP when SMTP_URL is set; otherwise each message is written as an .eml file into
- * `${dataDir}/outbox`, which the emulator lists, so the embedded setup needs no mail server.
+ * the outbox folder (OUTBOX_DIR), which the emulator lists, so the embedded setup needs no mail server.
  */
-export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "dataDir">): Mailer {
+export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "outboxDir">): Mailer {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,
@@ -31,7 +31,7 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
       },
     };
   }
-  const outbox = path.join(config.dataDir, "outbox");
+  const outbox = config.outboxDir;
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     send: async (message) => {

@@ -24,6 +24,9 @@ import { type RequirementTypeChanges, useRequirementTypeMutations } from "./requ
 const CreateFormSchema = CreateRequirementTypeSchema.pick({ name: true, prefix: true });
 type CreateFormValues = z.input<typeof CreateFormSchema>;
 
+/** Atlaskit's inline edit sits 4px below the top of its cell; plain cells of the same row line up with it. */
+const INLINE_EDIT_OFFSET = "space.150";
+
 /** The list answer carries level_editable (common/schemas/requirementType.ts); a type without it keeps its level. */
 function adminType(type: ListedType): RequirementType {
   const editable = (type as ListedType & { level_editable?: boolean }).level_editable;
@@ -85,15 +88,19 @@ export function RequirementTypesSection() {
             onConfirm={(level) => save(type, { level: Number(level) })}
           />
         ) : (
-          <Box paddingBlock="space.100">{type.level}</Box>
+          <Box paddingBlockStart={INLINE_EDIT_OFFSET} paddingBlockEnd="space.100">
+            {type.level}
+          </Box>
         ),
       },
       {
         key: "actions",
         content: (
-          <Button appearance="subtle" onClick={() => setDeleting(type)} aria-label={`Delete ${type.name}`}>
-            Delete
-          </Button>
+          <Box paddingBlockStart="space.050">
+            <Button appearance="subtle" onClick={() => setDeleting(type)} aria-label={`Delete ${type.name}`}>
+              Delete
+            </Button>
+          </Box>
         ),
       },
     ],

@@ -254,7 +254,7 @@ describe("email to the assignee", () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "rmcloud-outbox-"));
     try {
       const events = new DomainEventBus();
-      registerNotificationListeners({ ...ctx.deps, events, config: { ...testConfig(), dataDir, smtpUrl: undefined } });
+      registerNotificationListeners({ ...ctx.deps, events, config: { ...testConfig(), dataDir, outboxDir: path.join(dataDir, "outbox"), smtpUrl: undefined } });
       const tenant = await siteWith({ send_email_notification_to_assignee: true });
       events.emit("requirementSaved", {
         tenantId: tenant.tenantId,
