@@ -68,8 +68,9 @@ describe("The issue panel in the emulated Jira issue view", () => {
     await panel.getByRole("link", { name: "Every change is audited" }).waitFor();
   });
 
-  it("Edit opens 'Update linked requirements'; saving there updates the panel and the requirement", async () => {
+  it("Edit opens 'Update linked requirements' offering the project's and the global requirements; saving there updates the panel and the requirement", async () => {
     const alarm = await createRequirement("An alarm sounds on occlusion", 10000);
+    await createRequirement("Audit logs are kept for ten years", 0);
     await panel.getByRole("button", { name: "Edit" }).click();
     const dialogBox = page.getByRole("dialog");
     await expect(dialogBox.locator("h2").textContent()).resolves.toBe("Update linked requirements");
@@ -77,6 +78,8 @@ describe("The issue panel in the emulated Jira issue view", () => {
     const dialog = await addonFrame(page, harness.addonUrl, DIALOG);
     const select = dialog.locator("#link-requirements-select");
     await dialog.getByText("The pump stops on occlusion").waitFor({ timeout: 60_000 });
+    await select.fill("Audit logs");
+    await dialog.getByText("Audit logs are kept for ten years", { exact: false }).last().waitFor();
     await select.fill("An alarm");
     await dialog.getByText("An alarm sounds on occlusion", { exact: false }).last().click();
     await dialogBox.locator('button[data-identifier="submit"]').click();

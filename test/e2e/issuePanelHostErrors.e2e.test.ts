@@ -1,0 +1,102 @@
+import type { Frame, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
+import { addonFrame, type Harness, startHarness } from "./harness.js";
+
+const PUMP = 10000;
+/** The issue search every Linked Issues lookup and issue picker goes through. */
+const ISSUE_SEARCH = "/rest/api/3/search/jql";
+
+describe("When Jira fails or is slow, Linked Issues says so instead of waiting forever", () => {
+  let harness: Harness;
+  let page: Page;
+  let token = "";
+  let requirementId = 0;
+
+  const requirementsUrl = (state: string) =>
+    `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${state}`;
+
+  /** The requirement's detail, opened by its deep link in a new page (a goto that changes only the hash would not reload the add-on). */
+  const openRequirement = async (): Promise<Frame> => {
+    await page.context().close();
+    page = await harness.newPage();
+    await page.goto(requirementsUrl(`${PUMP}-requirements-${requirementId}`));
+    const frame = await addonFrame(page, harness.addonUrl);
+    await frame.getByRole("heading", { name: "Linked Issues" }).waitFor({ timeout: 90_000 });
+    return frame;
+  };
+
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${harness.addonUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  /** The emulated Jira's issue, read as its signed-in user. */
+  const issueId = async (key: string): Promise<string> => {
+    const res = await fetch(`${harness.emulatorUrl}/rest/api/3/issue/${key}?fields=summary`, { headers: { cookie: "emulator_user=e2e" } });
+    return ((await res.json()) as { id: string }).id;
+  };
+
+  const injectFault = async (fault: { status: number; delayMs?: number; times?: number }) => {
+    const res = await fetch(`${harness.emulatorUrl}/_emulator/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pathPattern: ISSUE_SEARCH, ...fault }),
+    });
+    expect(res.status).toBe(201);
+  };
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    page = await harness.newPage();
+    await page.goto(requirementsUrl(`${PUMP}-requirements`));
+    const frame = await addonFrame(page, harness.addonUrl);
+    // The first load in a fresh add-on waits for Vite to optimise its dependencies.
+    await frame.getByRole("button", { name: "New requirement" }).waitFor({ timeout: 90_000 });
+    token = (await frame.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+
+    const types = await api<{ requirement_types: { requirement_type_id: number }[] }>("GET", "/api/requirement/type");
+    const created = await api<{ requirement_id: number }>("POST", "/api/requirement", {
+      name: "The pump stops on occlusion",
+      description: "",
+      project: PUMP,
+      parent_folder_id: null,
+      requirement_type_id: types.requirement_types[0]?.requirement_type_id,
+      issues: [await issueId("PUMP-1"), await issueId("PUMP-2")],
+    });
+    requirementId = created.requirement_id;
+  });
+
+  afterEach(async () => {
+    await fetch(`${harness.emulatorUrl}/_emulator/faults`, { method: "DELETE" });
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it("shows the linked issues when Jira answers", async () => {
+    const frame = await openRequirement();
+    await frame.getByRole("link", { name: "PUMP-1", exact: true }).waitFor();
+    await frame.getByRole("link", { name: "PUMP-2", exact: true }).waitFor();
+  });
+
+  it("tells the user when Jira answers the issue search with an error", async () => {
+    await injectFault({ status: 500 });
+    const frame = await openRequirement();
+    await frame.getByRole("alert").filter({ hasText: HOST_DATA_ERROR }).waitFor();
+    expect(await frame.getByRole("link", { name: "PUMP-1", exact: true }).count()).toBe(0);
+  });
+
+  it("gives up on a search Jira does not answer in time and says so, with no endless spinner", async () => {
+    await injectFault({ status: 200, delayMs: HOST_TIMEOUT_MS + 10_000, times: 1 });
+    const frame = await openRequirement();
+    await frame.getByRole("alert").filter({ hasText: HOST_DATA_ERROR }).waitFor({ timeout: HOST_TIMEOUT_MS + 5_000 });
+    expect(await frame.getByText("Loading issues").count()).toBe(0);
+  });
+});
