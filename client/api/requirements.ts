@@ -31,7 +31,6 @@ export const requirementKeys = {
   detail: (requirementId: number) => ["requirements", "detail", requirementId] as const,
   revisions: (requirementId: number) => ["requirements", "revisions", requirementId] as const,
   linkable: (projectId: number) => ["requirements", "linkable", projectId] as const,
-  attributes: (projectId: number) => ["attributes", projectId] as const,
 };
 
 export function useRequirement(requirementId: number | undefined) {
@@ -61,16 +60,6 @@ export function useLinkableRequirements(projectId: number, enabled = true) {
         })
       ).requirements,
     enabled,
-  });
-}
-
-/** Custom fields (configured on the configuration screen) that apply to the project. */
-export function useCustomAttributes(projectId: number) {
-  return useQuery({
-    queryKey: requirementKeys.attributes(projectId),
-    queryFn: async () =>
-      (await api.get<{ attributes: CustomAttribute[] }>("/api/attribute", { atlassian_project_id: projectId }))
-        .attributes,
   });
 }
 

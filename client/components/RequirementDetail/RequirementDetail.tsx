@@ -4,14 +4,17 @@ import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import type { ReactNode } from "react";
-import { useIssuesByIds, useProjectComponents, useStatus } from "../../api/jira/index.js";
+import { useProjectComponents, useStatus } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
-import { type RequirementDetail as Detail, useCustomAttributes, useRequirement } from "../../api/requirements.js";
+import { useAttributes } from "../../api/attributes.js";
+import { type RequirementDetail as Detail, useRequirement } from "../../api/requirements.js";
 import { formatDate } from "../../format/date.js";
-import { useHost } from "../../host/index.js";
+import { Attachments } from "../Attachments/Attachments.js";
+import { LinkedIssues } from "../LinkedIssues/LinkedIssues.js";
 import { RequirementActivity } from "../RequirementActivity/RequirementActivity.js";
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
-import { attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
+import { ATTRIBUTES_LOAD_ERROR, attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
+import { LinkedContent } from "./LinkedContent.js";
 import { UserName } from "./UserName.js";
 
 export type RequirementDetailProps = {
@@ -83,24 +86,11 @@ export function RequirementDetailView({
         <Heading size="small">Linked Issues</Heading>
         <LinkedIssues issueIds={detail.issues.map((issue) => String(issue.atlassian_issue_id))} />
       </section>
-      <section style={section}>
+      <LinkedContent contentIds={detail.contents.map((content) => content.atlassian_content_id)} />
+      <div style={section}>
         <Heading size="small">Attachments</Heading>
-        {detail.attachments.length === 0 ? (
-          <p>{NONE}</p>
-        ) : (
-          <ul>
-            {detail.attachments.map((attachment) => (
-              <li key={attachment.uuid_file_name} style={{ display: "flex", alignItems: "center", gap: token("space.100") }}>
-                <span>{attachment.original_file_name}</span>
-                {/* Download and upload arrive with the storage feature. */}
-                <Button spacing="compact" isDisabled>
-                  Download
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+        <Attachments requirementId={detail.requirement_id} attachments={detail.attachments} />
+      </div>
       <div style={section}>
         <RequirementActivity requirementId={detail.requirement_id} />
       </div>
@@ -124,36 +114,39 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function DetailsTable({ detail, projectId }: { detail: Detail; projectId: number }) {
   const isGlobal = projectId === GLOBAL_PROJECT_ID;
-  const attributes = useCustomAttributes(projectId);
+  const attributes = useAttributes(projectId);
   return (
-    <table style={{ borderCollapse: "collapse", marginTop: token("space.200") }}>
-      <tbody>
-        <Row label="ID">{requirementIdLabel(detail)}</Row>
-        <Row label="Type">{typeLabel(detail)}</Row>
-        <Row label="Created">{formatDate(detail.created_at)}</Row>
-        <Row label="Reporter">
-          <UserName accountId={detail.created_by.account_id} />
-        </Row>
-        {isGlobal ? null : (
-          <>
-            <Row label="Assignee">
-              <UserName accountId={detail.assigned_to?.account_id} />
-            </Row>
-            <Row label="Status">
-              <StatusName statusId={detail.status?.atlassian_status_id} />
-            </Row>
-            <Row label="Components">
-              <ComponentNames detail={detail} projectId={projectId} />
-            </Row>
-          </>
-        )}
-        {(attributes.data ?? []).map((attribute) => (
-          <Row key={attribute.attribute_id} label={attribute.name}>
-            {attributeText(attribute, detail.attributes[String(attribute.attribute_id)])}
+    <>
+      <table style={{ borderCollapse: "collapse", marginTop: token("space.200") }}>
+        <tbody>
+          <Row label="ID">{requirementIdLabel(detail)}</Row>
+          <Row label="Type">{typeLabel(detail)}</Row>
+          <Row label="Created">{formatDate(detail.created_at)}</Row>
+          <Row label="Reporter">
+            <UserName accountId={detail.created_by.account_id} />
           </Row>
-        ))}
-      </tbody>
-    </table>
+          {isGlobal ? null : (
+            <>
+              <Row label="Assignee">
+                <UserName accountId={detail.assigned_to?.account_id} />
+              </Row>
+              <Row label="Status">
+                <StatusName statusId={detail.status?.atlassian_status_id} />
+              </Row>
+              <Row label="Components">
+                <ComponentNames detail={detail} projectId={projectId} />
+              </Row>
+            </>
+          )}
+          {(attributes.data ?? []).map((attribute) => (
+            <Row key={attribute.attribute_id} label={attribute.name}>
+              {attributeText(attribute, detail.attributes[String(attribute.attribute_id)])}
+            </Row>
+          ))}
+        </tbody>
+      </table>
+      {attributes.isError ? <SectionMessage appearance="error">{ATTRIBUTES_LOAD_ERROR}</SectionMessage> : null}
+    </>
   );
 }
 
@@ -166,36 +159,4 @@ function StatusName({ statusId }: { statusId: string | undefined }) {
 function ComponentNames({ detail, projectId }: { detail: Detail; projectId: number }) {
   const components = useProjectComponents(projectId);
   return <>{componentNames(detail, components.data ?? [])}</>;
-}
-
-/** Linked Issues: type icon, key (opens the issue in the host) and summary. */
-function LinkedIssues({ issueIds }: { issueIds: string[] }) {
-  const host = useHost();
-  const issues = useIssuesByIds(issueIds);
-  if (issueIds.length === 0) return <p>{NONE}</p>;
-  if (issues.isLoading) return <Spinner size="small" label="Loading issues" />;
-  return (
-    <ul style={{ listStyle: "none", paddingLeft: 0 }}>
-      {issueIds.map((issueId) => {
-        const issue = issues.data?.get(issueId);
-        if (!issue) return null;
-        const type = issue.fields.issuetype;
-        return (
-          <li key={issueId} style={{ display: "flex", alignItems: "center", gap: token("space.100") }}>
-            {type?.iconUrl ? <img src={type.iconUrl} alt={type.name} width={16} height={16} /> : null}
-            <a
-              href={`/browse/${issue.key}`}
-              onClick={(event) => {
-                event.preventDefault();
-                host.navigateToIssue(issue.key);
-              }}
-            >
-              {issue.key}
-            </a>
-            <span>{issue.fields.summary}</span>
-          </li>
-        );
-      })}
-    </ul>
-  );
 }

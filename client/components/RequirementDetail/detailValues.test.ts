@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CustomAttribute } from "../../api/requirements.js";
-import { ATTRIBUTE_OPTION_MISSING, attributeText, componentNames, typeLabel } from "./detailValues.js";
+import { ATTRIBUTE_OPTION_MISSING, attributeText, componentNames, contentUrl, typeLabel } from "./detailValues.js";
 
 const risk: CustomAttribute = {
   attribute_id: 1,
@@ -52,5 +52,14 @@ describe("values of the requirement details table", () => {
     ];
     expect(componentNames({ components: [{ atlassian_component_id: "2" }] }, project)).toBe("Alarms");
     expect(componentNames({ components: [] }, project)).toBe("None");
+  });
+
+  it("opens a linked Confluence page on the site's wiki by its content id", () => {
+    expect(contentUrl("https://acme.atlassian.net", "98304")).toBe(
+      "https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304",
+    );
+    expect(contentUrl("https://acme.atlassian.net/", "98304")).toBe(
+      "https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304",
+    );
   });
 });

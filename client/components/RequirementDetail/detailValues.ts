@@ -1,6 +1,8 @@
 import type { AttributeValue, CustomAttribute, RequirementDetail } from "../../api/requirements.js";
 
 export const NONE = "None";
+export const ATTRIBUTES_LOAD_ERROR =
+  'There was a problem loading custom attributes.  Please contact rmCloud support via the "Get help" button';
 export const ATTRIBUTE_OPTION_MISSING =
   'Error retrieving field data from rmCloud.  Please contact support with the "Get help" button below';
 
@@ -25,4 +27,9 @@ export function componentNames(
   const ids = new Set(detail.components.map((component) => String(component.atlassian_component_id)));
   const names = projectComponents.filter((component) => ids.has(String(component.id))).map((c) => c.name);
   return names.length ? names.join(", ") : NONE;
+}
+
+/** The wiki page a content id names, on the site's Confluence (which lives under the site URL at /wiki). */
+export function contentUrl(siteUrl: string, contentId: string): string {
+  return `${siteUrl.replace(/\/+$/, "")}/wiki/pages/viewpage.action?pageId=${encodeURIComponent(contentId)}`;
 }

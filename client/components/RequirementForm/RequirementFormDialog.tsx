@@ -10,16 +10,18 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useId, useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useAssignableUsers, useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
+import { useAttributes } from "../../api/attributes.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import {
   type CustomAttribute,
   type RequirementDetail,
   type RequirementInput,
-  useCustomAttributes,
   useLinkableRequirements,
 } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useFlags } from "../Flags/Flags.js";
+import { IssuePicker } from "../IssuePicker/IssuePicker.js";
+import { ATTRIBUTES_LOAD_ERROR } from "../RequirementDetail/detailValues.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { requirementLabel } from "../../../common/labels.js";
 import { linkableRequirements } from "./linkableRequirements.js";
@@ -33,8 +35,6 @@ import {
 } from "./requirementFormSchema.js";
 
 export const TYPE_LOCKED_TOOLTIP = "To edit the requirement type, remove any linked requirements below.";
-export const ATTRIBUTES_LOAD_ERROR =
-  'There was a problem loading custom attributes.  Please contact rmCloud support via the "Get help" button';
 
 type Option<V> = { label: string; value: V };
 
@@ -56,7 +56,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const { isSubmitting, submit } = useSubmitting(onClose);
   const types = useRequirementTypes();
   const candidates = useLinkableRequirements(projectId);
-  const attributes = useCustomAttributes(projectId);
+  const attributes = useAttributes(projectId);
   const statuses = useProjectStatuses(projectId);
   const users = useAssignableUsers(projectId);
   const components = useProjectComponents(projectId);
@@ -251,6 +251,21 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
           ))}
           <Controller
             control={control}
+            name="issues"
+            render={({ field }) => (
+              <FieldRow label="Linked issues" htmlFor={ids.issues}>
+                <IssuePicker
+                  projectId={projectId}
+                  inputId={ids.issues}
+                  value={field.value}
+                  onChange={field.onChange}
+                  isDisabled={isSubmitting}
+                />
+              </FieldRow>
+            )}
+          />
+          <Controller
+            control={control}
             name="linked_requirements"
             render={({ field }) => (
               <FieldRow label="Linked requirements" htmlFor={ids.linked}>
@@ -299,6 +314,7 @@ function useFieldIds() {
     assignee: `${base}-assignee`,
     components: `${base}-components`,
     linked: `${base}-linked`,
+    issues: `${base}-issues`,
     attribute: `${base}-attribute`,
   };
 }
@@ -332,11 +348,11 @@ type AttributeInputProps = {
   attribute: CustomAttribute;
   id: string;
   value: string | number | null;
-  onChange(value: string | number | null): void;
+  onChange(value: string | null): void;
   isDisabled: boolean;
 };
 
-/** A custom field: free text, or one of its options (the value is the option's id). */
+/** A custom field: free text, or one of its options (the value is the option's id as text, as the API stores it). */
 function AttributeInput({ attribute, id, value, onChange, isDisabled }: AttributeInputProps) {
   if (attribute.type === "select") {
     const options = attribute.options.map((option) => ({ label: option.name, value: option.attribute_option_id }));
@@ -346,7 +362,7 @@ function AttributeInput({ attribute, id, value, onChange, isDisabled }: Attribut
           inputId={id}
           options={options}
           value={options.find((option) => option.value === Number(value)) ?? null}
-          onChange={(option) => onChange(option?.value ?? null)}
+          onChange={(option) => onChange(option ? String(option.value) : null)}
           isClearable
           isDisabled={isDisabled}
         />

@@ -70,6 +70,7 @@ describe("the requirement form", () => {
       status: "10001",
       assigned_to: "a2",
       components: ["c1"],
+      issues: ["20101"],
       attributes: { "7": "70" },
     });
   });
@@ -80,6 +81,15 @@ describe("the requirement form", () => {
       { isGlobal: false, attributes },
     );
     expect(input).toMatchObject({ name: "Rate", display_id: null, requirement_type_id: 1, attributes: {} });
+  });
+
+  it("sends the linked issues the form holds, including a global requirement's", () => {
+    const values = { ...requirementFormFromDetail(detail), issues: ["20101", "30502"] };
+    expect(requirementInputFromForm(values, { isGlobal: false, attributes, existing: detail }).issues).toEqual([
+      "20101",
+      "30502",
+    ]);
+    expect(requirementInputFromForm(values, { isGlobal: true, attributes }).issues).toEqual(["20101", "30502"]);
   });
 
   it("keeps linked issues of the edited requirement and sends attribute values by id", () => {

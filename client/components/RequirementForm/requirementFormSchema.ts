@@ -11,6 +11,8 @@ export const requirementFormSchema = z.object({
   status: z.string().nullable(),
   assigned_to: z.string().nullable(),
   components: z.array(z.string()),
+  /** Linked Jira issue ids; issues of any project may be linked. */
+  issues: z.array(z.string()),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
 });
 
@@ -25,6 +27,7 @@ export const emptyRequirementForm: RequirementFormValues = {
   status: null,
   assigned_to: null,
   components: [],
+  issues: [],
   attributes: {},
 };
 
@@ -43,12 +46,13 @@ export function requirementFormFromDetail(detail: RequirementDetail): Requiremen
     status: detail.status?.atlassian_status_id ?? null,
     assigned_to: detail.assigned_to?.account_id ?? null,
     components: detail.components.map((component) => component.atlassian_component_id),
+    issues: detail.issues.map((issue) => issue.atlassian_issue_id),
     attributes: { ...detail.attributes },
   };
 }
 
 /**
- * The request body of a validated form. Fields the form does not show (issues, wiki content)
+ * The request body of a validated form. Fields the form does not show (wiki content)
  * are carried over from the requirement being edited; the global project has no status,
  * assignee or components.
  */
@@ -71,7 +75,7 @@ export function requirementInputFromForm(
     status: options.isGlobal ? null : values.status,
     assigned_to: options.isGlobal ? null : values.assigned_to,
     components: options.isGlobal ? [] : values.components,
-    issues: options.existing?.issues.map((issue) => issue.atlassian_issue_id) ?? [],
+    issues: values.issues,
     contents: options.existing?.contents.map((content) => content.atlassian_content_id) ?? [],
     attributes,
   };
