@@ -4,7 +4,9 @@ import path from "node:path";
 import express, { type Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PANEL_LOCATION, SPA_ROUTES } from "../common/spaRoutes.js";
 import { loadConfig } from "./config.js";
+import { confluenceDescriptor, jiraDescriptor } from "./connect/modules.js";
 import { mountSpa } from "./spa.js";
 
 let distDir: string;
@@ -29,22 +31,11 @@ afterAll(async () => {
 });
 
 describe("the built app served in production", () => {
-  it.each([
-    "/authenticate/requirements",
-    "/authenticate/configuration",
-    "/authenticate/anything",
-    "/configuration",
-    "/link-requirements-dialog",
-    "/getting-started",
-    "/confluence-linked-requirements-macro",
-    "/confluence-linked-requirements-macro-editor",
-    "/confluence-insert-requirements-macro",
-    "/confluence-insert-requirements-macro-editor",
-    "/missing-license",
-    "/requirements",
-    "/traceability-matrix",
-    "/baselines",
-  ])("answers %s with the main app", async (route) => {
+  // The table is pinned by common/spaRoutes.test.ts and by the descriptor check below; here every
+  // main-app route, bare and behind the sign-in hand-off, must reach the built index.html.
+  const mainRoutes = SPA_ROUTES.filter((route) => route !== `/${PANEL_LOCATION}`);
+  it.each([...mainRoutes, ...mainRoutes.map((route) => `/authenticate${route}`), "/authenticate/anything"])(
+    "answers %s with the main app", async (route) => {
     const response = await request(app).get(`${route}?xdm_e=https%3A%2F%2Facme.atlassian.net&jwt=x.y.z`);
     expect(response.status).toBe(200);
     expect(response.type).toBe("text/html");
@@ -59,6 +50,18 @@ describe("the built app served in production", () => {
       expect(response.text).toContain("issue panel");
     },
   );
+
+  it("serves every page the Jira and Confluence descriptors open", async () => {
+    const descriptorUrls = JSON.stringify([jiraDescriptor("https://x"), confluenceDescriptor("https://x")]).match(
+      /"url":"\/authenticate\/[^"]+"/g,
+    );
+    expect(descriptorUrls?.length).toBeGreaterThan(8);
+    for (const url of descriptorUrls ?? []) {
+      const response = await request(app).get(url.slice('"url":"'.length, -1).split("?")[0] ?? "");
+      expect(response.status, url).toBe(200);
+      expect(response.type, url).toBe("text/html");
+    }
+  });
 
   it("serves the built assets and the host loader", async () => {
     const asset = await request(app).get("/app/assets/index-abc.js");

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./harness.js";
-import { PUMP, RequirementsScreen } from "./requirementsFixture.js";
+import { describe, expect, it } from "vitest";
+import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 /** A 1x1 PNG, so the preview has a real image to decode. */
 const PNG = Buffer.from(
@@ -10,18 +9,7 @@ const PNG = Buffer.from(
 );
 
 describe("Requirement detail and form: attachments, custom fields and linked issues in the emulated Jira project page", () => {
-  let harness: Harness;
-  let screen: RequirementsScreen;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    screen = new RequirementsScreen(harness);
-    await screen.open(`${PUMP}-requirements`);
-  });
-
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const screen = requirementsScreenForSuite();
 
   const attachments = () => screen.frame.getByRole("region", { name: "Attachments" });
   const picker = () => screen.frame.locator('input[type="file"]');

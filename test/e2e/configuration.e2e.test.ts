@@ -1,6 +1,6 @@
 import type { Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP_PROJECT = 10000;
 const ALANA = { accountId: "5b10a2844c20165700ede21g", email: "alana.grant@example.com" };
@@ -12,15 +12,8 @@ describe("The configuration page in the emulated Jira", () => {
   let token: string;
 
   /** rmCloud's API as the administrator on the configuration page. */
-  const api = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${harness.addonUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
+    addonApi<T>(harness.addonUrl, token, method, path, body);
 
   const openConfiguration = async () => {
     await page.goto(harness.emulatorUrl);

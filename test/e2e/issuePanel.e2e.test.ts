@@ -1,6 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
+import type { RequirementType } from "./requirementsFixture.js";
 
 const PANEL = "issue-view-requirements-right-panel";
 const DIALOG = "link-requirements-dialog";
@@ -13,15 +14,8 @@ describe("The issue panel in the emulated Jira issue view", () => {
   let issueId: string;
 
   /** rmCloud's API as the signed-in user of the panel. */
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${harness.addonUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
+  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
+    addonApi<T>(harness.addonUrl, token, method, path, body);
 
   const openIssue = async () => {
     await page.goto(`${harness.emulatorUrl}/browse/PUMP-1`);
@@ -43,15 +37,16 @@ describe("The issue panel in the emulated Jira issue view", () => {
   });
 
   const createRequirement = async (name: string, project: number) => {
-    const types = await api("GET", "/api/requirement/type");
-    const type = (types.requirement_types ?? types)[0];
-    return api("POST", "/api/requirement", {
+    const types = await api<{ requirement_types: RequirementType[] } | RequirementType[]>("GET", "/api/requirement/type");
+    const [type] = Array.isArray(types) ? types : types.requirement_types;
+    if (!type) throw new Error("No requirement type to create a requirement with");
+    return api<{ requirement_id: number }>("POST", "/api/requirement", {
       name,
       description: "",
       project,
       parent_folder_id: null,
       requirement_type_id: type.requirement_type_id,
-    }) as Promise<{ requirement_id: number }>;
+    });
   };
 
   it("lists the requirements linked to the issue, each opening the add-on's page in a new tab", async () => {
@@ -87,7 +82,7 @@ describe("The issue panel in the emulated Jira issue view", () => {
     await page.getByText("Linked requirements saved successfully").waitFor();
     await panel.getByRole("link", { name: "An alarm sounds on occlusion" }).waitFor();
 
-    const detail = await api("GET", `/api/requirement/${alarm.requirement_id}`);
+    const detail = await api<{ issues: unknown }>("GET", `/api/requirement/${alarm.requirement_id}`);
     expect(detail.issues).toEqual([{ atlassian_issue_id: issueId }]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
-import { addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP = 10000;
 /** The issue search every Linked Issues lookup and issue picker goes through. */
@@ -26,15 +26,8 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     return frame;
   };
 
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${harness.addonUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
+    addonApi<T>(harness.addonUrl, token, method, path, body);
 
   /** The emulated Jira's issue, read as its signed-in user. */
   const issueId = async (key: string): Promise<string> => {

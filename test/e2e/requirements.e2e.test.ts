@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./harness.js";
-import { PUMP, RequirementsScreen } from "./requirementsFixture.js";
+import { describe, expect, it } from "vitest";
+import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 const EMPTY_STATE = 'Create your first requirement by clicking the "New requirement" button above';
 const STALE_EDIT =
@@ -8,18 +7,7 @@ const STALE_EDIT =
 const DATE = /^[A-Z][a-z]+ \d{1,2}(st|nd|rd|th) \d{4}, \d{1,2}:\d{2}:\d{2} (am|pm)$/;
 
 describe("Requirements and folders in the emulated Jira project page", () => {
-  let harness: Harness;
-  let screen: RequirementsScreen;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    screen = new RequirementsScreen(harness);
-    await screen.open(`${PUMP}-requirements`);
-  });
-
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const screen = requirementsScreenForSuite();
 
   it("shows the empty state in a project without requirements", async () => {
     await screen.frame.getByText(EMPTY_STATE).waitFor();

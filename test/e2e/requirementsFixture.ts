@@ -1,18 +1,39 @@
 import type { Frame, Page } from "playwright-core";
-import { addonFrame, type Harness } from "./harness.js";
+import { afterAll, beforeAll } from "vitest";
+import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 export const PUMP = 10000;
 
 export type RequirementType = { requirement_type_id: number; name: string; prefix: string; level: number };
 export type CreatedRequirement = { requirement_id: number; revision: number; name: string; prefix: string };
 
+/**
+ * The calling suite's own product, started before its first test with the PUMP project's
+ * requirements screen open, and stopped after its last.
+ */
+export function requirementsScreenForSuite(): RequirementsScreen {
+  const screen = new RequirementsScreen();
+  beforeAll(async () => {
+    screen.harness = await startHarness();
+    await screen.open(`${PUMP}-requirements`);
+  });
+  afterAll(async () => {
+    await screen.harness?.stop();
+  });
+  return screen;
+}
+
 /** The requirements screen of a project (or another host-history state) in the emulated Jira, and rmCloud's API as its user. */
 export class RequirementsScreen {
   page!: Page;
   frame!: Frame;
   token = "";
+  /** Set by the constructor, or by requirementsScreenForSuite once its harness has started. */
+  harness!: Harness;
 
-  constructor(private readonly harness: Harness) {}
+  constructor(harness?: Harness) {
+    if (harness) this.harness = harness;
+  }
 
   async open(state: string, options: { page?: Page } = {}): Promise<Frame> {
     this.page = options.page ?? (await this.harness.newPage());
@@ -28,14 +49,8 @@ export class RequirementsScreen {
     return this.frame;
   }
 
-  async api<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.harness.addonUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as T;
+  api<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return addonApi<T>(this.harness.addonUrl, this.token, method, path, body);
   }
 
   async types(): Promise<RequirementType[]> {

@@ -1,6 +1,6 @@
-import Button from "@atlaskit/button/new";
-import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import type { ReactNode } from "react";
+import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { useSubmitting } from "./useSubmitting.js";
 
 export type DeleteDialogProps = {
@@ -20,14 +20,13 @@ export function DeleteDialog({ title, children, onConfirm, onClose }: DeleteDial
         <ModalTitle appearance="danger">{title}</ModalTitle>
       </ModalHeader>
       <ModalBody>{children}</ModalBody>
-      <ModalFooter>
-        <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button appearance="danger" onClick={() => submit(onConfirm)} isLoading={isSubmitting}>
-          Delete
-        </Button>
-      </ModalFooter>
+      <DialogFooter
+        label="Delete"
+        appearance="danger"
+        isSubmitting={isSubmitting}
+        onConfirm={() => submit(onConfirm)}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }

@@ -1,11 +1,10 @@
-import Button from "@atlaskit/button/new";
 import { ErrorMessage, Label } from "@atlaskit/form";
-import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import Textfield from "@atlaskit/textfield";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { FormDialog } from "../FormDialog/FormDialog.js";
 import { FOLDER_NAME_MAX_LENGTH, type FolderFormValues, folderFormSchema } from "./folderFormSchema.js";
 
 export type FolderFormDialogProps = {
@@ -27,45 +26,32 @@ export function FolderFormDialog({ title, initialName = "", onSubmit, onClose }:
   });
   const save = handleSubmit((values) => submit(() => onSubmit(values.name)));
   return (
-    <Modal onClose={isSubmitting ? undefined : onClose} width="small">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <ModalHeader>
-          <ModalTitle>{title}</ModalTitle>
-        </ModalHeader>
-        <ModalBody>
-          <Label htmlFor={inputId}>Name</Label>
-          <Controller
-            control={control}
-            name="name"
-            render={({ field, fieldState }) => (
-              <>
-                <Textfield
-                  {...field}
-                  id={inputId}
-                  autoFocus
-                  maxLength={FOLDER_NAME_MAX_LENGTH + 1}
-                  isInvalid={fieldState.invalid}
-                  isDisabled={isSubmitting}
-                />
-                {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
-              </>
-            )}
-          />
-        </ModalBody>
-        <ModalFooter>
-          <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" appearance="primary" isDisabled={!formState.isValid} isLoading={isSubmitting}>
-            OK
-          </Button>
-        </ModalFooter>
-      </form>
-    </Modal>
+    <FormDialog
+      title={title}
+      width="small"
+      isSubmitting={isSubmitting}
+      isComplete={formState.isValid}
+      onSubmit={() => void save()}
+      onClose={onClose}
+    >
+      <Label htmlFor={inputId}>Name</Label>
+      <Controller
+        control={control}
+        name="name"
+        render={({ field, fieldState }) => (
+          <>
+            <Textfield
+              {...field}
+              id={inputId}
+              autoFocus
+              maxLength={FOLDER_NAME_MAX_LENGTH + 1}
+              isInvalid={fieldState.invalid}
+              isDisabled={isSubmitting}
+            />
+            {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+          </>
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -1,13 +1,14 @@
-import Button, { IconButton } from "@atlaskit/button/new";
+import { IconButton } from "@atlaskit/button/new";
 import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
 import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
-import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { type ReactNode, useId, useState } from "react";
 import { useChildFolders, useTopLevelFolders } from "../../api/folders.js";
 import type { FolderItem } from "../../api/items.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { canMoveTo, type MoveRestrictions, type MoveTarget } from "./moveTargets.js";
 
 export type MoveDialogProps = MoveRestrictions & {
@@ -38,19 +39,15 @@ export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictio
           {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} level={0} /> : null}
         </div>
       </ModalBody>
-      <ModalFooter>
-        <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button
-          appearance="primary"
-          isDisabled={target === undefined}
-          isLoading={isSubmitting}
-          onClick={() => target !== undefined && submit(() => onConfirm(target))}
-        >
-          Move
-        </Button>
-      </ModalFooter>
+      <DialogFooter
+        label="Move"
+        isSubmitting={isSubmitting}
+        isDisabled={target === undefined}
+        onConfirm={() => {
+          if (target !== undefined) void submit(() => onConfirm(target));
+        }}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }

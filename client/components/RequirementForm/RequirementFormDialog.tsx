@@ -1,6 +1,4 @@
-import Button from "@atlaskit/button/new";
 import { ErrorMessage, Label } from "@atlaskit/form";
-import Modal, { ModalBody, ModalFooter, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import Select from "@atlaskit/select";
 import TextArea from "@atlaskit/textarea";
 import Textfield from "@atlaskit/textfield";
@@ -23,6 +21,7 @@ import { useFlags } from "../Flags/Flags.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
 import { ATTRIBUTES_LOAD_ERROR } from "../RequirementDetail/detailValues.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { FormDialog } from "../FormDialog/FormDialog.js";
 import { requirementLabel } from "../../../common/labels.js";
 import { linkableRequirements } from "./linkableRequirements.js";
 import {
@@ -106,159 +105,90 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   );
 
   return (
-    <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <ModalHeader>
-          <ModalTitle>{title}</ModalTitle>
-        </ModalHeader>
-        <ModalBody>
-          <Controller
-            control={control}
-            name="name"
-            render={({ field, fieldState }) => (
-              <FieldRow label="Name" htmlFor={ids.name} required error={fieldState.error?.message}>
-                <Textfield {...field} id={ids.name} autoFocus isInvalid={fieldState.invalid} isDisabled={isSubmitting} />
-              </FieldRow>
-            )}
-          />
-          <Controller
-            control={control}
-            name="requirement_type_id"
-            render={({ field, fieldState }) => {
-              const select = (
-                <Select<Option<number>>
-                  inputId={ids.type}
-                  options={typeOptions}
-                  value={typeOptions.find((option) => option.value === field.value) ?? null}
-                  onChange={(option) => {
-                    field.onChange(option?.value ?? null);
-                    // Spec section 4: another type means other levels, so the chosen links go.
-                    setValue("linked_requirements", []);
-                  }}
-                  onBlur={field.onBlur}
-                  isLoading={types.isLoading}
-                  isDisabled={isSubmitting || typeLocked}
-                  isInvalid={fieldState.invalid}
-                  placeholder="Choose a requirement type"
-                />
-              );
-              return (
-                <FieldRow label="Requirement type" htmlFor={ids.type} required error={fieldState.error?.message}>
-                  {typeLocked ? (
-                    <Tooltip content={TYPE_LOCKED_TOOLTIP}>
-                      <div>{select}</div>
-                    </Tooltip>
-                  ) : (
-                    select
-                  )}
-                </FieldRow>
-              );
-            }}
-          />
-          <Controller
-            control={control}
-            name="display_id"
-            render={({ field }) => (
-              <FieldRow label="Custom ID" htmlFor={ids.displayId}>
-                <Textfield {...field} id={ids.displayId} isDisabled={isSubmitting} />
-              </FieldRow>
-            )}
-          />
-          <Controller
-            control={control}
-            name="description"
-            render={({ field }) => (
-              <FieldRow label="Description" htmlFor={ids.description}>
-                <TextArea {...field} id={ids.description} minimumRows={4} isDisabled={isSubmitting} />
-              </FieldRow>
-            )}
-          />
-          {isGlobal ? null : (
-            <>
-              <Controller
-                control={control}
-                name="status"
-                render={({ field }) => (
-                  <FieldRow label="Status" htmlFor={ids.status}>
-                    <Select<Option<string>>
-                      inputId={ids.status}
-                      options={statusOptions}
-                      value={statusOptions.find((option) => option.value === field.value) ?? null}
-                      onChange={(option) => field.onChange(option?.value ?? null)}
-                      isLoading={statuses.isLoading}
-                      isClearable
-                      isDisabled={isSubmitting}
-                    />
-                  </FieldRow>
-                )}
-              />
-              <Controller
-                control={control}
-                name="assigned_to"
-                render={({ field }) => (
-                  <FieldRow label="Assignee" htmlFor={ids.assignee}>
-                    <Select<Option<string>>
-                      inputId={ids.assignee}
-                      options={userOptions}
-                      value={userOptions.find((option) => option.value === field.value) ?? null}
-                      onChange={(option) => field.onChange(option?.value ?? null)}
-                      isLoading={users.isLoading}
-                      isClearable
-                      isDisabled={isSubmitting}
-                    />
-                  </FieldRow>
-                )}
-              />
-              <Controller
-                control={control}
-                name="components"
-                render={({ field }) => (
-                  <FieldRow label="Components" htmlFor={ids.components}>
-                    <Select<Option<string>, true>
-                      inputId={ids.components}
-                      isMulti
-                      options={componentOptions}
-                      value={componentOptions.filter((option) => field.value.includes(option.value))}
-                      onChange={(options) => field.onChange(options.map((option) => option.value))}
-                      isLoading={components.isLoading}
-                      isDisabled={isSubmitting}
-                    />
-                  </FieldRow>
-                )}
-              />
-            </>
-          )}
-          {(attributes.data ?? []).map((attribute) => (
-            <Controller
-              key={attribute.attribute_id}
-              control={control}
-              name={`attributes.${attribute.attribute_id}`}
-              render={({ field }) => (
-                <AttributeInput
-                  attribute={attribute}
-                  id={`${ids.attribute}-${attribute.attribute_id}`}
-                  value={field.value ?? null}
-                  onChange={field.onChange}
-                  isDisabled={isSubmitting}
-                />
-              )}
+    <FormDialog
+      title={title}
+      width="large"
+      shouldScrollInViewport
+      isSubmitting={isSubmitting}
+      isComplete={requirementFormIsComplete(values)}
+      onSubmit={() => void save()}
+      onClose={onClose}
+    >
+      <Controller
+        control={control}
+        name="name"
+        render={({ field, fieldState }) => (
+          <FieldRow label="Name" htmlFor={ids.name} required error={fieldState.error?.message}>
+            <Textfield {...field} id={ids.name} autoFocus isInvalid={fieldState.invalid} isDisabled={isSubmitting} />
+          </FieldRow>
+        )}
+      />
+      <Controller
+        control={control}
+        name="requirement_type_id"
+        render={({ field, fieldState }) => {
+          const select = (
+            <Select<Option<number>>
+              inputId={ids.type}
+              options={typeOptions}
+              value={typeOptions.find((option) => option.value === field.value) ?? null}
+              onChange={(option) => {
+                field.onChange(option?.value ?? null);
+                // Spec section 4: another type means other levels, so the chosen links go.
+                setValue("linked_requirements", []);
+              }}
+              onBlur={field.onBlur}
+              isLoading={types.isLoading}
+              isDisabled={isSubmitting || typeLocked}
+              isInvalid={fieldState.invalid}
+              placeholder="Choose a requirement type"
             />
-          ))}
+          );
+          return (
+            <FieldRow label="Requirement type" htmlFor={ids.type} required error={fieldState.error?.message}>
+              {typeLocked ? (
+                <Tooltip content={TYPE_LOCKED_TOOLTIP}>
+                  <div>{select}</div>
+                </Tooltip>
+              ) : (
+                select
+              )}
+            </FieldRow>
+          );
+        }}
+      />
+      <Controller
+        control={control}
+        name="display_id"
+        render={({ field }) => (
+          <FieldRow label="Custom ID" htmlFor={ids.displayId}>
+            <Textfield {...field} id={ids.displayId} isDisabled={isSubmitting} />
+          </FieldRow>
+        )}
+      />
+      <Controller
+        control={control}
+        name="description"
+        render={({ field }) => (
+          <FieldRow label="Description" htmlFor={ids.description}>
+            <TextArea {...field} id={ids.description} minimumRows={4} isDisabled={isSubmitting} />
+          </FieldRow>
+        )}
+      />
+      {isGlobal ? null : (
+        <>
           <Controller
             control={control}
-            name="issues"
+            name="status"
             render={({ field }) => (
-              <FieldRow label="Linked issues" htmlFor={ids.issues}>
-                <IssuePicker
-                  projectId={projectId}
-                  inputId={ids.issues}
-                  value={field.value}
-                  onChange={field.onChange}
+              <FieldRow label="Status" htmlFor={ids.status}>
+                <Select<Option<string>>
+                  inputId={ids.status}
+                  options={statusOptions}
+                  value={statusOptions.find((option) => option.value === field.value) ?? null}
+                  onChange={(option) => field.onChange(option?.value ?? null)}
+                  isLoading={statuses.isLoading}
+                  isClearable
                   isDisabled={isSubmitting}
                 />
               </FieldRow>
@@ -266,40 +196,92 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
           />
           <Controller
             control={control}
-            name="linked_requirements"
+            name="assigned_to"
             render={({ field }) => (
-              <FieldRow label="Linked requirements" htmlFor={ids.linked}>
-                <Select<Option<number>, true>
-                  inputId={ids.linked}
-                  isMulti
-                  options={linkOptions}
-                  value={linkOptions.filter((option) => field.value.includes(option.value))}
-                  onChange={(options) => field.onChange(options.map((option) => option.value))}
-                  isLoading={candidates.isLoading}
-                  isDisabled={isSubmitting || values.requirement_type_id === null}
-                  placeholder={
-                    values.requirement_type_id === null ? "Choose a requirement type first" : "Select requirements"
-                  }
+              <FieldRow label="Assignee" htmlFor={ids.assignee}>
+                <Select<Option<string>>
+                  inputId={ids.assignee}
+                  options={userOptions}
+                  value={userOptions.find((option) => option.value === field.value) ?? null}
+                  onChange={(option) => field.onChange(option?.value ?? null)}
+                  isLoading={users.isLoading}
+                  isClearable
+                  isDisabled={isSubmitting}
                 />
               </FieldRow>
             )}
           />
-        </ModalBody>
-        <ModalFooter>
-          <Button appearance="subtle" onClick={onClose} isDisabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            appearance="primary"
-            isDisabled={!requirementFormIsComplete(values)}
-            isLoading={isSubmitting}
-          >
-            OK
-          </Button>
-        </ModalFooter>
-      </form>
-    </Modal>
+          <Controller
+            control={control}
+            name="components"
+            render={({ field }) => (
+              <FieldRow label="Components" htmlFor={ids.components}>
+                <Select<Option<string>, true>
+                  inputId={ids.components}
+                  isMulti
+                  options={componentOptions}
+                  value={componentOptions.filter((option) => field.value.includes(option.value))}
+                  onChange={(options) => field.onChange(options.map((option) => option.value))}
+                  isLoading={components.isLoading}
+                  isDisabled={isSubmitting}
+                />
+              </FieldRow>
+            )}
+          />
+        </>
+      )}
+      {(attributes.data ?? []).map((attribute) => (
+        <Controller
+          key={attribute.attribute_id}
+          control={control}
+          name={`attributes.${attribute.attribute_id}`}
+          render={({ field }) => (
+            <AttributeInput
+              attribute={attribute}
+              id={`${ids.attribute}-${attribute.attribute_id}`}
+              value={field.value ?? null}
+              onChange={field.onChange}
+              isDisabled={isSubmitting}
+            />
+          )}
+        />
+      ))}
+      <Controller
+        control={control}
+        name="issues"
+        render={({ field }) => (
+          <FieldRow label="Linked issues" htmlFor={ids.issues}>
+            <IssuePicker
+              projectId={projectId}
+              inputId={ids.issues}
+              value={field.value}
+              onChange={field.onChange}
+              isDisabled={isSubmitting}
+            />
+          </FieldRow>
+        )}
+      />
+      <Controller
+        control={control}
+        name="linked_requirements"
+        render={({ field }) => (
+          <FieldRow label="Linked requirements" htmlFor={ids.linked}>
+            <Select<Option<number>, true>
+              inputId={ids.linked}
+              isMulti
+              options={linkOptions}
+              value={linkOptions.filter((option) => field.value.includes(option.value))}
+              onChange={(options) => field.onChange(options.map((option) => option.value))}
+              isLoading={candidates.isLoading}
+              isDisabled={isSubmitting || values.requirement_type_id === null}
+              placeholder={
+                values.requirement_type_id === null ? "Choose a requirement type first" : "Select requirements"
+              }
+            />
+          </FieldRow>
+        )}
+      />
+    </FormDialog>
   );
 }
 
