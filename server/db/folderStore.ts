@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
-import { byParents } from "./requirementStore.js";
+import { asJson, byParents } from "./requirementStore.js";
 
 export type FolderRow = {
   folder_id: number;
@@ -10,6 +10,8 @@ export type FolderRow = {
   description: string;
   has_descendant_folders: boolean;
   has_descendant_requirements: boolean;
+  /** Linked Jira issues, by id. */
+  issue_ids: string[];
 };
 
 const toRow = (row: Record<string, unknown>): FolderRow => ({
@@ -20,9 +22,13 @@ const toRow = (row: Record<string, unknown>): FolderRow => ({
   description: String(row.description ?? ""),
   has_descendant_folders: row.has_descendant_folders === true,
   has_descendant_requirements: row.has_descendant_requirements === true,
+  issue_ids: asJson<unknown[]>(row.issue_ids, []).map(String),
 });
 
-/** Folder columns plus the two descendant flags as index-only EXISTS probes (no N+1, no counting). */
+/**
+ * Folder columns, the two descendant flags as index-only EXISTS probes (no N+1, no counting) and
+ * the linked issues, all in the folder query.
+ */
 function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
   return db("folders as f")
     .where("f.tenant_id", tenantId)
@@ -38,6 +44,9 @@ function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
       ),
       db.raw(
         "EXISTS (SELECT 1 FROM requirements r WHERE r.tenant_id = f.tenant_id AND r.project_id = f.project_id AND r.parent_folder_id = f.folder_id AND r.deleted_at IS NULL) AS has_descendant_requirements",
+      ),
+      db.raw(
+        "(SELECT json_agg(i.atlassian_issue_id ORDER BY i.atlassian_issue_id) FROM folder_issues i WHERE i.tenant_id = f.tenant_id AND i.folder_id = f.folder_id) AS issue_ids",
       ),
     );
 }
@@ -66,23 +75,6 @@ export async function findFolder(db: Db, tenantId: string, folderId: number): Pr
 /** Locks the folder row until the transaction ends, so concurrent moves cannot build a cycle together. */
 export async function lockFolder(db: Db, tenantId: string, folderId: number): Promise<void> {
   await db("folders").where({ tenant_id: tenantId, folder_id: folderId }).forUpdate().first("folder_id");
-}
-
-export async function folderIssueIds(db: Db, tenantId: string, folderIds: number[]): Promise<Map<number, string[]>> {
-  const byFolder = new Map<number, string[]>();
-  if (folderIds.length === 0) return byFolder;
-  const rows = await db("folder_issues")
-    .where("tenant_id", tenantId)
-    .whereIn("folder_id", folderIds)
-    .orderBy([{ column: "folder_id" }, { column: "atlassian_issue_id" }])
-    .select("folder_id", "atlassian_issue_id");
-  for (const row of rows) {
-    const id = Number(row.folder_id);
-    const list = byFolder.get(id) ?? [];
-    list.push(String(row.atlassian_issue_id));
-    byFolder.set(id, list);
-  }
-  return byFolder;
 }
 
 export async function insertFolder(

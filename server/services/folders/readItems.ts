@@ -1,34 +1,26 @@
 import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
-import { findFolder, folderIssueIds, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
+import { findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { listRequirementChildren } from "../../db/requirementStore.js";
 import { notFound } from "../../errors.js";
 import { toListItem } from "../requirements/requirementViews.js";
 
-const toFolderItem = (row: FolderRow, issues: Map<number, string[]>): FolderItem => ({
+const toFolderItem = (row: FolderRow): FolderItem => ({
   folder_id: row.folder_id,
   name: row.name,
   description: row.description,
   type: "folder",
   parent_folder_id: row.parent_folder_id,
-  issues: (issues.get(row.folder_id) ?? []).map((id) => ({ atlassian_issue_id: id })),
+  issues: row.issue_ids.map((id) => ({ atlassian_issue_id: id })),
   has_descendant_folders: row.has_descendant_folders,
   has_descendant_requirements: row.has_descendant_requirements,
 });
 
-async function toFolderItems(db: Db, tenantId: string, rows: FolderRow[]): Promise<FolderItem[]> {
-  const issues = await folderIssueIds(
-    db,
-    tenantId,
-    rows.map((row) => row.folder_id),
-  );
-  return rows.map((row) => toFolderItem(row, issues));
-}
-
 /**
  * Folders (by name) then requirements (by id) under the given parent, with the children of every
- * expanded folder nested as `descendants`: four queries however many folders are open.
+ * expanded folder nested as `descendants`: folders and requirements queried side by
+ * side where the pool has more than one connection, however many folders are open.
  */
 export async function listItems(
   db: Db,
@@ -39,9 +31,11 @@ export async function listItems(
 ): Promise<Item[]> {
   const expanded = new Set(expand.filter((id) => id !== parentFolderId));
   const parents = [parentFolderId, ...expanded];
-  const folderRows = await listFolderChildren(db, tenantId, projectId, parents);
-  const requirementRows = await listRequirementChildren(db, tenantId, projectId, parents);
-  const folders = await toFolderItems(db, tenantId, folderRows);
+  const [folderRows, requirementRows] = await Promise.all([
+    listFolderChildren(db, tenantId, projectId, parents),
+    listRequirementChildren(db, tenantId, projectId, parents),
+  ]);
+  const folders = folderRows.map(toFolderItem);
 
   const children = new Map<number | null, Item[]>();
   const add = (parent: number | null, item: Item) => {
@@ -71,9 +65,7 @@ export async function getFolderRow(db: Db, tenantId: string, folderId: number, p
 
 export async function getFolder(db: Db, tenantId: string, folderId: number): Promise<Folder> {
   const row = await getFolderRow(db, tenantId, folderId);
-  const [item] = await toFolderItems(db, tenantId, [row]);
-  if (!item) throw notFound("Folder");
-  return { ...item, project: row.project_id };
+  return { ...toFolderItem(row), project: row.project_id };
 }
 
 /** Folders only, for the move dialogs' folder pickers. */
@@ -83,5 +75,5 @@ export async function listFolders(
   projectId: number,
   parentFolderId: number | null,
 ): Promise<FolderItem[]> {
-  return toFolderItems(db, tenantId, await listFolderChildren(db, tenantId, projectId, [parentFolderId]));
+  return (await listFolderChildren(db, tenantId, projectId, [parentFolderId])).map(toFolderItem);
 }

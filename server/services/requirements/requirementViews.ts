@@ -9,10 +9,9 @@ import type {
 } from "../../../common/schemas/requirement.js";
 import type { AuthContext } from "../../connect/appToken.js";
 import type { Db } from "../../db/knex.js";
-import { linkedRequirementIds } from "../../db/requirementLinkStore.js";
 import {
-  findRequirements,
-  loadRequirementRelations,
+  findRequirementDetails,
+  type LinkedRequirementRow,
   type RequirementItemRow,
   type RequirementRow,
 } from "../../db/requirementStore.js";
@@ -42,7 +41,7 @@ export const toLite = (row: RequirementRow): RequirementLite => ({
   level: row.level,
 });
 
-const toLinked = (row: RequirementRow): LinkedRequirement => ({
+const toLinked = (row: LinkedRequirementRow): LinkedRequirement => ({
   requirement_id: row.requirement_id,
   prefix: row.prefix,
   display_id: row.display_id,
@@ -52,21 +51,14 @@ const toLinked = (row: RequirementRow): LinkedRequirement => ({
   level: row.level,
 });
 
-/** Full details of many requirements in a fixed number of queries, in id order. */
+/** Full details of many requirements in one query, in id order. */
 export async function loadRequirementDetails(
   db: Db,
   tenantId: string,
   requirementIds: number[],
   options: { includeDeleted?: boolean } = {},
 ): Promise<RequirementDetail[]> {
-  const rows = await findRequirements(db, tenantId, requirementIds, options);
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.requirement_id);
-  const relations = await loadRequirementRelations(db, tenantId, ids);
-  const links = await linkedRequirementIds(db, tenantId, ids);
-  const linkedRows = new Map(
-    (await findRequirements(db, tenantId, [...new Set([...links.values()].flat())])).map((row) => [row.requirement_id, row]),
-  );
+  const rows = await findRequirementDetails(db, tenantId, requirementIds, options);
   return rows.map((row) => ({
     requirement_id: row.requirement_id,
     display_id: row.display_id,
@@ -83,15 +75,12 @@ export async function loadRequirementDetails(
     created_by: { account_id: row.created_by },
     assigned_to: row.assigned_to === null ? null : { account_id: row.assigned_to },
     status: row.status_id === null ? null : { atlassian_status_id: row.status_id },
-    components: (relations.components.get(row.requirement_id) ?? []).map((id) => ({ atlassian_component_id: id })),
-    issues: (relations.issues.get(row.requirement_id) ?? []).map((id) => ({ atlassian_issue_id: id })),
-    contents: (relations.contents.get(row.requirement_id) ?? []).map((id) => ({ atlassian_content_id: id })),
-    linked_requirements_v2: (links.get(row.requirement_id) ?? [])
-      .map((id) => linkedRows.get(id))
-      .filter((linked): linked is RequirementRow => linked !== undefined)
-      .map(toLinked),
-    attributes: relations.attributes.get(row.requirement_id) ?? {},
-    attachments: relations.attachments.get(row.requirement_id) ?? [],
+    components: row.components.map((id) => ({ atlassian_component_id: id })),
+    issues: row.issues.map((id) => ({ atlassian_issue_id: id })),
+    contents: row.contents.map((id) => ({ atlassian_content_id: id })),
+    linked_requirements_v2: row.linked.map(toLinked),
+    attributes: row.attributes,
+    attachments: row.attachments,
     parent_folder_id: row.parent_folder_id,
     project: row.project_id,
     revision: row.revision,
