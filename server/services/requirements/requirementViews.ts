@@ -7,7 +7,6 @@ import type {
   RequirementSnapshot,
   RevisionAction,
 } from "../../../common/schemas/requirement.js";
-import type { AuthContext } from "../../connect/appToken.js";
 import type { Db } from "../../db/knex.js";
 import {
   findRequirementDetails,
@@ -16,12 +15,10 @@ import {
   type RequirementRow,
 } from "../../db/requirementStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
-import type { AppDeps } from "../../deps.js";
+import type { Actor } from "../context.js";
 import type { RequirementEventState } from "../events.js";
 
-/** What the requirement and folder use cases need: the database, and the event bus when there is one (not in seeds). */
-export type ServiceDeps = Pick<AppDeps, "db"> & Partial<Pick<AppDeps, "events">>;
-export type Actor = Pick<AuthContext, "tenantId" | "accountId">;
+export type { Actor, ServiceDeps } from "../context.js";
 
 export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   type: "requirement",
