@@ -9,6 +9,7 @@ import * as customerSettings from "./customerSettings/router.js";
 import * as folders from "./folders/router.js";
 import * as issues from "./issues/router.js";
 import * as items from "./items/router.js";
+import * as matrix from "./matrix/router.js";
 import * as requirements from "./requirements/router.js";
 import * as requirementTypes from "./requirementTypes/router.js";
 import * as storage from "./storage/router.js";
@@ -18,6 +19,7 @@ type Feature = { docs: ApiRouteDoc[]; router: (deps: AppDeps) => Router };
 /** Order matters only where paths overlap: /api/requirement/type before /api/requirement/:id. */
 const features: Feature[] = [
   requirementTypes,
+  matrix,
   folders,
   items,
   requirements,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expectStreamedPutContract } from "../../test/helpers/streamedPut.js";
 import { LocalDiskStorage, type SignedQuery } from "./localDisk.js";
 import { ObjectNotFoundError, storageKey } from "./objectStorage.js";
 
@@ -95,5 +96,11 @@ describe("files on the local disk", () => {
   it("refuse keys outside a tenant's areas", async () => {
     await expect(storage.head(`${tenantId}/attachments/../../etc/passwd`)).rejects.toThrow("Not a storage key");
     await expect(storage.presignGet("attachments/x.png", { downloadName: "x.png" })).rejects.toThrow("Not a storage key");
+  });
+});
+
+describe("streamed puts to the local disk", () => {
+  it("write a large object and a small one whole, and leave nothing of a failed stream", async () => {
+    await expectStreamedPutContract(storage);
   });
 });

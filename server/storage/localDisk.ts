@@ -89,6 +89,10 @@ export class LocalDiskStorage implements ObjectStorage {
     await this.write(key, Readable.from([Buffer.from(body)]), contentType, Number.POSITIVE_INFINITY);
   }
 
+  async putStream(key: string, body: Readable, contentType: string): Promise<void> {
+    await this.write(key, body, contentType, Number.POSITIVE_INFINITY);
+  }
+
   /**
    * Streams an upload to disk. Past `maxBytes` the rest of the body is read and dropped rather
    * than the socket torn down, so the browser receives the 413 instead of a connection reset.

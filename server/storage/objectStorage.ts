@@ -28,6 +28,12 @@ export interface ObjectStorage {
   getObject(key: string): Promise<Readable>;
   /** Writes an object from the server side (jobs store exports this way, then hand out presignGet). */
   putObject(key: string, body: Buffer | Uint8Array | string, contentType: string): Promise<void>;
+  /**
+   * Writes an object from a stream of unknown length without holding it in memory (S3: a
+   * multipart upload of 5 MiB parts). The object appears only once the stream has ended; a
+   * failing stream leaves nothing behind.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
 }
 
 /** Presigned URLs live long enough to start an upload or a download, and no longer. */

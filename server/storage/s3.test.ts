@@ -7,6 +7,7 @@ import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isUploadSuccess } from "../../common/schemas/storage.js";
 import { ObjectNotFoundError, storageKey } from "./objectStorage.js";
+import { expectStreamedPutContract } from "../../test/helpers/streamedPut.js";
 import { S3Storage } from "./s3.js";
 
 const BUCKET = "rmcloud-test";
@@ -77,5 +78,11 @@ describe("the S3 driver against an S3-protocol server", () => {
     const key = newKey();
     await storage.presignPut(key, { contentType: "image/png", maxBytes: 1024 });
     expect(await storage.head(key)).toBeUndefined();
+  });
+});
+
+describe("streamed puts to S3", () => {
+  it("upload a large object in parts, a small one whole, and leave nothing of a failed stream", async () => {
+    await expectStreamedPutContract(storage);
   });
 });

@@ -1,11 +1,15 @@
 import { Readable } from "node:stream";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Config } from "../config.js";
@@ -95,7 +99,64 @@ export class S3Storage implements ObjectStorage {
     assertValidKey(key);
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
+
+  /**
+   * A multipart upload fed part by part as the stream produces bytes: memory holds one part
+   * (S3's 5 MiB minimum) however large the object. A stream shorter than one part is a plain put;
+   * a failure aborts the upload, so no parts are left billed and no object appears.
+   */
+  async putStream(key: string, body: Readable, contentType: string): Promise<void> {
+    assertValidKey(key);
+    let uploadId: string | undefined;
+    const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+    const sendPart = async (bytes: Buffer) => {
+      if (!uploadId) {
+        const created = await this.client.send(
+          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+        );
+        uploadId = created.UploadId;
+      }
+      const PartNumber = parts.length + 1;
+      const part = await this.client.send(
+        new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes }),
+      );
+      parts.push({ ETag: part.ETag, PartNumber });
+    };
+    try {
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      for await (const chunk of body) {
+        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        if (pendingBytes >= MULTIPART_PART_BYTES) {
+          await sendPart(Buffer.concat(pending, pendingBytes));
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+      const rest = Buffer.concat(pending, pendingBytes);
+      if (!uploadId) {
+        await this.putObject(key, rest, contentType);
+        return;
+      }
+      if (rest.length > 0) await sendPart(rest);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      if (uploadId) {
+        await this.client
+          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  }
 }
+
+/** S3's smallest part but the last. */
+export const MULTIPART_PART_BYTES = 5 * 1024 * 1024;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === "NoSuchKey");

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { projectParamSchema } from "./item.js";
+import { RequirementTypeSchema } from "./requirementType.js";
+
+/** The requirement a matrix row is about: enough to label it (common/labels.ts) and name its type. */
+export const MatrixRequirementSchema = z.object({
+  requirement_id: z.number(),
+  display_id: z.string().nullable(),
+  prefix: z.string(),
+  name: z.string(),
+  requirement_type_id: z.number(),
+});
+export type MatrixRequirement = z.infer<typeof MatrixRequirementSchema>;
+
+/**
+ * One row per active requirement of the project. `requirements` holds that one requirement (a
+ * list, as the spec names the field); `issues` its linked Jira issues, in link order, possibly none.
+ */
+export const MatrixRowSchema = z.object({
+  requirements: z.array(MatrixRequirementSchema),
+  issues: z.array(z.object({ atlassian_issue_id: z.string() })),
+});
+export type MatrixRow = z.infer<typeof MatrixRowSchema>;
+
+/** The requirement columns, in order; the issue-type columns come from Jira. */
+export const MATRIX_HEADER_ROW = ["ID", "Name", "Type"] as const;
+
+export const MatrixResponseSchema = z.object({
+  rows: z.array(MatrixRowSchema),
+  requirement_types: z.array(RequirementTypeSchema),
+  header_row: z.array(z.string()),
+});
+export type MatrixResponse = z.infer<typeof MatrixResponseSchema>;
+
+export const MatrixQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
+
+/** Jira issue type ids are numeric strings. */
+const issueTypeIdSchema = z
+  .union([z.string().trim().regex(/^\d{1,18}$/, "Must be an issue type id"), z.number().int().nonnegative()])
+  .transform(String);
+
+export const MATRIX_EXPORT_TYPES = ["docx"] as const;
+
+export const MatrixExportBodySchema = z.object({
+  atlassian_project_id: projectParamSchema,
+  type: z.enum(MATRIX_EXPORT_TYPES, { error: "The traceability matrix exports as Word (.docx) only" }),
+  selected_issue_types: z.array(issueTypeIdSchema).max(200).default([]),
+});
+export type MatrixExportBody = z.input<typeof MatrixExportBodySchema>;
+
+export const MatrixExportResponseSchema = z.object({ job_id: z.string(), presigned_url: z.string() });
+export type MatrixExportResponse = z.infer<typeof MatrixExportResponseSchema>;

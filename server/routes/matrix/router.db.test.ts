@@ -1,0 +1,115 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MatrixResponseSchema } from "../../../common/schemas/matrix.js";
+import {
+  bearer,
+  createTenant,
+  createTestApp,
+  insertRequirementRow,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
+
+const PROJECT = 10000;
+const OTHER_PROJECT = 10001;
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.destroy());
+
+async function link(tenant: TestTenant, requirementId: number, issueIds: string[]) {
+  for (const atlassian_issue_id of issueIds) {
+    await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirementId, atlassian_issue_id });
+  }
+}
+
+const getMatrix = async (tenant: TestTenant, projectId: number | string) =>
+  request(ctx.app)
+    .get("/api/requirement/matrix")
+    .query({ atlassian_project_id: projectId })
+    .set("Authorization", await bearer(ctx, tenant));
+
+describe("GET /api/requirement/matrix", () => {
+  it("answers a row per active requirement with its linked issues, the types and the requirement headings", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
+    const [braking] = await ctx.deps
+      .db("requirements")
+      .insert({
+        tenant_id: tenant.tenantId,
+        project_id: PROJECT,
+        requirement_type_id: types.SYS,
+        name: "Braking distance",
+        display_id: "BRK-1",
+        created_by: "557058:test-user",
+      })
+      .returning("requirement_id");
+    const brakingId = Number(braking.requirement_id);
+    const lonely = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody tests this yet", PROJECT);
+    const deleted = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Withdrawn", PROJECT);
+    await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: deleted }).update({ deleted_at: new Date() });
+    await link(tenant, brakingId, ["20001", "20002"]);
+    await link(tenant, deleted, ["20003"]);
+
+    const res = await getMatrix(tenant, PROJECT);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/application\/json/);
+    const body = MatrixResponseSchema.parse(res.body);
+    expect(body.header_row).toEqual(["ID", "Name", "Type"]);
+    expect(body.rows).toEqual([
+      {
+        requirements: [
+          { requirement_id: brakingId, display_id: "BRK-1", prefix: "SYS", name: "Braking distance", requirement_type_id: types.SYS },
+        ],
+        issues: [{ atlassian_issue_id: "20001" }, { atlassian_issue_id: "20002" }],
+      },
+      {
+        requirements: [expect.objectContaining({ requirement_id: lonely, name: "Nobody tests this yet", display_id: null })],
+        issues: [],
+      },
+    ]);
+    const typeIds = body.requirement_types.map((type) => type.requirement_type_id);
+    expect(typeIds).toContain(types.SYS);
+    expect(typeIds).toContain(body.rows[1]?.requirements[0]?.requirement_type_id);
+  });
+
+  it("answers the global project's requirements for project 0, and only them", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const global = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Everything is audited", 0);
+    await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Login works", PROJECT);
+    await link(tenant, global, ["30001"]);
+
+    const res = await getMatrix(tenant, 0);
+    expect(res.status).toBe(200);
+    expect(res.body.rows).toEqual([
+      { requirements: [expect.objectContaining({ requirement_id: global, name: "Everything is audited" })], issues: [{ atlassian_issue_id: "30001" }] },
+    ]);
+  });
+
+  it("never shows another project's or another site's requirements", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const other = await createTenant(ctx.deps.db);
+    const ours = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Ours", PROJECT);
+    await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Our other project's", OTHER_PROJECT);
+    const theirs = await insertRequirementRow(ctx.deps.db, other.tenantId, "Theirs", PROJECT);
+    await link(other, theirs, ["20001"]);
+
+    const res = await getMatrix(tenant, PROJECT);
+    expect(res.status).toBe(200);
+    expect(res.body.rows.map((row: { requirements: { requirement_id: number }[] }) => row.requirements[0]?.requirement_id)).toEqual([ours]);
+    const empty = await getMatrix(await createTenant(ctx.deps.db), PROJECT);
+    expect(empty.body.rows).toEqual([]);
+  });
+
+  it("refuses a missing or malformed project (400) and a caller without a token (401)", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const missing = await request(ctx.app).get("/api/requirement/matrix").set("Authorization", await bearer(ctx, tenant));
+    expect(missing.status).toBe(400);
+    expect(missing.body).toHaveProperty("atlassian_project_id");
+    expect((await getMatrix(tenant, "abc")).status).toBe(400);
+    expect((await request(ctx.app).get("/api/requirement/matrix").query({ atlassian_project_id: PROJECT })).status).toBe(401);
+  });
+});

@@ -1,0 +1,31 @@
+import { Router } from "express";
+import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import { MatrixQuerySchema, MatrixResponseSchema } from "../../../common/schemas/matrix.js";
+import type { AppDeps } from "../../deps.js";
+import { authOf } from "../../middleware/auth.js";
+import { parse } from "../../middleware/validate.js";
+import { readMatrixJson } from "../../services/matrix/readMatrix.js";
+import { handle } from "../handle.js";
+
+export const docs: ApiRouteDoc[] = [
+  {
+    method: "get",
+    path: "/api/requirement/matrix",
+    summary:
+      "Traceability matrix of a project (0 = global): a row per active requirement with its linked Jira issues, the requirement types and the requirement columns' headings",
+    query: MatrixQuerySchema,
+    response: MatrixResponseSchema,
+  },
+];
+
+export function router(deps: AppDeps): Router {
+  const r = Router();
+  r.get(
+    "/api/requirement/matrix",
+    handle(async (req, res) => {
+      const { atlassian_project_id } = parse(MatrixQuerySchema, req.query);
+      res.type("json").send(await readMatrixJson(deps, authOf(req), atlassian_project_id));
+    }),
+  );
+  return r;
+}
