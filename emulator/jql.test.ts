@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePageToken, encodePageToken, JqlError, parseJql, runJql } from "./jql.js";
+import { decodePageToken, encodePageToken, idsRequiredBy, JqlError, parseJql, runJql } from "./jql.js";
 import { seedJira } from "./seed/jira.js";
 import { seedIssueTypes, seedStatuses } from "./seed/jira.js";
 
@@ -78,5 +78,16 @@ describe("the emulator's JQL subset", () => {
     expect(decodePageToken(encodePageToken(200))).toBe(200);
     expect(decodePageToken(undefined)).toBe(0);
     expect(() => decodePageToken("not-a-token")).toThrow(JqlError);
+  });
+});
+
+describe("searches limited to ids", () => {
+  it("know the ids an `id in` condition (alone or ANDed) limits them to, and nothing else", () => {
+    expect(idsRequiredBy(parseJql("id in (1, 2, 3) AND issuetype in (10001)").where)).toEqual(new Set(["1", "2", "3"]));
+    expect(idsRequiredBy(parseJql("project = PUMP AND id = 7").where)).toEqual(new Set(["7"]));
+    expect(idsRequiredBy(parseJql("id in (1, 2) AND id in (2, 3)").where)).toEqual(new Set(["2"]));
+    expect(idsRequiredBy(parseJql("id in (1, 2) OR project = PUMP").where)).toBeUndefined();
+    expect(idsRequiredBy(parseJql("id not in (1)").where)).toBeUndefined();
+    expect(idsRequiredBy(parseJql("project = PUMP").where)).toBeUndefined();
   });
 });

@@ -200,6 +200,23 @@ function keyNumber(key: string): number {
   return Number(key.split("-")[1] ?? 0);
 }
 
+/**
+ * The ids a query is limited to, when its condition requires `id in (...)` (or `id = `), alone or
+ * ANDed with anything: the search then looks only at those issues, as Jira's index would,
+ * instead of evaluating every issue of a 50,000-issue project. Undefined when it is not limited.
+ */
+export function idsRequiredBy(clause: JqlClause | null): Set<string> | undefined {
+  if (!clause) return undefined;
+  if (clause.kind === "compare") {
+    return clause.field === "id" && (clause.op === "in" || clause.op === "=") ? new Set(clause.values) : undefined;
+  }
+  if (clause.kind !== "and") return undefined;
+  const left = idsRequiredBy(clause.left);
+  const right = idsRequiredBy(clause.right);
+  if (left && right) return new Set([...left].filter((id) => right.has(id)));
+  return left ?? right;
+}
+
 export function runJql<T>(query: JqlQuery, items: T[], view: (item: T) => JqlIssueView): T[] {
   const viewed = items.map((item) => ({ item, view: view(item) }));
   // Key parts are split once per issue, not once per comparison: a 50,000-issue project sorts in time.

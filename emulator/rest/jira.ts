@@ -1,5 +1,5 @@
 import express, { type Request, type Response, Router } from "express";
-import { decodePageToken, encodePageToken, JqlError, parseJql, runJql } from "../jql.js";
+import { decodePageToken, encodePageToken, idsRequiredBy, JqlError, parseJql, runJql } from "../jql.js";
 import { type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
 import { seedUsers } from "../seed/users.js";
 import type { Site } from "../sites.js";
@@ -120,7 +120,9 @@ function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: u
     const idsOnly = [...fields].every((f) => f === "id" || f === "key");
     const maxResults = Math.max(1, intParam(input.maxResults, 50, idsOnly ? 5000 : 100));
     const offset = decodePageToken(typeof input.nextPageToken === "string" ? input.nextPageToken : undefined);
-    const matched = runJql(query, site.content.issues, (issue) => new IssueJqlView(site, issue));
+    const ids = idsRequiredBy(query.where);
+    const candidates = ids ? site.content.issues.filter((issue) => ids.has(issue.id)) : site.content.issues;
+    const matched = runJql(query, candidates, (issue) => new IssueJqlView(site, issue));
     const page = matched.slice(offset, offset + maxResults);
     const isLast = offset + maxResults >= matched.length;
     res.json({

@@ -151,7 +151,6 @@ export function issueShape(site: Site, issue: SeedIssue, fields: Set<string>) {
   const project = site.content.projects.find((p) => p.id === issue.projectId);
   const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
   const status = seedStatuses.find((s) => s.id === issue.statusId);
-  const parent = issue.parentId ? site.content.issues.find((i) => i.id === issue.parentId) : undefined;
   const user = (id: string | null) => {
     const found = findUser(id);
     return found ? userShape(site, found) : null;
@@ -168,7 +167,11 @@ export function issueShape(site: Site, issue: SeedIssue, fields: Set<string>) {
     statuscategorychangedate: () => issue.updated.replace("Z", "+0000"),
     components: () => (project ? project.components.filter((c) => issue.componentIds.includes(c.id)).map((c) => ({ self: `${site.baseUrl}/rest/api/3/component/${c.id}`, id: c.id, name: c.name, description: c.description })) : []),
     project: () => (project ? projectShape(site, project) : null),
-    parent: () => (parent ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } } : undefined),
+    // Looked up only when asked for: a scan of a 50,000-issue project for every issue of every page otherwise.
+    parent: () => {
+      const parent = issue.parentId ? site.content.issues.find((i) => i.id === issue.parentId) : undefined;
+      return parent ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } } : undefined;
+    },
     labels: () => issue.labels,
     description: () => adf(issue.description),
     comment: () => ({ comments: issue.comments.map((c) => commentShape(site, issue, c)), self: `${site.baseUrl}/rest/api/3/issue/${issue.id}/comment`, maxResults: issue.comments.length, total: issue.comments.length, startAt: 0 }),

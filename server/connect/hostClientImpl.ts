@@ -11,6 +11,8 @@ export class HostCallError extends Error {
     readonly status: number,
     readonly body: string,
     message: string,
+    /** Seconds the host asks us to wait before trying again (its Retry-After on a 429 or 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "HostCallError";
@@ -51,9 +53,22 @@ export function createHostClient(db: Db, logger: Logger, timeoutMs = HOST_CALL_T
       const text = await response.text();
       if (!response.ok) {
         logger.warn({ tenantId, product, method: call.method, path: call.path, status: response.status }, "host call refused");
-        throw new HostCallError(response.status, text, `${call.method} ${call.path} on ${product} answered ${response.status}`);
+        throw new HostCallError(
+          response.status,
+          text,
+          `${call.method} ${call.path} on ${product} answered ${response.status}`,
+          retryAfterSeconds(response.headers.get("retry-after")),
+        );
       }
       return (text ? JSON.parse(text) : undefined) as T;
     },
   };
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

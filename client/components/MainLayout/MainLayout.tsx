@@ -5,6 +5,7 @@ import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { useEffect } from "react";
 import { useHost } from "../../host/index.js";
 import { RequirementsPage } from "../../pages/Requirements/RequirementsPage.js";
+import { TraceabilityMatrixPage } from "../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js";
 import { useAppState, useAppStateReady } from "../../state/AppState.js";
 import type { MainTab } from "../../state/navigation.js";
 import { Footer } from "../Footer/Footer.js";
@@ -21,7 +22,7 @@ function ComingSoon({ title }: { title: string }) {
 
 function Screen({ tab }: { tab: MainTab }) {
   if (tab === "requirements") return <RequirementsPage />;
-  if (tab === "traceability") return <ComingSoon title="Traceability Matrix" />;
+  if (tab === "traceability") return <TraceabilityMatrixPage />;
   return <ComingSoon title="Baselines" />;
 }
 

@@ -109,6 +109,9 @@ export function streamWordTable(doc: WordTableDocument, rows: AsyncIterable<Word
   const widths = columnWidths(doc.columns);
   // yazl's output is a stream.PassThrough typed as the older NodeJS.ReadableStream.
   const output = zip.outputStream as unknown as Readable;
+  // The rows may fail before the consumer has attached: the error is kept on the destroyed stream
+  // (stream.errored), which pipeline() and for-await still report, instead of crashing the process.
+  output.on("error", () => undefined);
   // Waits for the zip to read on, or gives up when the reader has gone (a failed upload).
   const write = async (chunk: string) => {
     if (body.write(chunk)) return;

@@ -1,0 +1,37 @@
+import { useQuery } from "@tanstack/react-query";
+import type { MatrixExportBody, MatrixExportResponse, MatrixResponse } from "../../common/schemas/matrix.js";
+import { api } from "./client.js";
+
+export type { MatrixExportResponse, MatrixResponse, MatrixRow } from "../../common/schemas/matrix.js";
+
+/** Spec section 3: what `GET /api/job/status/{jobId}` answers. */
+export type JobProgress = { status: string; completed_rows: number; total_rows: number };
+
+/** Spec sections 4 and 9: an export job is asked about every 2 seconds while queued or started. */
+export const EXPORT_POLL_MS = 2000;
+export const isJobRunning = (status: string | undefined) => status === "queued" || status === "started";
+
+export const matrixKeys = {
+  matrix: (projectId: number) => ["matrix", projectId] as const,
+  job: (jobId: string) => ["job", jobId] as const,
+};
+
+export function useMatrix(projectId: number) {
+  return useQuery({
+    queryKey: matrixKeys.matrix(projectId),
+    queryFn: () => api.get<MatrixResponse>("/api/requirement/matrix", { atlassian_project_id: projectId }),
+  });
+}
+
+export const startMatrixExport = (body: MatrixExportBody) => api.post<MatrixExportResponse>("/api/requirement/matrix/export", body);
+
+/** The job's progress, asked again every 2 s until it is neither queued nor started. */
+export function useJobProgress(jobId: string | undefined) {
+  return useQuery({
+    queryKey: matrixKeys.job(jobId ?? ""),
+    queryFn: () => api.get<JobProgress>(`/api/job/status/${jobId}`),
+    enabled: jobId !== undefined,
+    retry: false,
+    refetchInterval: (query) => (isJobRunning(query.state.data?.status ?? "queued") ? EXPORT_POLL_MS : false),
+  });
+}

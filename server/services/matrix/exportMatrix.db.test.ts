@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { buffer } from "node:stream/consumers";
+import JSZip from "jszip";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, createTestApp, insertRequirementRow, type TestContext } from "../../../test/helpers/app.js";
+import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
+import { storageKey } from "../../storage/objectStorage.js";
+import { EXPORT_PAGE_ROWS, writeMatrixExport } from "./exportMatrix.js";
+
+const PROJECT = 10000;
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.destroy());
+
+const issues: FakeIssue[] = [
+  { id: "20001", key: "PUMP-1", summary: "Brake test", status: "Done", issueTypeId: "10001" },
+  { id: "20002", key: "PUMP-2", summary: "Brake squeals", status: "In Progress", issueTypeId: "10002" },
+  { id: "20003", key: "PUMP-3", summary: "Wire the brake", status: "To Do", issueTypeId: "10003" },
+];
+
+async function documentText(key: string) {
+  const zip = await JSZip.loadAsync(await buffer(await ctx.deps.storage.getObject(key)));
+  return (await zip.file("word/document.xml")?.async("string")) ?? "";
+}
+
+describe("the Word export of the traceability matrix", () => {
+  it("writes the selected issue-type columns only, with key, summary and status, and reports progress up to every row", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
+    await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody tests this yet", PROJECT);
+    await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Another project's", PROJECT + 1);
+    await ctx.deps.db("requirement_issue_links").insert(
+      ["20001", "20002", "20003", "29999"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })),
+    );
+    const jira = fakeJira(issues);
+    jira.state.rateLimit = 2;
+    const progress: [number, number][] = [];
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+
+    const result = await writeMatrixExport(
+      { ...ctx.deps, hostClient: jira.client },
+      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+      { projectId: PROJECT, selectedIssueTypes: ["10001", "10002"], storageKey: key },
+      async (completed, total) => void progress.push([completed, total]),
+      { now: new Date("2026-11-23T10:00:00Z"), sleep: async () => {} },
+    );
+
+    expect(result.totalRows).toBe(2);
+    expect(progress).toEqual([
+      [0, 2],
+      [2, 2],
+    ]);
+    const xml = await documentText(key);
+    expect(xml).toContain("Project: Pump Controller (PUMP)");
+    expect(xml).toContain("Exported: 2026-11-23");
+    expect(xml).toContain(">Story<");
+    expect(xml).toContain(">Bug<");
+    expect(xml).not.toContain(">Task<");
+    expect(xml).toContain("Braking distance");
+    expect(xml).toContain("Nobody tests this yet");
+    expect(xml).not.toContain("Another project");
+    expect(xml).toContain(">PUMP-1<");
+    expect(xml).toContain(" Brake test");
+    expect(xml).toContain(" (In Progress)");
+    expect(xml).not.toContain("PUMP-3");
+    // The two 429 answers were waited out and asked again.
+    expect(jira.state.searches).toBe(3);
+  });
+
+  it("walks a project larger than one page, progress moving page by page", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const [type] = await ctx.deps
+      .db("requirement_types")
+      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
+      .returning("requirement_type_id");
+    const count = EXPORT_PAGE_ROWS + 5;
+    await ctx.deps.db.batchInsert(
+      "requirements",
+      Array.from({ length: count }, (_, i) => ({
+        tenant_id: tenant.tenantId,
+        project_id: PROJECT,
+        requirement_type_id: type.requirement_type_id,
+        name: `Requirement ${i + 1}`,
+        created_by: "557058:test-user",
+      })),
+      500,
+    );
+    const progress: number[] = [];
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+    await writeMatrixExport(
+      { ...ctx.deps, hostClient: fakeJira([]).client },
+      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+      { projectId: PROJECT, selectedIssueTypes: [], storageKey: key },
+      async (completed) => void progress.push(completed),
+    );
+    expect(progress).toEqual([0, EXPORT_PAGE_ROWS, count]);
+    const xml = await documentText(key);
+    expect(xml.match(/<w:tr>/g)).toHaveLength(count + 1);
+    expect(xml).toContain(`Requirement ${count}<`);
+  });
+
+  it("fails, leaving no file, when Jira fails for good", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
+    await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "20001" });
+    const jira = fakeJira(issues);
+    jira.state.failSearches = true;
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+    await expect(
+      writeMatrixExport(
+        { ...ctx.deps, hostClient: jira.client },
+        { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+        { projectId: PROJECT, selectedIssueTypes: ["10001"], storageKey: key },
+        async () => {},
+      ),
+    ).rejects.toThrow("Jira answered 500");
+    expect(await ctx.deps.storage.head(key)).toBeUndefined();
+  });
+});

@@ -1,0 +1,116 @@
+import { requirementIdLabel } from "../../../common/labels.js";
+import { MATRIX_HEADER_ROW } from "../../../common/schemas/matrix.js";
+import type { HostClient } from "../../connect/hostClient.js";
+import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrixStore.js";
+import type { ObjectStorage } from "../../storage/objectStorage.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { callRespectingRateLimits, type IssueDetails, readIssueDetails, type Sleep } from "./jiraIssueDetails.js";
+import { streamWordTable, type WordCell } from "./wordDocument.js";
+
+export const DOCX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+export const GLOBAL_PROJECT_NAME = "Global Requirements";
+/** Requirements read (and their issues looked up) per step; progress moves after each. */
+export const EXPORT_PAGE_ROWS = 1000;
+
+export type MatrixExportInput = { projectId: number; selectedIssueTypes: readonly string[]; storageKey: string };
+/** Called as rows are written; `completedRows` only grows. */
+export type ReportProgress = (completedRows: number, totalRows: number) => Promise<void>;
+export type MatrixExportDeps = ServiceDeps & { hostClient: HostClient; storage: ObjectStorage };
+
+type IssueTypeAnswer = { id: string; name: string }[];
+
+/** The exported columns: the selected issue types in the project's own order, named as Jira names them. */
+async function exportedIssueTypes(deps: MatrixExportDeps, tenantId: string, projectId: number, selected: readonly string[], sleep?: Sleep) {
+  if (selected.length === 0) return [];
+  const path = projectId === 0 ? "/rest/api/3/issuetype" : `/rest/api/3/issuetype/project?projectId=${projectId}`;
+  const types = await callRespectingRateLimits(() => deps.hostClient.call<IssueTypeAnswer>(tenantId, "jira", { method: "GET", path }), sleep);
+  const wanted = new Set(selected);
+  const seen = new Set<string>();
+  return types.filter((type) => wanted.has(String(type.id)) && !seen.has(String(type.id)) && seen.add(String(type.id)));
+}
+
+async function projectName(deps: MatrixExportDeps, tenantId: string, projectId: number, sleep?: Sleep): Promise<string> {
+  if (projectId === 0) return GLOBAL_PROJECT_NAME;
+  const project = await callRespectingRateLimits(
+    () => deps.hostClient.call<{ name?: string; key?: string }>(tenantId, "jira", { method: "GET", path: `/rest/api/3/project/${projectId}` }),
+    sleep,
+  );
+  return project.key ? `${project.name} (${project.key})` : String(project.name ?? projectId);
+}
+
+type Page = { rows: ExportRow[]; issues: Map<string, IssueDetails> };
+
+/**
+ * Writes the project's traceability matrix as a .docx straight into object storage: requirements
+ * are read a page at a time (keyset), the page's issues looked up in Jira while the previous page
+ * is being written, and each row streamed into the document, so memory stays flat however many
+ * rows. Writing to the same key again replaces the file, so a retried job is harmless.
+ */
+export async function writeMatrixExport(
+  deps: MatrixExportDeps,
+  actor: Actor,
+  input: MatrixExportInput,
+  reportProgress: ReportProgress,
+  options: { now?: Date; sleep?: Sleep } = {},
+): Promise<{ totalRows: number }> {
+  const { tenantId } = actor;
+  const now = options.now ?? new Date();
+  const [totalRows, issueTypes, project] = await Promise.all([
+    countMatrixRows(deps.db, tenantId, input.projectId),
+    exportedIssueTypes(deps, tenantId, input.projectId, input.selectedIssueTypes, options.sleep),
+    projectName(deps, tenantId, input.projectId, options.sleep),
+  ]);
+  await reportProgress(0, totalRows);
+  const typeIds = issueTypes.map((type) => String(type.id));
+
+  const loadPage = async (afterRequirementId: number): Promise<Page> => {
+    const rows = await matrixRowsPage(deps.db, tenantId, input.projectId, afterRequirementId, EXPORT_PAGE_ROWS);
+    const issues = await readIssueDetails(deps.hostClient, tenantId, rows.flatMap((row) => row.issueIds), typeIds, options.sleep);
+    return { rows, issues };
+  };
+
+  async function* tableRows(): AsyncGenerator<WordCell[]> {
+    let completed = 0;
+    let pending = loadPage(0);
+    for (;;) {
+      const page = await pending;
+      const last = page.rows.at(-1);
+      if (!last) return;
+      pending = page.rows.length < EXPORT_PAGE_ROWS ? Promise.resolve({ rows: [], issues: new Map() }) : loadPage(last.requirementId);
+      // A failure of the page read ahead surfaces when it is awaited, not as an unhandled rejection meanwhile.
+      pending.catch(() => undefined);
+      for (const row of page.rows) yield rowCells(row, typeIds, page.issues);
+      completed += page.rows.length;
+      await reportProgress(completed, Math.max(totalRows, completed));
+    }
+  }
+
+  const document = streamWordTable(
+    {
+      title: "Traceability Matrix",
+      subtitle: [`Project: ${project}`, `Exported: ${now.toISOString().slice(0, 10)}`],
+      columns: [
+        { heading: MATRIX_HEADER_ROW[0] },
+        { heading: MATRIX_HEADER_ROW[1], weight: 2 },
+        { heading: MATRIX_HEADER_ROW[2] },
+        ...issueTypes.map((type) => ({ heading: type.name, weight: 2 })),
+      ],
+    },
+    tableRows(),
+    now,
+  );
+  await deps.storage.putStream(input.storageKey, document, DOCX_CONTENT_TYPE);
+  return { totalRows };
+}
+
+function rowCells(row: ExportRow, typeIds: readonly string[], issues: ReadonlyMap<string, IssueDetails>): WordCell[] {
+  const id = requirementIdLabel({ prefix: row.prefix, display_id: row.displayId, requirement_id: row.requirementId });
+  const byType = new Map<string, WordCell>(typeIds.map((typeId) => [typeId, []]));
+  for (const issueId of row.issueIds) {
+    const issue = issues.get(issueId);
+    const cell = issue && byType.get(issue.issueTypeId);
+    if (!issue || !cell) continue;
+    cell.push([{ text: issue.key, bold: true }, { text: ` ${issue.summary}` }, ...(issue.status ? [{ text: ` (${issue.status})` }] : [])]);
+  }
+  return [[[{ text: id }]], [[{ text: row.name }]], [[{ text: row.typeName }]], ...typeIds.map((typeId) => byType.get(typeId) ?? [])];
+}
