@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { HostClient } from "./connect/hostClient.js";
 import type { Db } from "./db/knex.js";
+import type { JobQueue } from "./jobs/queue.js";
 import type { DomainEventBus } from "./services/events.js";
 import type { ObjectStorage } from "./storage/objectStorage.js";
 
@@ -11,6 +12,7 @@ export type AppDeps = {
   db: Db;
   logger: Logger;
   events: DomainEventBus;
+  jobs: JobQueue;
   hostClient: HostClient;
   storage: ObjectStorage;
 };

@@ -9,8 +9,12 @@ import { loadConfig } from "../../server/config.js";
 import { type Product, signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
+import type { AnyJobDefinition } from "../../server/jobs/defineJob.js";
+import { jobDefinitions } from "../../server/jobs/index.js";
+import { JobQueue } from "../../server/jobs/queue.js";
 import { DomainEventBus } from "../../server/services/events.js";
 import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
+import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
@@ -27,22 +31,36 @@ export type TestContext = {
 export const testConfig = () =>
   loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
 
+export type TestJobOptions = {
+  /** The add-on's own jobs unless a test brings its own. */
+  definitions?: readonly AnyJobDefinition[];
+  /** Start workers in this process (the queue is always started, so services can send). */
+  work?: boolean;
+};
+
 /**
  * The add-on on a fresh database (or on `database`, which it then owns and destroys), as Supertest
  * drives it; benchmarks listen on it.
  */
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; jobs?: TestJobOptions } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const config = testConfig();
   const storageRoot = await mkdtemp(path.join(tmpdir(), "rmcloud-storage-"));
+  const logger = pino({ level: "silent" });
+  const jobs = new JobQueue(database.db, logger, {
+    definitions: options.jobs?.definitions ?? jobDefinitions,
+    pollingIntervalSeconds: 0.5,
+  });
+  await jobs.start();
   const deps: AppDeps = {
     config,
     db: database.db,
-    logger: pino({ level: "silent" }),
+    logger,
     events: new DomainEventBus(),
+    jobs,
     hostClient: {
       call: async () => {
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
@@ -52,7 +70,9 @@ export async function createTestApp(
     ...overrides,
   };
   const app = await createApp(deps);
+  if (options.jobs?.work) await deps.jobs.work(deps);
   const destroy = async () => {
+    await jobs.stop({ timeoutMs: 1000 });
     await database.destroy();
     await rm(storageRoot, { recursive: true, force: true });
   };
@@ -120,7 +140,7 @@ export async function createSignedInApp(accountId?: string): Promise<SignedInApp
 
 /** Gives the site the default requirement types (BR, SR, SYS, SW); answers their ids by prefix. */
 export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Record<string, number>> {
-  await seedDefaultRequirementTypes(db, tenantId);
+  await seedDefaultRequirementTypes({ db }, appActor(tenantId));
   const types = await listRequirementTypes(db, tenantId);
   return Object.fromEntries(types.map((type) => [type.prefix, type.requirement_type_id]));
 }

@@ -1,0 +1,4 @@
+import type { AnyJobDefinition } from "./defineJob.js";
+
+/** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
+export const jobDefinitions: readonly AnyJobDefinition[] = [];
