@@ -12,11 +12,18 @@ export const FAKE_ISSUE_TYPES = [
 /**
  * A Jira that knows `issues` and answers what the matrix export asks as the app: issue types,
  * the project, and `id in (...) AND issuetype in (...)` searches. `rateLimit` makes the next
- * searches answer 429 with Retry-After 0; `failSearches` makes them fail for good.
+ * searches answer 429 with Retry-After 0; `failSearches` makes them fail for good; `hold` stops one.
  */
 export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
   const byId = new Map(issues.map((issue) => [issue.id, issue]));
-  const state = { searches: 0, rateLimit: 0, failSearches: false, calls: [] as HostCall[] };
+  const state = {
+    searches: 0,
+    rateLimit: 0,
+    failSearches: false,
+    calls: [] as HostCall[],
+    /** When set, the next search tells `entered` and waits for `release` (a test's hand on a running export). */
+    hold: undefined as { entered: () => void; release: Promise<void> } | undefined,
+  };
   const client: HostClient = {
     async call<T>(_tenantId: string, _product: "jira" | "confluence", call: HostCall): Promise<T> {
       state.calls.push(call);
@@ -24,6 +31,12 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
       if (call.path.startsWith("/rest/api/3/project/")) return { id: "10000", key: "PUMP", name: projectName } as T;
       if (call.path === "/rest/api/3/search/jql") {
         state.searches++;
+        const hold = state.hold;
+        if (hold) {
+          state.hold = undefined;
+          hold.entered();
+          await hold.release;
+        }
         if (state.failSearches) throw new HostCallError(500, "", "Jira answered 500");
         if (state.rateLimit > 0) {
           state.rateLimit--;
@@ -45,5 +58,20 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
       throw new HostCallError(404, "", `${call.path} is not known to this fake Jira`);
     },
   };
-  return { client, state };
+  /** Stops the next search until `release`; `inJira` resolves once it is waiting. */
+  const holdNextSearch = () => {
+    let entered = () => {};
+    let release = () => {};
+    const inJira = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    state.hold = {
+      entered,
+      release: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    };
+    return { inJira, release };
+  };
+  return { client, state, holdNextSearch };
 }

@@ -2,7 +2,7 @@ import Lozenge from "@atlaskit/lozenge";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useRef } from "react";
+import { useRef } from "react";
 import type { MatrixRow } from "../../../common/schemas/matrix.js";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
 import type { JiraIssue } from "../../api/jira/issues.js";
@@ -22,6 +22,7 @@ type MatrixGridProps = {
 };
 
 const cellStyle = {
+  textAlign: "left" as const,
   padding: `${token("space.075")} ${token("space.100")}`,
   borderBottom: `1px solid ${token("color.border")}`,
   borderRight: `1px solid ${token("color.border")}`,
@@ -29,8 +30,10 @@ const cellStyle = {
   minWidth: 0,
 };
 
+const headingStyle = { ...cellStyle, fontWeight: 600 };
+
 /**
- * The matrix as an ARIA table whose rows are virtualised: however many requirements, only the
+ * The matrix as a table whose rows are virtualised: however many requirements, only the
  * rows in view (and a few around them) are in the DOM. Rows grow with their cells, so each is
  * measured once rendered.
  */
@@ -58,80 +61,59 @@ export function MatrixGrid({ rows, requirementTypes, headings, issueTypes, issue
         borderRadius: token("radius.small"),
       }}
     >
-      <div role="table" aria-label="Traceability matrix" aria-rowcount={rows.length + 1} style={{ minWidth }}>
-        <div role="rowgroup" style={{ position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
-          <div role="row" aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
-            {[...headings, ...issueTypes.map((type) => type.name)].map((heading, index) => (
-              <div key={`${index}-${heading}`} role="columnheader" style={{ ...cellStyle, fontWeight: 600 }}>
+      <table aria-label="Traceability matrix" aria-rowcount={rows.length + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
+        <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
+          <tr aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
+            {headings.map((heading) => (
+              <th key={`requirement-${heading}`} style={headingStyle}>
                 {heading}
-                {index >= headings.length && issuesLoading ? "…" : ""}
-              </div>
+              </th>
             ))}
-          </div>
-        </div>
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+            {issueTypes.map((type) => (
+              <th key={type.id} style={headingStyle}>
+                {type.name}
+                {issuesLoading ? "…" : ""}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody style={{ display: "grid", height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((virtualRow) => {
             const row = rows[virtualRow.index];
-            if (!row) return null;
+            const requirement = row && requirementOf(row);
+            if (!row || !requirement) return null;
             return (
-              <div
+              <tr
                 key={virtualRow.key}
                 ref={virtualizer.measureElement}
                 data-index={virtualRow.index}
-                style={{ position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${virtualRow.start}px)` }}
+                aria-rowindex={virtualRow.index + 2}
+                style={{
+                  display: "grid",
+                  gridTemplateColumns: template,
+                  position: "absolute",
+                  width: "100%",
+                  transform: `translateY(${virtualRow.start}px)`,
+                }}
               >
-                <MatrixRowView
-                  row={row}
-                  rowIndex={virtualRow.index + 2}
-                  template={template}
-                  typeName={typeNames.get(requirementOf(row)?.requirement_type_id ?? -1) ?? ""}
-                  issueTypes={issueTypes}
-                  issues={issues}
-                  siteUrl={siteUrl}
-                />
-              </div>
+                <td style={cellStyle}>{idOf(requirement)}</td>
+                <td style={cellStyle}>{requirement.name}</td>
+                <td style={cellStyle}>{typeNames.get(requirement.requirement_type_id) ?? ""}</td>
+                {issueTypes.map((type) => (
+                  <td key={type.id} style={cellStyle}>
+                    {issues
+                      ? issuesOfType(row, type.id, issues).map((issue) => <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />)
+                      : null}
+                  </td>
+                ))}
+              </tr>
             );
           })}
-        </div>
-      </div>
+        </tbody>
+      </table>
     </div>
   );
 }
-
-type MatrixRowViewProps = {
-  row: MatrixRow;
-  rowIndex: number;
-  template: string;
-  typeName: string;
-  issueTypes: readonly JiraIssueType[];
-  issues: ReadonlyMap<string, JiraIssue> | undefined;
-  siteUrl: string;
-};
-
-const MatrixRowView = memo(function MatrixRowView({ row, rowIndex, template, typeName, issueTypes, issues, siteUrl }: MatrixRowViewProps) {
-  const requirement = requirementOf(row);
-  if (!requirement) return null;
-  return (
-    <div role="row" aria-rowindex={rowIndex} style={{ display: "grid", gridTemplateColumns: template }}>
-      <div role="cell" style={cellStyle}>
-        {idOf(requirement)}
-      </div>
-      <div role="cell" style={cellStyle}>
-        {requirement.name}
-      </div>
-      <div role="cell" style={cellStyle}>
-        {typeName}
-      </div>
-      {issueTypes.map((type) => (
-        <div key={type.id} role="cell" style={cellStyle}>
-          {issues
-            ? issuesOfType(row, type.id, issues).map((issue) => <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />)
-            : null}
-        </div>
-      ))}
-    </div>
-  );
-});
 
 function IssueEntry({ issue, siteUrl }: { issue: JiraIssue; siteUrl: string }) {
   const status = issue.fields.status;

@@ -1,10 +1,16 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
-import { MatrixQuerySchema, MatrixResponseSchema } from "../../../common/schemas/matrix.js";
+import {
+  MatrixExportBodySchema,
+  MatrixExportResponseSchema,
+  MatrixQuerySchema,
+  MatrixResponseSchema,
+} from "../../../common/schemas/matrix.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { readMatrixJson } from "../../services/matrix/readMatrix.js";
+import { startMatrixExport } from "../../services/matrix/startMatrixExport.js";
 import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
@@ -16,6 +22,14 @@ export const docs: ApiRouteDoc[] = [
     query: MatrixQuerySchema,
     response: MatrixResponseSchema,
   },
+  {
+    method: "post",
+    path: "/api/requirement/matrix/export",
+    summary:
+      "Starts the Word (.docx) export of a project's matrix with the given issue-type columns; poll GET /api/job/status/{job_id}, then download from presigned_url once finished",
+    body: MatrixExportBodySchema,
+    response: MatrixExportResponseSchema,
+  },
 ];
 
 export function router(deps: AppDeps): Router {
@@ -25,6 +39,18 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const { atlassian_project_id } = parse(MatrixQuerySchema, req.query);
       res.type("json").send(await readMatrixJson(deps, authOf(req), atlassian_project_id));
+    }),
+  );
+  r.post(
+    "/api/requirement/matrix/export",
+    handle(async (req, res) => {
+      const body = parse(MatrixExportBodySchema, req.body);
+      res.json(
+        await startMatrixExport(deps, authOf(req), {
+          projectId: body.atlassian_project_id,
+          selectedIssueTypes: body.selected_issue_types,
+        }),
+      );
     }),
   );
   return r;

@@ -10,7 +10,7 @@ import { listRequirementTypes } from "../requirementTypes/manageRequirementTypes
 export async function readMatrixJson(deps: ServiceDeps, actor: Actor, projectId: number): Promise<string> {
   const [rows, requirementTypes] = await Promise.all([
     matrixRowsJson(deps.db, actor.tenantId, projectId),
-    listRequirementTypes(deps.db, actor.tenantId),
+    listRequirementTypes(deps, actor),
   ]);
   return `{"rows":${rows},"requirement_types":${JSON.stringify(requirementTypes)},"header_row":${JSON.stringify(MATRIX_HEADER_ROW)}}`;
 }
