@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import path from "node:path";
+import JSZip from "jszip";
+import type { Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedUsers } from "../../emulator/seed/users.js";
+import { DEFAULT_SITE } from "../../emulator/sites.js";
+import { findInstallationByClientKey } from "../../server/db/installationStore.js";
+import { seedDemoProject } from "../../server/services/demo/seedDemoProject.js";
+import { addonFrame, type Harness, startHarness } from "./harness.js";
+
+const PUMP = 10000;
+const ROVER = 10001;
+const MANY = 10_000;
+
+describe("The traceability matrix of the demo project in the emulated Jira", () => {
+  let harness: Harness;
+  let page: Page;
+  let frame: Frame;
+  let tenantId: string;
+
+  const openMatrix = async (projectId = PUMP, key = "PUMP") => {
+    await page.goto("about:blank");
+    await page.goto(`${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=${key}&project.id=${projectId}#!${projectId}-traceability`);
+    frame = await addonFrame(page, harness.addonUrl);
+    // The first load in a fresh add-on waits for Vite to optimise its dependencies.
+    await frame.getByRole("table", { name: "Traceability matrix" }).waitFor({ timeout: 90_000 });
+  };
+  const row = (name: string) => frame.getByRole("row").filter({ hasText: name });
+  const columnHeader = (name: string) => frame.getByRole("columnheader", { name, exact: true });
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    // What `npm start` seeds on a fresh data folder: the demo requirements, linked to PUMP's first issues.
+    const site = harness.sites.get(DEFAULT_SITE);
+    const installation = site && (await findInstallationByClientKey(harness.addonDeps.db, site.jira.clientKey));
+    if (!site || !installation) throw new Error("The emulator's default site is not installed");
+    tenantId = installation.tenantId;
+    const issueIds = site.content.issues.filter((issue) => issue.projectId === String(PUMP)).map((issue) => issue.id);
+    await seedDemoProject(
+      harness.addonDeps,
+      { tenantId: installation.tenantId, accountId: seedUsers[0]?.accountId ?? "demo" },
+      { projectId: PUMP, issueIds: issueIds.slice(0, 6) },
+    );
+    page = await harness.newPage();
+    await openMatrix();
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it("shows a row per requirement with its ID, name and type, and its linked issues under their issue type", async () => {
+    for (const heading of ["ID", "Name", "Type", "Epic", "Story", "Task", "Bug"]) await columnHeader(heading).waitFor();
+    await row("Reduce rear-end collisions").getByRole("cell", { name: /^BR-\d+$/ }).waitFor();
+    await row("Radar obstacle tracker").getByRole("cell", { name: "Software", exact: true }).waitFor();
+    const issueLink = frame.getByRole("link", { name: /^PUMP-\d+$/ }).first();
+    await issueLink.waitFor();
+    expect(await issueLink.getAttribute("target")).toBe("_blank");
+    expect(await issueLink.getAttribute("href")).toMatch(/\/browse\/PUMP-\d+$/);
+    expect(await frame.getByRole("row").count()).toBe(1 + 8);
+  });
+
+  it("filters requirements by label and name, and says so when nothing matches", async () => {
+    const filter = frame.getByRole("textbox", { name: "Filter requirements" });
+    await filter.fill("braking");
+    await row("Automatic braking can be audited").waitFor();
+    await row("Emergency braking event log").waitFor();
+    await expect.poll(() => frame.getByRole("row").count()).toBe(1 + 2);
+
+    await filter.fill("no such requirement");
+    await frame.getByText("No requirements found for your search query").waitFor();
+    await filter.fill("");
+    await expect.poll(() => frame.getByRole("row").count()).toBe(1 + 8);
+  });
+
+  it("hides a column, which stays hidden after a reload, then exports the shown columns as a Word document", async () => {
+    await frame.getByRole("button", { name: "Remove Bug" }).click();
+    await expect.poll(() => columnHeader("Bug").count()).toBe(0);
+
+    await openMatrix();
+    await columnHeader("Story").waitFor();
+    expect(await columnHeader("Bug").count()).toBe(0);
+
+    const download = page.waitForEvent("download", { timeout: 60_000 });
+    await frame.getByRole("button", { name: "Export" }).click();
+    await frame.getByRole("menuitem", { name: "Word (.docx)" }).click();
+    await frame.getByText("Generating your export...").waitFor();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^traceability-matrix-10000-\d{4}-\d{2}-\d{2}\.docx$/);
+    const saved = path.join(harness.dataDir, "matrix.docx");
+    await file.saveAs(saved);
+
+    const zip = await JSZip.loadAsync(fs.readFileSync(saved));
+    const xml = (await zip.file("word/document.xml")?.async("string")) ?? "";
+    for (const name of ["Reduce rear-end collisions", "Forward collision warning", "Event log writer"]) expect(xml).toContain(name);
+    expect(xml).toContain(">Story<");
+    expect(xml).not.toContain(">Bug<");
+    expect(xml).toMatch(/PUMP-\d+/);
+    await expect.poll(() => frame.getByText("Generating your export...").count()).toBe(0);
+  });
+
+  it("scrolls through 10,000 requirements with only the rows in view in the page", async () => {
+    const { db } = harness.addonDeps;
+    const [type] = await db("requirement_types").where({ tenant_id: tenantId, level: 3 }).select("requirement_type_id");
+    for (let start = 0; start < MANY; start += 1000) {
+      await db("requirements").insert(
+        Array.from({ length: 1000 }, (_, i) => ({
+          tenant_id: tenantId,
+          project_id: ROVER,
+          requirement_type_id: type.requirement_type_id,
+          name: `Rover requirement ${start + i + 1}`,
+          created_by: "e2e",
+        })),
+      );
+    }
+    await openMatrix(ROVER, "ROVER");
+    await row("Rover requirement 1").first().waitFor();
+    expect(await frame.getByRole("table", { name: "Traceability matrix" }).getAttribute("aria-rowcount")).toBe(String(MANY + 1));
+    expect(await frame.getByRole("row").count()).toBeLessThan(100);
+
+    await frame.locator("tbody").evaluate((body) => {
+      body.closest("table")?.parentElement?.scrollTo({ top: body.scrollHeight * 2 });
+    });
+    await row(`Rover requirement ${MANY}`).waitFor();
+    expect(await frame.getByRole("row").count()).toBeLessThan(100);
+  });
+});
