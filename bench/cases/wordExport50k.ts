@@ -127,13 +127,23 @@ const wordExport50k: BenchCase = {
       clearInterval(sampler);
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
       const size = (await storage.head(key))?.size ?? 0;
+      // The same document without a single Jira read: what the database and the document cost alone.
+      const localStarted = performance.now();
+      await writeMatrixExport(
+        { db, hostClient, storage },
+        { tenantId, accountId: "bench" },
+        { projectId: PUMP_ID, selectedIssueTypes: [], storageKey: storageKey(tenantId, "exports", `${randomUUID()}.docx`) },
+        async () => {},
+      );
+      const localRowsPerSecond = ROWS / ((performance.now() - localStarted) / 1000);
       const rowsPerSecond = ROWS / seconds;
       const peakMb = (peakRss - idleRss) / (1024 * 1024);
       process.stdout.write(
-        `  word-export-50k: ${round(seconds, 2)} s, ${Math.round(rowsPerSecond)} rows/s, peak RSS +${round(peakMb, 1)} MB, ${round(size / 1024 / 1024, 1)} MB .docx, ${progress.length} progress updates\n`,
+        `  word-export-50k: ${round(seconds, 2)} s, ${Math.round(rowsPerSecond)} rows/s, peak RSS +${round(peakMb, 1)} MB, ${round(size / 1024 / 1024, 1)} MB .docx, ${progress.length} progress updates; without Jira reads ${Math.round(localRowsPerSecond)} rows/s\n`,
       );
       return [
         { case: "word-export-50k:rows-per-second", db: context.db, ours: Math.round(rowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s (goal ≥)", ratio: round(GOAL_ROWS_PER_SECOND / rowsPerSecond) },
+        { case: "word-export-50k:rows-per-second-without-jira", db: context.db, ours: Math.round(localRowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s (goal ≥)", ratio: round(GOAL_ROWS_PER_SECOND / localRowsPerSecond) },
         { case: "word-export-50k:peak-rss-above-idle", db: context.db, ours: round(peakMb, 1), baseline: GOAL_PEAK_MB, unit: "MB (goal ≤)", ratio: round(peakMb / GOAL_PEAK_MB) },
       ] satisfies BenchResult[];
     } finally {
