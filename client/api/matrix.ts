@@ -1,11 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
+import type { JobStatusResponse } from "../../common/schemas/job.js";
 import type { MatrixExportBody, MatrixExportResponse, MatrixResponse } from "../../common/schemas/matrix.js";
 import { api } from "./client.js";
 
 export type { MatrixExportResponse, MatrixResponse, MatrixRow } from "../../common/schemas/matrix.js";
-
-/** Spec section 3: what `GET /api/job/status/{jobId}` answers. */
-export type JobProgress = { status: string; completed_rows: number; total_rows: number };
 
 /** Spec sections 4 and 9: an export job is asked about every 2 seconds while queued or started. */
 export const EXPORT_POLL_MS = 2000;
@@ -29,7 +27,7 @@ export const startMatrixExport = (body: MatrixExportBody) => api.post<MatrixExpo
 export function useJobProgress(jobId: string | undefined) {
   return useQuery({
     queryKey: matrixKeys.job(jobId ?? ""),
-    queryFn: () => api.get<JobProgress>(`/api/job/status/${jobId}`),
+    queryFn: () => api.get<JobStatusResponse>(`/api/job/status/${jobId}`),
     enabled: jobId !== undefined,
     retry: false,
     refetchInterval: (query) => (isJobRunning(query.state.data?.status ?? "queued") ? EXPORT_POLL_MS : false),
