@@ -93,7 +93,13 @@ export function forgeManifest(
     ...("resources" in forgeNative ? { resources: forgeNative.resources } : {}),
     permissions: {
       scopes: forgeScopesOf(product),
-      ...(product === "jira" ? { external: { fetch: { client: [{ remote: FORGE_REMOTE_KEY }] } } } : {}),
+      ...(product === "jira"
+        ? {
+            external: { fetch: { client: [{ remote: FORGE_REMOTE_KEY }] } },
+            // Atlaskit (the link dialog's select) injects its styles at run time.
+            content: { styles: ["unsafe-inline"] },
+          }
+        : {}),
     },
   };
 }
