@@ -124,7 +124,7 @@ export function forgeInvocationOf(req: Request): ForgeInvocation {
 }
 
 /** Custom UI runs on Forge's CDN, a cross origin: our API answers its fetches (Bearer tokens, no cookies). */
-export const FORGE_CUSTOM_UI_ORIGIN = /^https:\/\/[a-z0-9-]+\.cdn\.(prod|stg)\.atlassian-dev\.net$/;
+const FORGE_CUSTOM_UI_ORIGIN = /^https:\/\/[a-z0-9-]+\.cdn\.(prod|stg)\.atlassian-dev\.net$/;
 
 export function allowForgeCustomUi(): RequestHandler {
   return (req, res, next) => {

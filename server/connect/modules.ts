@@ -211,7 +211,7 @@ export const CONNECT_APPS = {
   },
 } as const satisfies Record<ConnectProduct, { key: string; name: string; self: string; scopes: readonly string[] }>;
 
-export const APP_DESCRIPTION = "Requirements management for Jira and Confluence: typed requirements, traceability and baselines.";
+const APP_DESCRIPTION = "Requirements management for Jira and Confluence: typed requirements, traceability and baselines.";
 
 export function connectDescriptor(
   product: ConnectProduct,
