@@ -7,7 +7,7 @@ import { FORGE_EXCHANGE_PATH } from "../../common/forge.js";
 import { KnexInstallationStore } from "../../server/connect/aceStore.js";
 import { type ForgeKeys, signForgeInvocationToken, startForgeJwksServer } from "../helpers/forge.js";
 import { addonApi, freePort, type Harness, startHarness } from "./harness.js";
-import type { RequirementType } from "./requirementsFixture.js";
+import { createRequirementAs } from "./requirementsFixture.js";
 
 const FORGE_APP_ID = "ari:cloud:ecosystem::app/5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d";
 /** PUMP-1 of the emulator's seeded Jira, in project PUMP. */
@@ -100,18 +100,7 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
     await forgeKeys?.close();
   });
 
-  const createRequirement = async (name: string, project: number) => {
-    const types = await api<{ requirement_types: RequirementType[] } | RequirementType[]>("GET", "/api/requirement/type");
-    const [type] = Array.isArray(types) ? types : types.requirement_types;
-    if (!type) throw new Error("No requirement type to create a requirement with");
-    return api<{ requirement_id: number }>("POST", "/api/requirement", {
-      name,
-      description: "",
-      project,
-      parent_folder_id: null,
-      requirement_type_id: type.requirement_type_id,
-    });
-  };
+  const createRequirement = (name: string, project: number) => createRequirementAs(harness.addonUrl, token, name, project);
 
   it("signs in through the remote and lists the issue's requirements from the Connect installation's data", async () => {
     const pumpStops = await createRequirement("The pump stops on occlusion", Number(PROJECT.id));
