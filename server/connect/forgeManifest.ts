@@ -9,7 +9,7 @@ import { CONNECT_APPS, CONNECT_MODULES, type ConnectModule, type ConnectProduct,
 /** The remote every Connect module and Forge call goes to: our server. */
 export const FORGE_REMOTE_KEY = "rmcloud";
 /** The Forge-native issue panel calls our server through this endpoint (invokeRemote). */
-export const FORGE_ENDPOINT_KEY = "rmcloud-api";
+const FORGE_ENDPOINT_KEY = "rmcloud-api";
 export const FORGE_ISSUE_PANEL = { key: "rmcloud-forge-issue-panel", resource: "issue-panel", path: "static/issue-panel" } as const;
 
 export type ForgeAppOptions = { baseUrl: string; appId: string };
@@ -24,7 +24,7 @@ export const DEFAULT_FORGE_OPTIONS: Record<ConnectProduct, ForgeAppOptions> = {
 };
 
 /** Connect scope → Forge's Connect scope (READ → read:connect-jira). */
-export function forgeScopesOf(product: ConnectProduct): string[] {
+function forgeScopesOf(product: ConnectProduct): string[] {
   return CONNECT_APPS[product].scopes.map((scope) => `${scope.toLowerCase().replace(/_/g, "-")}:connect-${product}`);
 }
 
@@ -85,8 +85,8 @@ export function forgeManifest(
       {
         key: FORGE_REMOTE_KEY,
         baseUrl: options.baseUrl,
-        // storage: requirements and their links live on our server; fetch: the issue panel calls our API from the browser.
-        operations: ["storage", "fetch"],
+        // storage: requirements and their links live on our server; fetch: a Forge page calls our API from the browser.
+        operations: "modules" in forgeNative ? ["storage", "fetch"] : ["storage"],
         storage: { inScopeEUD: true },
       },
     ],

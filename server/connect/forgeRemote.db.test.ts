@@ -5,6 +5,7 @@ import { FORGE_EXCHANGE_PATH } from "../../common/forge.js";
 import { type TestContext, testConfig } from "../../test/helpers/app.js";
 import { createConnectTestApp, exchangeToken, installSite, type KeyServer, postLifecycle, startKeyServer } from "../../test/helpers/connect.js";
 import { type ForgeKeys, signForgeInvocationToken, startForgeJwksServer } from "../../test/helpers/forge.js";
+import { KnexInstallationStore } from "./aceStore.js";
 import { verifyAppToken } from "./appToken.js";
 
 const JIRA_FORGE_APP = "ari:cloud:ecosystem::app/6f1b7d5e-1c1a-4f0e-9a43-2b1f3c1e0d11";
@@ -145,5 +146,26 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
 
     const other = await request(ctx.app).get("/api/user").set("Origin", "https://evil.example.com");
     expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
+describe("ACE's Forge installation association on our store", () => {
+  it("finds the Connect installation of a Forge installation, follows it to a new clientKey, and forgets it", async () => {
+    const store = new KnexInstallationStore(ctx.deps.db);
+    const installationId = forgeInstallationId();
+    const site = await installSite(ctx, keys, { installationId });
+    expect(await store.getClientSettingsForForgeInstallation(installationId)).toMatchObject({
+      clientKey: site.clientKey,
+      installationId,
+      baseUrl: site.baseUrl,
+    });
+
+    const other = await installSite(ctx, keys);
+    await store.associateInstallations(installationId, other.clientKey);
+    expect(await store.getClientSettingsForForgeInstallation(installationId)).toMatchObject({ clientKey: other.clientKey });
+
+    await store.deleteAssociation(installationId);
+    expect(await store.getClientSettingsForForgeInstallation(installationId)).toBeNull();
+    expect(() => store.forForgeInstallation(installationId)).toThrow(/keeps no Forge app tokens/);
   });
 });

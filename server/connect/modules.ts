@@ -3,6 +3,7 @@
  * Jira's at /atlassian-connect.json (ACE serves it; the top-level atlassian-connect.json is this
  * output with ACE's {{localBaseUrl}} placeholder, kept equal by a test and by
  * `npx tsx server/scripts/writeDescriptor.ts`) and Confluence's at /confluence/atlassian-connect.json.
+ * So are the Forge apps that carry the same modules (forgeManifest.ts, forge/<product>/manifest.yml).
  *
  * Every page a host opens goes through the sign-in hand-off `/authenticate/{location}` (spec section 2),
  * which exchanges the signed iframe URL for rmCloud's token and redirects to the location's screen.
