@@ -58,8 +58,9 @@ type VerifiedRequest = Request & { context?: { clientKey?: string } };
  * callbacks and webhooks, and keeps installations in our database (KnexInstallationStore). Its
  * development conveniences (auto-registration, descriptor watching, ngrok) stay off.
  *
- * The same server is the remote of the Forge apps (forge/*\/manifest.yml): Connect modules reach it
- * exactly as from a Connect app, and Forge invocations sign in at FORGE_EXCHANGE_PATH.
+ * The same server is the remote of the Forge apps (the manifests in forge/jira and forge/confluence):
+ * Connect modules reach it exactly as from a Connect app, and Forge invocations sign in at
+ * FORGE_EXCHANGE_PATH.
  */
 export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
   const { baseUrl, connectKeysCdnUrl, forge } = deps.config;
