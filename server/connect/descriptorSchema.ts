@@ -10,109 +10,76 @@
  * until its shape is added.
  */
 
-const i18nProperty = {
-  type: "object",
-  properties: { value: { type: "string", maxLength: 255 }, i18n: { type: "string" } },
-  required: ["value"],
-  additionalProperties: false,
-} as const;
+const str = { type: "string" } as const;
+const bool = { type: "boolean" } as const;
+const int = { type: "integer" } as const;
+const obj = { type: "object" } as const;
+const strings = { type: "array", items: str } as const;
 
+/** An object of exactly these fields, as Atlassian's schemas close every module. */
+const closed = (properties: Record<string, object>, required: readonly string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+const i18nProperty = closed({ value: { type: "string", maxLength: 255 }, i18n: str }, ["value"]);
 /** Connect module keys: letters, digits and dashes (the host lower-cases them), at most 100 characters. */
 const moduleKey = { type: "string", pattern: "^[a-zA-Z0-9-]+$", maxLength: 100 } as const;
 const relativeUrl = { type: "string", pattern: "^/" } as const;
 const absoluteUrl = { type: "string", pattern: "^https?://[^\\s]+$" } as const;
 
-const pageModule = {
-  type: "object",
-  properties: {
-    key: moduleKey,
-    name: i18nProperty,
-    url: relativeUrl,
-    weight: { type: "integer" },
-    location: { type: "string" },
-    icon: { type: "object" },
-    conditions: { type: "array" },
-    params: { type: "object" },
-  },
-  required: ["key", "name", "url"],
-  additionalProperties: false,
-} as const;
+/** What every page-like module (project page, general page, admin page, ...) may carry. */
+const pageFields = { key: moduleKey, name: i18nProperty, url: relativeUrl, weight: int, location: str, conditions: { type: "array" }, params: obj };
 
-const webPanel = {
-  type: "object",
-  properties: {
-    key: moduleKey,
-    name: i18nProperty,
-    url: relativeUrl,
-    location: { type: "string" },
-    weight: { type: "integer" },
-    layout: { type: "object", properties: { width: { type: "string" }, height: { type: "string" } } },
-    tooltip: i18nProperty,
-    conditions: { type: "array" },
-    params: { type: "object" },
-    supportsNative: { type: "boolean" },
-  },
-  required: ["key", "name", "url", "location"],
-  additionalProperties: false,
-} as const;
+const pageModule = closed({ ...pageFields, icon: obj }, ["key", "name", "url"]);
 
-const dialog = {
-  type: "object",
-  properties: {
+const webPanel = closed(
+  { ...pageFields, layout: closed({ width: str, height: str }), tooltip: i18nProperty, supportsNative: bool },
+  ["key", "name", "url", "location"],
+);
+
+const dialog = closed(
+  {
     key: moduleKey,
     url: relativeUrl,
-    cacheable: { type: "boolean" },
-    options: {
-      type: "object",
-      properties: {
-        chrome: { type: "boolean" },
-        header: i18nProperty,
-        width: { type: "string" },
-        height: { type: "string" },
-        size: { enum: ["small", "medium", "large", "x-large", "fullscreen", "maximum"] },
-        closeKey: { type: "string" },
-      },
-      additionalProperties: false,
-    },
+    cacheable: bool,
+    options: closed({
+      chrome: bool,
+      header: i18nProperty,
+      width: str,
+      height: str,
+      size: { enum: ["small", "medium", "large", "x-large", "fullscreen", "maximum"] },
+      closeKey: str,
+    }),
   },
-  required: ["key", "url"],
-  additionalProperties: false,
-} as const;
+  ["key", "url"],
+);
 
-const webhook = {
-  type: "object",
-  properties: {
-    event: { type: "string", minLength: 1 },
-    url: relativeUrl,
-    excludeBody: { type: "boolean" },
-    filter: { type: "string" },
-    propertyKeys: { type: "array", items: { type: "string" } },
-  },
-  required: ["event", "url"],
-  additionalProperties: false,
-} as const;
+const webhook = closed({ event: { type: "string", minLength: 1 }, url: relativeUrl, excludeBody: bool, filter: str, propertyKeys: strings }, [
+  "event",
+  "url",
+]);
 
-const macroParameter = {
-  type: "object",
-  properties: {
+const macroParameter = closed(
+  {
     identifier: { type: "string", pattern: "^[a-zA-Z0-9-_]+$" },
     name: i18nProperty,
     description: i18nProperty,
     type: { enum: ["attachment", "boolean", "content", "enum", "int", "spacekey", "string", "username", "date", "url"] },
-    required: { type: "boolean" },
-    multiple: { type: "boolean" },
-    hidden: { type: "boolean" },
-    defaultValue: { type: "string" },
-    values: { type: "array", items: { type: "string" } },
-    aliases: { type: "array", items: { type: "string" } },
+    required: bool,
+    multiple: bool,
+    hidden: bool,
+    defaultValue: str,
+    values: strings,
+    aliases: strings,
   },
-  required: ["identifier", "name", "type"],
-  additionalProperties: false,
-} as const;
+  ["identifier", "name", "type"],
+);
 
-const dynamicContentMacro = {
-  type: "object",
-  properties: {
+const dynamicContentMacro = closed(
+  {
     key: moduleKey,
     name: i18nProperty,
     url: relativeUrl,
@@ -126,44 +93,20 @@ const dynamicContentMacro = {
       },
     },
     parameters: { type: "array", items: macroParameter },
-    editor: {
-      type: "object",
-      properties: {
-        url: relativeUrl,
-        insertTitle: i18nProperty,
-        editTitle: i18nProperty,
-        width: { type: "string" },
-        height: { type: "string" },
-        cacheable: { type: "boolean" },
-      },
-      required: ["url"],
-      additionalProperties: false,
-    },
-    icon: { type: "object" },
-    featured: { type: "boolean" },
-    width: { type: "string" },
-    height: { type: "string" },
-    aliases: { type: "array", items: { type: "string" } },
+    editor: closed({ url: relativeUrl, insertTitle: i18nProperty, editTitle: i18nProperty, width: str, height: str, cacheable: bool }, ["url"]),
+    icon: obj,
+    featured: bool,
+    width: str,
+    height: str,
+    aliases: strings,
   },
-  required: ["key", "name", "url"],
-  additionalProperties: false,
-} as const;
+  ["key", "name", "url"],
+);
 
 const list = (items: object) => ({ type: "array", items, minItems: 1 });
 
-const JIRA_MODULES = {
-  jiraProjectPages: list(pageModule),
-  generalPages: list(pageModule),
-  adminPages: list(pageModule),
-  configurePage: pageModule,
-  postInstallPage: pageModule,
-  webPanels: list(webPanel),
-  dialogs: list(dialog),
-  webhooks: list(webhook),
-};
-
-const CONFLUENCE_MODULES = {
-  dynamicContentMacros: list(dynamicContentMacro),
+/** Module types both products define. */
+const COMMON_MODULES = {
   generalPages: list(pageModule),
   adminPages: list(pageModule),
   configurePage: pageModule,
@@ -176,48 +119,34 @@ const CONFLUENCE_MODULES = {
 function descriptorSchema(modules: Record<string, object>, scopes: readonly string[]) {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
-    type: "object",
-    properties: {
-      key: { type: "string", pattern: "^[a-zA-Z0-9-._]+$", maxLength: 64 },
-      name: { type: "string", maxLength: 80 },
-      description: { type: "string" },
-      vendor: {
-        type: "object",
-        properties: { name: { type: "string" }, url: absoluteUrl },
-        additionalProperties: false,
+    ...closed(
+      {
+        key: { type: "string", pattern: "^[a-zA-Z0-9-._]+$", maxLength: 64 },
+        name: { type: "string", maxLength: 80 },
+        description: str,
+        vendor: closed({ name: str, url: absoluteUrl }),
+        baseUrl: absoluteUrl,
+        links: { type: "object", additionalProperties: str },
+        authentication: closed({ type: { enum: ["jwt", "none"] } }, ["type"]),
+        apiVersion: int,
+        apiMigrations: closed({ "signed-install": bool, gdpr: bool, "context-qsh": bool }),
+        enableLicensing: bool,
+        lifecycle: closed({ installed: relativeUrl, uninstalled: relativeUrl, enabled: relativeUrl, disabled: relativeUrl }),
+        scopes: { type: "array", items: { enum: scopes }, uniqueItems: true },
+        modules: closed(modules),
+        translations: obj,
+        regionBaseUrls: obj,
+        cloudAppMigrationSafetyEnabled: bool,
       },
-      baseUrl: absoluteUrl,
-      links: { type: "object", additionalProperties: { type: "string" } },
-      authentication: { type: "object", properties: { type: { enum: ["jwt", "none"] } }, required: ["type"], additionalProperties: false },
-      apiVersion: { type: "integer" },
-      apiMigrations: {
-        type: "object",
-        properties: { "signed-install": { type: "boolean" }, gdpr: { type: "boolean" }, "context-qsh": { type: "boolean" } },
-        additionalProperties: false,
-      },
-      enableLicensing: { type: "boolean" },
-      lifecycle: {
-        type: "object",
-        properties: {
-          installed: relativeUrl,
-          uninstalled: relativeUrl,
-          enabled: relativeUrl,
-          disabled: relativeUrl,
-        },
-        additionalProperties: false,
-      },
-      scopes: { type: "array", items: { enum: scopes }, uniqueItems: true },
-      modules: { type: "object", properties: modules, additionalProperties: false },
-      translations: { type: "object" },
-      regionBaseUrls: { type: "object" },
-      cloudAppMigrationSafetyEnabled: { type: "boolean" },
-    },
-    required: ["key", "baseUrl", "authentication"],
-    additionalProperties: false,
+      ["key", "baseUrl", "authentication"],
+    ),
   };
 }
 
 const COMMON_SCOPES = ["NONE", "READ", "WRITE", "DELETE", "ADMIN", "ACT_AS_USER", "ACCESS_EMAIL_ADDRESSES"] as const;
 
-export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema(JIRA_MODULES, [...COMMON_SCOPES, "PROJECT_ADMIN"]);
-export const CONFLUENCE_DESCRIPTOR_SCHEMA = descriptorSchema(CONFLUENCE_MODULES, [...COMMON_SCOPES, "SPACE_ADMIN"]);
+export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, jiraProjectPages: list(pageModule) }, [...COMMON_SCOPES, "PROJECT_ADMIN"]);
+export const CONFLUENCE_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, dynamicContentMacros: list(dynamicContentMacro) }, [
+  ...COMMON_SCOPES,
+  "SPACE_ADMIN",
+]);
