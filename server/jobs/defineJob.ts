@@ -64,22 +64,27 @@ export class JobAlreadyFinished extends Error {
   }
 }
 
-export type TrackedJobDefinition<P> = {
-  kind: "tracked";
+type DefinitionOf<P, Kind, Handler> = {
+  kind: Kind;
+  /** The pg-boss queue's name: letters, digits, - and _. */
   name: string;
   payload: z.ZodType<P>;
   retry: RetryPolicy;
-  /** What it answers becomes the status row's `result` (unless the handler called `finish` itself). */
-  handler: (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>;
+  handler: Handler;
 };
 
-export type BackgroundJobDefinition<P> = {
-  kind: "background";
-  name: string;
-  payload: z.ZodType<P>;
-  retry: RetryPolicy;
-  handler: (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>;
-};
+/** Its handler's answer becomes the status row's `result` (unless the handler called `finish` itself). */
+export type TrackedJobDefinition<P> = DefinitionOf<
+  P,
+  "tracked",
+  (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>
+>;
+
+export type BackgroundJobDefinition<P> = DefinitionOf<
+  P,
+  "background",
+  (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>
+>;
 
 export type JobDefinition<P = unknown> = TrackedJobDefinition<P> | BackgroundJobDefinition<P>;
 
