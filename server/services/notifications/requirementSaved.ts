@@ -8,7 +8,7 @@ import { commentOnIssues } from "./commentOnIssues.js";
 import { emailAssignee } from "./emailAssignee.js";
 
 /** What a notification needs of a requirement, before or after a save. */
-export const RequirementEventStateSchema = z.object({
+const RequirementEventStateSchema = z.object({
   requirementId: z.number().int(),
   projectId: z.number().int(),
   label: z.string(),
@@ -20,7 +20,7 @@ export const RequirementEventStateSchema = z.object({
 export type RequirementEventState = z.infer<typeof RequirementEventStateSchema>;
 
 /** One saved revision of one requirement: the unit of notification and of its idempotency. */
-export const RequirementSavedSchema = z.object({
+const RequirementSavedSchema = z.object({
   tenantId: z.guid(),
   accountId: z.string(),
   requirementId: z.number().int(),
