@@ -72,12 +72,14 @@ export class JobQueue {
     this.started = true;
   }
 
-  /** Starts workers for every definition in this process. */
+  /** Starts workers for every definition in this process, `concurrency` of each. */
   async work(deps: AppDeps): Promise<void> {
     for (const definition of this.definitions) {
-      await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
-        if (job) await runDefinition(deps, definition, job);
-      });
+      for (let worker = 0; worker < definition.concurrency; worker++) {
+        await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
+          if (job) await runDefinition(deps, definition, job);
+        });
+      }
     }
   }
 

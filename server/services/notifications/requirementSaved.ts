@@ -45,6 +45,8 @@ export const requirementSavedNotifications = defineBackgroundJob({
   name: "requirement-saved-notifications",
   payload: RequirementSavedSchema,
   retry: { retryLimit: 6, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 5 * 60 },
+  // Mostly waiting on Jira and the mail server: a folder delete can enqueue hundreds.
+  concurrency: 4,
   handler: async (deps, saved, delivery) => {
     const tenant = await findTenant(deps.db, saved.tenantId);
     if (!tenant?.active) return;
