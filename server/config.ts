@@ -26,6 +26,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default("rmCloud <no-reply@rmcloud.local>"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  JOB_WORKERS: z.enum(["true", "false"]).default("true"),
 });
 
 export type Config = {
@@ -51,6 +52,8 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
+  jobWorkers: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,5 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
+    jobWorkers: parsed.JOB_WORKERS === "true",
   };
 }

@@ -1,9 +1,11 @@
 import request from "supertest";
+import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import type { HostClient } from "../../connect/hostClient.js";
 import type { Db } from "../../db/knex.js";
-import type { DomainEvents } from "../../services/events.js";
+import { queuedJobs } from "../../../test/helpers/jobs.js";
+import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
 import { removeLinksOfDeletedIssue } from "../../services/issueLinks/removeLinksOfDeletedIssue.js";
 
 const PROJECT = 10000;
@@ -29,12 +31,8 @@ const fakeJira: HostClient = {
 };
 
 let ctx: TestContext;
-const saved: DomainEvents["requirementSaved"][0][] = [];
 beforeAll(async () => {
   ctx = await createTestApp({ hostClient: fakeJira });
-  ctx.deps.events.on("requirementSaved", (event) => {
-    saved.push(event);
-  });
 });
 afterAll(() => ctx.destroy());
 
@@ -115,13 +113,14 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     expect(issues.sort()).toEqual(["20002", "20003"]);
   });
 
-  it("writes a revision on each requirement whose links changed and tells listeners after the save", async () => {
+  it("writes a revision on each requirement whose links changed and enqueues their notifications with the save", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const kept = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Kept");
     const dropped = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Dropped");
     const added = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Added");
+    await ctx.deps.db("customer_settings").insert({ tenant_id: tenant.tenantId, comment_on_associated_issues: true });
     await putIssue(tenant, "20004", [kept, dropped]);
-    saved.length = 0;
+    const enqueuedBefore = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId)).length;
 
     await putIssue(tenant, "20004", [kept, added]);
 
@@ -139,11 +138,46 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     const requirement = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: dropped }).first();
     expect(requirement.revision).toBe(3);
 
-    expect(saved.map((event) => [event.requirementId, event.before?.issueIds, event.after?.issueIds])).toEqual([
-      [added, [], ["20004"]],
-      [dropped, ["20004"], []],
+    const saved = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+      .slice(enqueuedBefore)
+      .map((job) => job.data)
+      .sort((a, b) => b.requirementId - a.requirementId);
+    expect(saved.map((event) => [event.requirementId, event.revision, event.before?.issueIds, event.after?.issueIds])).toEqual([
+      [added, 2, [], ["20004"]],
+      [dropped, 3, ["20004"], []],
     ]);
     expect(saved[0]?.after?.label).toBe(`SR-${added}: Added`);
+  });
+
+  it("shows linking and unlinking an issue in the requirement's Activity as an update of its issues", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const requirementId = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Brakes respond within 50 ms");
+    const activity = async () => {
+      const response = await request(ctx.app)
+        .get(`/api/requirement/${requirementId}/revision`)
+        .set("Authorization", await bearer(ctx, tenant, "557058:linker"));
+      expect(response.status).toBe(200);
+      return (response.body.revisions as { revision: number; action: string; changed_fields: string; account_id: string }[])
+        .map(({ revision, action, changed_fields, account_id }) => ({ revision, action, changed_fields, account_id }))
+        .sort((a, b) => a.revision - b.revision);
+    };
+
+    expect((await putIssue(tenant, "20005", [requirementId])).status).toBe(200);
+    expect(await activity()).toEqual([{ revision: 2, action: "updated", changed_fields: "issues", account_id: "557058:test-user" }]);
+
+    expect((await putIssue(tenant, "20005", [])).status).toBe(200);
+    expect(await activity()).toEqual([
+      { revision: 2, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
+      { revision: 3, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
+    ]);
+    const [linked, unlinked] = await ctx.deps.db("requirement_revisions")
+      .where({ tenant_id: tenant.tenantId, requirement_id: requirementId })
+      .orderBy("revision")
+      .select("snapshot");
+    const issuesOf = (row: { snapshot: unknown }) =>
+      (typeof row.snapshot === "string" ? JSON.parse(row.snapshot) : row.snapshot).issues;
+    expect(issuesOf(linked)).toEqual([{ atlassian_issue_id: "20005" }]);
+    expect(issuesOf(unlinked)).toEqual([]);
   });
 
   it("leaves links of requirements from other projects alone and refuses to link them", async () => {
@@ -229,8 +263,8 @@ describe("a Jira issue deleted (jira:issue_deleted webhook)", () => {
     await putIssue(site, "20003", [mine]);
     await putIssue(otherSite, "20002", [theirs]);
 
-    expect(await removeLinksOfDeletedIssue(ctx.deps.db, site.tenantId, "20002")).toBe(2);
-    expect(await removeLinksOfDeletedIssue(ctx.deps.db, site.tenantId, "20002")).toBe(0);
+    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(2);
+    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(0);
 
     expect(await linkedRequirementIds(ctx.deps.db, site, "20002")).toEqual([]);
     expect(await linkedRequirementIds(ctx.deps.db, site, "20003")).toEqual([mine]);

@@ -1,22 +1,20 @@
 import { folderSubtreeIds, softDeleteFolders } from "../../db/folderStore.js";
-import { activeRequirementIdsInFolders } from "../../db/requirementStore.js";
+import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
-import { deleteRequirementsIn, emitDeleted } from "../requirements/deleteRequirements.js";
-import type { Actor, ServiceDeps } from "../requirements/requirementViews.js";
+import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 /**
  * DELETE /api/folder/{id}: the folder, its subfolders and every requirement in them, in one
  * transaction. All soft: each requirement gets its 'deleted' revision and stays readable in its
  * history and in baselines; no row is orphaned (docs/decisions.md).
  */
-export async function deleteFolder(deps: ServiceDeps, actor: Actor, folderId: number): Promise<void> {
-  const deleted = await deps.db.transaction(async (trx) => {
+export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
+  await deps.db.transaction(async (trx) => {
     const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
     const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);
-    const states = await deleteRequirementsIn(trx, actor, requirementIds);
+    await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
     await softDeleteFolders(trx, actor.tenantId, folderIds);
-    return states;
   });
-  emitDeleted(deps, actor, deleted);
 }
