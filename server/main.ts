@@ -7,7 +7,7 @@ import type { AppDeps } from "./deps.js";
 import { jobDefinitions } from "./jobs/index.js";
 import { JobQueue } from "./jobs/queue.js";
 import { createLogger } from "./logger.js";
-import { DomainEventBus } from "./services/events.js";
+import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
 import { createObjectStorage } from "./storage/index.js";
 
@@ -22,8 +22,8 @@ export async function createDeps(config: Config): Promise<AppDeps> {
     config,
     db,
     logger,
-    events: new DomainEventBus(),
     jobs,
+    mailer: createMailer(config),
     hostClient: createHostClient(db, logger),
     storage: createObjectStorage(config),
   };

@@ -1,6 +1,5 @@
+import type { JobStatus } from "../../common/schemas/job.js";
 import type { Db } from "./knex.js";
-
-export type JobStatus = "queued" | "started" | "finished" | "failed";
 
 export type JobRow = {
   job_id: string;

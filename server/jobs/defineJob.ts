@@ -64,22 +64,29 @@ export class JobAlreadyFinished extends Error {
   }
 }
 
-export type TrackedJobDefinition<P> = {
-  kind: "tracked";
+type DefinitionOf<P, Kind, Handler> = {
+  kind: Kind;
+  /** The pg-boss queue's name: letters, digits, - and _. */
   name: string;
   payload: z.ZodType<P>;
   retry: RetryPolicy;
-  /** What it answers becomes the status row's `result` (unless the handler called `finish` itself). */
-  handler: (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>;
+  /** How many of its jobs one process runs at once. */
+  concurrency: number;
+  handler: Handler;
 };
 
-export type BackgroundJobDefinition<P> = {
-  kind: "background";
-  name: string;
-  payload: z.ZodType<P>;
-  retry: RetryPolicy;
-  handler: (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>;
-};
+/** Its handler's answer becomes the status row's `result` (unless the handler called `finish` itself). */
+export type TrackedJobDefinition<P> = DefinitionOf<
+  P,
+  "tracked",
+  (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>
+>;
+
+export type BackgroundJobDefinition<P> = DefinitionOf<
+  P,
+  "background",
+  (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>
+>;
 
 export type JobDefinition<P = unknown> = TrackedJobDefinition<P> | BackgroundJobDefinition<P>;
 
@@ -87,19 +94,26 @@ export type JobDefinition<P = unknown> = TrackedJobDefinition<P> | BackgroundJob
 // biome-ignore lint/suspicious/noExplicitAny: the payload type is erased here and restored by parsing
 export type AnyJobDefinition = JobDefinition<any>;
 
-type Definition<P, H> = { name: string; payload: z.ZodType<P>; retry?: Partial<RetryPolicy>; handler: H };
+type Definition<P, H> = {
+  name: string;
+  payload: z.ZodType<P>;
+  retry?: Partial<RetryPolicy>;
+  /** 1 unless said otherwise. */
+  concurrency?: number;
+  handler: H;
+};
 
 /**
  * A job a user starts and watches (import, export): it has a tenant-scoped status row that
  * `GET /api/job/status/:jobId` answers. Start it with `startJob`.
  */
 export function defineJob<P>(definition: Definition<P, TrackedJobDefinition<P>["handler"]>): TrackedJobDefinition<P> {
-  return { kind: "tracked", ...definition, retry: { ...defaultRetry, ...definition.retry } };
+  return { kind: "tracked", concurrency: 1, ...definition, retry: { ...defaultRetry, ...definition.retry } };
 }
 
 /** Work behind the scenes (notifications): no status row; send it with `JobQueue.send`. */
 export function defineBackgroundJob<P>(
   definition: Definition<P, BackgroundJobDefinition<P>["handler"]>,
 ): BackgroundJobDefinition<P> {
-  return { kind: "background", ...definition, retry: { ...defaultRetry, ...definition.retry } };
+  return { kind: "background", concurrency: 1, ...definition, retry: { ...defaultRetry, ...definition.retry } };
 }

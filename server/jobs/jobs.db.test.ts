@@ -50,6 +50,9 @@ const countRows = defineJob({
   },
 });
 
+/** countRows without retries: a dead worker is its end. */
+const countRowsOnce = defineJob({ ...countRows, name: "test-count-rows-once", retry: { retryLimit: 0 } });
+
 const rejectRows = defineJob({
   name: "test-reject-rows",
   payload: z.object({ rows: z.array(z.number()) }),
@@ -72,7 +75,7 @@ const flaky = defineJob({
   },
 });
 
-const definitions = [countRows, rejectRows, flaky];
+const definitions = [countRows, countRowsOnce, rejectRows, flaky];
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -194,6 +197,16 @@ describe("a user-visible job", () => {
     await firstTry.done.promise;
     expect(await ctx.deps.db("job_test_effects").where({ job_id: jobId })).toHaveLength(1);
     expect(gateFor("killed:2").runs).toBe(0);
+  });
+
+  it("whose worker dies on its last try is failed, not left started", async () => {
+    const dying = await startWorker();
+    const jobId = await startJob(ctx.deps, actor, countRowsOnce, { label: "doomed", rows: 1 });
+    await gateFor("doomed:0").entered.promise;
+
+    await dying.stop({ graceful: false });
+    await startWorker();
+    expect(await waitForStatus(jobId, "failed")).toMatchObject({ error: "The job stopped before it finished" });
   });
 
   it("is not started when its payload is not valid", async () => {

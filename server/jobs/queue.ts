@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Db } from "../db/knex.js";
 import type { AppDeps } from "../deps.js";
-import type { AnyJobDefinition, JobDefinition } from "./defineJob.js";
+import type { AnyJobDefinition, JobDefinition, RetryPolicy } from "./defineJob.js";
 import { pgBossDb } from "./pgBossDb.js";
 import { deadTrackedJobs, runDefinition } from "./runJob.js";
 
@@ -12,6 +12,8 @@ export type JobQueueOptions = {
   definitions: readonly AnyJobDefinition[];
   /** How often an idle worker asks for work; 2 s unless a test wants it quicker (0.5 at least). */
   pollingIntervalSeconds?: number;
+  /** Overrides every definition's retry settings (tests shorten the waits). */
+  retry?: Partial<RetryPolicy>;
 };
 
 export type SendOptions = {
@@ -38,7 +40,9 @@ export class JobQueue {
     options: JobQueueOptions,
   ) {
     // The dead-letter queue first: the others refer to it.
-    this.definitions = [deadTrackedJobs, ...options.definitions];
+    this.definitions = [deadTrackedJobs, ...options.definitions].map((definition) =>
+      options.retry ? { ...definition, retry: { ...definition.retry, ...options.retry } } : definition,
+    );
     this.boss = new PgBoss({
       db: pgBossDb(db),
       schema: jobSchemaOf(db),
@@ -68,12 +72,14 @@ export class JobQueue {
     this.started = true;
   }
 
-  /** Starts workers for every definition in this process. */
+  /** Starts workers for every definition in this process, `concurrency` of each. */
   async work(deps: AppDeps): Promise<void> {
     for (const definition of this.definitions) {
-      await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
-        if (job) await runDefinition(deps, definition, job);
-      });
+      for (let worker = 0; worker < definition.concurrency; worker++) {
+        await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
+          if (job) await runDefinition(deps, definition, job);
+        });
+      }
     }
   }
 
@@ -83,6 +89,14 @@ export class JobQueue {
    */
   async send<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, data: unknown, options: SendOptions = {}) {
     return this.boss.send(definition.name, data as object, { ...options, db: pgBossDb(db) });
+  }
+
+  /** `send` for many jobs in one statement (pg-boss `insert`); ids already queued are skipped. */
+  async sendMany<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, jobs: { id?: string; data: unknown }[]) {
+    await this.boss.insert(
+      jobs.map((job) => ({ name: definition.name, id: job.id, data: job.data as object })),
+      { db: pgBossDb(db) },
+    );
   }
 
   /**

@@ -12,7 +12,7 @@ import {
 } from "./defineJob.js";
 
 /** What a user-visible job carries on the queue: whose it is, then its own payload. */
-export const TrackedJobData = z.object({
+const TrackedJobData = z.object({
   jobId: z.guid(),
   tenantId: z.guid(),
   accountId: z.string(),

@@ -9,13 +9,13 @@ import { loadConfig } from "../../server/config.js";
 import { type Product, signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
-import type { AnyJobDefinition } from "../../server/jobs/defineJob.js";
+import type { AnyJobDefinition, RetryPolicy } from "../../server/jobs/defineJob.js";
 import { jobDefinitions } from "../../server/jobs/index.js";
 import { JobQueue } from "../../server/jobs/queue.js";
-import { DomainEventBus } from "../../server/services/events.js";
 import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
+import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
@@ -36,6 +36,8 @@ export type TestJobOptions = {
   definitions?: readonly AnyJobDefinition[];
   /** Start workers in this process (the queue is always started, so services can send). */
   work?: boolean;
+  /** Every job's retries: one second apart, without backoff, unless a test says otherwise. */
+  retry?: Partial<RetryPolicy>;
 };
 
 /**
@@ -47,20 +49,21 @@ export async function createTestApp(
   options: { database?: TestDatabase; jobs?: TestJobOptions } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
-  const config = testConfig();
+  const config = overrides.config ?? testConfig();
   const storageRoot = await mkdtemp(path.join(tmpdir(), "rmcloud-storage-"));
   const logger = pino({ level: "silent" });
   const jobs = new JobQueue(database.db, logger, {
     definitions: options.jobs?.definitions ?? jobDefinitions,
     pollingIntervalSeconds: 0.5,
+    retry: { retryDelaySeconds: 1, retryBackoff: false, ...options.jobs?.retry },
   });
   await jobs.start();
   const deps: AppDeps = {
     config,
     db: database.db,
     logger,
-    events: new DomainEventBus(),
     jobs,
+    mailer: createMailer(config),
     hostClient: {
       call: async () => {
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
