@@ -44,7 +44,8 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
     );
     page = await harness.newPage();
     await openMatrix();
-  });
+    // A cold start (Vite optimising its dependencies on a busy machine) can outlast the default hook time.
+  }, 240_000);
 
   afterAll(async () => {
     await harness?.stop();
