@@ -3,6 +3,7 @@ import { createApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createDb, dbOptionsFromConfig, migrateToLatest } from "./db/knex.js";
 import type { AppDeps } from "./deps.js";
+import { flushErrorReports, startErrorReporting } from "./errorReporting.js";
 import { createLogger } from "./logger.js";
 import { DomainEventBus } from "./services/events.js";
 import { mountSpa } from "./spa.js";
@@ -13,6 +14,7 @@ import { createHostClient } from "./connect/hostClientImpl.js";
 export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
+  if (await startErrorReporting(config)) logger.info("reporting errors to Sentry");
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
   const deps: AppDeps = {
@@ -34,6 +36,7 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
     stopping ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
+      await flushErrorReports();
       logger.info("rmCloud add-on stopped");
     })();
     return stopping;

@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useContext } from "react";
 import { connectHost } from "./connectHost.js";
 import type { Host } from "./types.js";
 
-export type { Host, HostContext, HostFlag, HostProduct, HostRequestOptions } from "./types.js";
+export type { Host } from "./types.js";
 
 let host: Host | undefined;
 

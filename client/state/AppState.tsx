@@ -3,7 +3,7 @@ import { useHost } from "../host/index.js";
 import { AppStore, browserFrame } from "./appStore.js";
 import { type BaselinePage, baselinePageOf, type NavState } from "./navigation.js";
 
-export type { BaselinePage, MainTab, NavState } from "./navigation.js";
+export type { BaselinePage, NavState } from "./navigation.js";
 
 /** The main screen's shared state (spec sections 2 and 4); the requirements, matrix and baselines screens read it here. */
 export type AppState = {

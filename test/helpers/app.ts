@@ -15,6 +15,7 @@ import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
+import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
 
@@ -30,11 +31,12 @@ export const testConfig = () =>
 
 /**
  * The add-on on a fresh database (or on `database`, which it then owns and destroys), as Supertest
- * drives it; benchmarks listen on it.
+ * drives it; benchmarks listen on it. Every documented route's answer is held to its published
+ * schema (`checkResponses: false` for benchmarks, which time the app alone).
  */
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; checkResponses?: boolean } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const config = testConfig();
@@ -52,7 +54,8 @@ export async function createTestApp(
     storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
     ...overrides,
   };
-  const app = await createApp(deps);
+  const built = await createApp(deps);
+  const app = options.checkResponses === false ? built : checkResponsesAgainstSchemas(built);
   const destroy = async () => {
     await database.destroy();
     await rm(storageRoot, { recursive: true, force: true });

@@ -2,11 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useHost } from "../../host/index.js";
 import { GLOBAL_PROJECT_ID } from "../projects.js";
 import { type HostRequester, hostGet } from "./hostData.js";
-import { ASSIGNEE_SEARCH_LIMIT, dedupeById, projectStatusChoices } from "./paging.js";
+import { ASSIGNEE_SEARCH_LIMIT, projectStatusChoices } from "./paging.js";
 
 export type JiraStatus = { id: string; name: string; statusCategory?: { key?: "new" | "indeterminate" | "done" | string; name?: string } };
 export type JiraComponent = { id: string; name: string };
-export type JiraIssueType = { id: string; name: string; iconUrl?: string; subtask?: boolean; hierarchyLevel?: number };
 export type JiraUser = { accountId: string; displayName: string; avatarUrls?: Record<string, string>; active?: boolean };
 
 /** The project's workflow statuses, once each: the status choices of its requirements. */
@@ -18,18 +17,8 @@ export async function loadStatus(host: HostRequester, statusId: string): Promise
   return hostGet<JiraStatus>(host, `/rest/api/3/status/${encodeURIComponent(statusId)}`);
 }
 
-export async function loadStatuses(host: HostRequester): Promise<JiraStatus[]> {
-  return dedupeById(await hostGet<JiraStatus[]>(host, "/rest/api/3/status"));
-}
-
 export async function loadProjectComponents(host: HostRequester, projectId: number): Promise<JiraComponent[]> {
   return hostGet<JiraComponent[]>(host, `/rest/api/3/project/${projectId}/components`);
-}
-
-/** The project's issue types, or every issue type of the instance for Global Requirements. */
-export async function loadIssueTypes(host: HostRequester, projectId: number): Promise<JiraIssueType[]> {
-  const url = projectId === GLOBAL_PROJECT_ID ? "/rest/api/3/issuetype" : `/rest/api/3/issuetype/project?projectId=${projectId}`;
-  return dedupeById(await hostGet<JiraIssueType[]>(host, url));
 }
 
 /** Spec section 9: up to 1000 users who can be assigned in the project. */
@@ -48,7 +37,6 @@ export const jiraKeys = {
   statuses: (projectId: number) => ["jira", "statuses", projectId] as const,
   status: (statusId: string) => ["jira", "status", statusId] as const,
   components: (projectId: number) => ["jira", "components", projectId] as const,
-  issueTypes: (projectId: number) => ["jira", "issueTypes", projectId] as const,
   assignableUsers: (projectId: number) => ["jira", "assignableUsers", projectId] as const,
   user: (accountId: string) => ["jira", "user", accountId] as const,
 };
@@ -87,11 +75,6 @@ export function useProjectComponents(projectId: number) {
     enabled: isProject(projectId),
     ...hostQueryOptions,
   });
-}
-
-export function useIssueTypes(projectId: number) {
-  const host = useHost();
-  return useQuery({ queryKey: jiraKeys.issueTypes(projectId), queryFn: () => loadIssueTypes(host, projectId), ...hostQueryOptions });
 }
 
 export function useAssignableUsers(projectId: number) {
