@@ -3,12 +3,15 @@ import { setGlobalTheme } from "@atlaskit/tokens/set-global-theme";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
 import { App, createQueryClient } from "./App.js";
+import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
+import { startErrorReporting } from "./errorReporting.js";
 import { getHost } from "./host/index.js";
 
 // token() answers bare CSS variables (var(--ds-space-100)): without a theme every spacing and
 // colour the screens ask for resolves to nothing. Jira's own pages are light.
 void setGlobalTheme({ colorMode: "light" });
 
+startErrorReporting();
 const host = getHost();
 installReauthentication(host);
 
@@ -16,4 +19,8 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");
 // No <StrictMode>: Atlaskit's Portal appends its container during render and removes it in an
 // effect cleanup, so StrictMode's simulated unmount leaves every modal and flag in a detached node.
-createRoot(root).render(<App host={host} queryClient={createQueryClient()} />);
+createRoot(root).render(
+  <ErrorBoundary>
+    <App host={host} queryClient={createQueryClient()} />
+  </ErrorBoundary>,
+);

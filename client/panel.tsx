@@ -2,6 +2,8 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { installReauthentication, type User } from "./api/auth.js";
 import { api } from "./api/client.js";
+import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
+import { startErrorReporting } from "./errorReporting.js";
 import { getHost } from "./host/index.js";
 import { type IssueContext, issueContextOf } from "./pages/IssuePanel/issueContext.js";
 import { IssuePanel, LOAD_ERROR } from "./pages/IssuePanel/IssuePanel.js";
@@ -12,6 +14,7 @@ import { locationOfPath, signIn } from "./pages/Authenticate/signIn.js";
  * The issue panel's own light entry: it performs its own sign-in hand-off so that opening an
  * issue never loads the main app (no tree, matrix, baselines, Atlaskit or query cache).
  */
+startErrorReporting();
 const host = getHost();
 installReauthentication(host);
 
@@ -58,6 +61,8 @@ const root = document.getElementById("root");
 if (!root) throw new Error("panel.html has no #root");
 createRoot(root).render(
   <StrictMode>
-    <Panel />
+    <ErrorBoundary>
+      <Panel />
+    </ErrorBoundary>
   </StrictMode>,
 );

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS, localUrl } from "../common/configDefaults.js";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -42,11 +43,11 @@ function openBrowser(url: string): void {
   }
 }
 
-const port = Number(process.env.PORT ?? 3000);
-const emulatorPort = Number(process.env.EMULATOR_PORT ?? 2990);
-const addonUrl = (process.env.ADDON_URL ?? process.env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
-const emulatorUrl = `http://localhost:${emulatorPort}`;
-const dataDir = process.env.DATA_DIR ?? ".data";
+const port = Number(process.env.PORT ?? CONFIG_DEFAULTS.PORT);
+const emulatorPort = Number(process.env.EMULATOR_PORT ?? CONFIG_DEFAULTS.EMULATOR_PORT);
+const addonUrl = (process.env.ADDON_URL ?? process.env.BASE_URL ?? localUrl(port)).replace(/\/$/, "");
+const emulatorUrl = localUrl(emulatorPort);
+const dataDir = process.env.DATA_DIR ?? CONFIG_DEFAULTS.DATA_DIR;
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   PORT: String(port),

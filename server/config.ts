@@ -1,32 +1,35 @@
 import path from "node:path";
 import { z } from "zod";
+import { CONFIG_DEFAULTS, localUrl } from "../common/configDefaults.js";
 
 /**
- * Every setting comes from the environment (documented in README.md). Defaults are
- * the embedded first-run setup: PGlite in .data/, local-disk storage, emulator keys.
+ * Every setting comes from the environment (documented in README.md). Defaults (common/configDefaults.ts)
+ * are the embedded first-run setup: PGlite in .data/, local-disk storage, emulator keys.
  */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().default(3000),
+  PORT: z.coerce.number().int().default(CONFIG_DEFAULTS.PORT),
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
-  DATA_DIR: z.string().default(".data"),
+  DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
   CONNECT_KEYS_CDN_URL: z.string().url().optional(),
   FORGE_JIRA_APP_ID: z.string().optional(),
   FORGE_CONFLUENCE_APP_ID: z.string().optional(),
   FORGE_JWKS_URL: z.string().url().default("https://forge.cdn.prod.atlassian-dev.net/.well-known/jwks.json"),
   STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
-  S3_BUCKET: z.string().default("rmcloud"),
+  S3_BUCKET: z.string().default(CONFIG_DEFAULTS.S3_BUCKET),
   S3_ENDPOINT: z.string().optional(),
-  S3_REGION: z.string().default("us-east-1"),
+  S3_REGION: z.string().default(CONFIG_DEFAULTS.S3_REGION),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
   SMTP_URL: z.string().optional(),
   OUTBOX_DIR: z.string().optional(),
-  MAIL_FROM: z.string().default("rmCloud <no-reply@rmcloud.local>"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MAIL_FROM: z.string().default(CONFIG_DEFAULTS.MAIL_FROM),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default(CONFIG_DEFAULTS.LOG_LEVEL),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
+  SENTRY_DSN: z.string().url().optional(),
+  SENTRY_CLIENT_DSN: z.string().url().optional(),
 });
 
 export type Config = {
@@ -54,6 +57,10 @@ export type Config = {
   seedDemo: boolean;
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
+  /** Server errors go to Sentry only when set. */
+  sentryDsn: string | undefined;
+  /** Handed to the SPA in its page; browser errors go to Sentry only when set. */
+  sentryClientDsn: string | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,7 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: parsed.NODE_ENV,
     port,
-    baseUrl: (parsed.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    baseUrl: (parsed.BASE_URL ?? localUrl(port)).replace(/\/$/, ""),
     databaseUrl: parsed.DATABASE_URL,
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
@@ -87,5 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
     jobWorkers: parsed.JOB_WORKERS === "true",
+    sentryDsn: parsed.SENTRY_DSN || undefined,
+    sentryClientDsn: parsed.SENTRY_CLIENT_DSN || undefined,
   };
 }

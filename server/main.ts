@@ -6,6 +6,7 @@ import { createDb, dbOptionsFromConfig, migrateToLatest } from "./db/knex.js";
 import type { AppDeps } from "./deps.js";
 import { jobDefinitions } from "./jobs/index.js";
 import { JobQueue } from "./jobs/queue.js";
+import { flushErrorReports, startErrorReporting } from "./errorReporting.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
@@ -14,6 +15,7 @@ import { createObjectStorage } from "./storage/index.js";
 /** What the add-on and the worker processes run on: a migrated database and a started job queue. */
 export async function createDeps(config: Config): Promise<AppDeps> {
   const logger = createLogger(config.logLevel);
+  if (await startErrorReporting(config)) logger.info("reporting errors to Sentry");
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
   const jobs = new JobQueue(db, logger, { definitions: jobDefinitions });
@@ -47,6 +49,7 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
       await db.destroy();
+      await flushErrorReports();
       logger.info("rmCloud add-on stopped");
     })();
     return stopping;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PANEL_LOCATION, SPA_ROUTES } from "../common/spaRoutes.js";
 import { loadConfig } from "./config.js";
 import { confluenceDescriptor, jiraDescriptor } from "./connect/modules.js";
-import { mountSpa } from "./spa.js";
+import { mountSpa, withClientConfig } from "./spa.js";
 
 let distDir: string;
 let app: Express;
@@ -73,5 +73,16 @@ describe("the built app served in production", () => {
   it("leaves other paths to the rest of the app", async () => {
     expect((await request(app).get("/unknown-page")).status).toBe(404);
     expect((await request(app).post("/requirements")).status).toBe(404);
+  });
+});
+
+describe("the browser's error reporting DSN", () => {
+  const page = "<!doctype html><html><head><title>rmCloud</title></head><body></body></html>";
+
+  it("is named in the page only when SENTRY_CLIENT_DSN is set", () => {
+    expect(withClientConfig(page, { sentryClientDsn: undefined })).toBe(page);
+    expect(withClientConfig(page, { sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
+      '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />\n  </head>',
+    );
   });
 });

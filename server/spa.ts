@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { SENTRY_DSN_META } from "../common/errorReports.js";
 import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
@@ -25,21 +26,40 @@ const htmlFile = (entry: SpaEntry) => `${entry}.html`;
  */
 export async function mountSpa(app: Express, config: Config, options: SpaOptions = {}): Promise<void> {
   const mode = options.mode ?? (config.env === "production" ? "static" : "vite");
-  if (mode === "static") mountStatic(app, options.distDir ?? path.join(projectRoot, "dist", "client"));
+  if (mode === "static") mountStatic(app, options.distDir ?? path.join(projectRoot, "dist", "client"), config);
   else await mountVite(app, config);
 }
 
-function mountStatic(app: Express, distDir: string): void {
+/** The page hands the browser its Sentry DSN when one is configured; otherwise it names none. */
+export function withClientConfig(html: string, config: Pick<Config, "sentryClientDsn">): string {
+  if (!config.sentryClientDsn) return html;
+  const dsn = config.sentryClientDsn.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const meta = `<meta name="${SENTRY_DSN_META}" content="${dsn}" />`;
+  return html.includes("</head>") ? html.replace("</head>", `  ${meta}\n  </head>`) : `${meta}\n${html}`;
+}
+
+function mountStatic(app: Express, distDir: string, config: Config): void {
   const assets = express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y", index: false });
   app.use(`${ASSET_BASE}/assets`, assets);
   app.use(ASSET_BASE, express.static(distDir, { index: false }));
-  app.get("*", (req: Request, res: Response, next: NextFunction) => {
+  const pages = new Map<SpaEntry, Promise<string>>();
+  const page = (entry: SpaEntry) => {
+    let html = pages.get(entry);
+    if (!html) {
+      html = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => withClientConfig(file, config));
+      pages.set(entry, html);
+    }
+    return html;
+  };
+  app.get("*", async (req: Request, res: Response, next: NextFunction) => {
     const entry = spaEntryOf(req.path);
     if (!entry) return next();
-    res.set("Cache-Control", "no-cache");
-    res.sendFile(path.join(distDir, htmlFile(entry)), (error) => {
-      if (error) next(error);
-    });
+    try {
+      res.set("Cache-Control", "no-cache").type("html").send(await page(entry));
+    } catch (error) {
+      pages.delete(entry);
+      next(error);
+    }
   });
 }
 
@@ -60,7 +80,7 @@ async function mountVite(app: Express, config: Config): Promise<void> {
     if (!entry) return next();
     try {
       const template = await readFile(path.join(projectRoot, "client", htmlFile(entry)), "utf8");
-      const html = await vite.transformIndexHtml(req.originalUrl, template);
+      const html = withClientConfig(await vite.transformIndexHtml(req.originalUrl, template), config);
       res.status(200).set("Content-Type", "text/html").end(html);
     } catch (error) {
       vite.ssrFixStacktrace(error as Error);

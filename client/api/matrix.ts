@@ -3,7 +3,7 @@ import type { JobStatusResponse } from "../../common/schemas/job.js";
 import type { MatrixExportBody, MatrixExportResponse, MatrixResponse } from "../../common/schemas/matrix.js";
 import { api } from "./client.js";
 
-export type { MatrixExportResponse, MatrixResponse, MatrixRow } from "../../common/schemas/matrix.js";
+export type { MatrixExportResponse, MatrixResponse } from "../../common/schemas/matrix.js";
 
 /** Spec sections 4 and 9: an export job is asked about every 2 seconds while queued or started. */
 export const EXPORT_POLL_MS = 2000;

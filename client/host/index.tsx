@@ -3,7 +3,7 @@ import { connectHost } from "./connectHost.js";
 import { forgeHost, runsInForge } from "./forgeHost.js";
 import type { Host } from "./types.js";
 
-export type { Host, HostContext, HostFlag, HostProduct, HostRequestOptions } from "./types.js";
+export type { Host } from "./types.js";
 
 let host: Host | undefined;
 

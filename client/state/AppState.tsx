@@ -1,9 +1,10 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useNavigate } from "react-router-dom";
 import { useHost } from "../host/index.js";
-import { AppStore, browserFrame } from "./appStore.js";
+import { AppStore, type FrameLocation } from "./appStore.js";
 import { type BaselinePage, baselinePageOf, type NavState } from "./navigation.js";
 
-export type { BaselinePage, MainTab, NavState } from "./navigation.js";
+export type { BaselinePage, NavState } from "./navigation.js";
 
 /** The main screen's shared state (spec sections 2 and 4); the requirements, matrix and baselines screens read it here. */
 export type AppState = {
@@ -24,9 +25,25 @@ export type AppState = {
 const AppStateContext = createContext<AppState | undefined>(undefined);
 const StoreContext = createContext<AppStore | undefined>(undefined);
 
+/** The iframe's location as the router holds it: the path follows the tab without a history entry of its own. */
+function routerFrame(navigate: ReturnType<typeof useNavigate>): FrameLocation {
+  return {
+    get pathname() {
+      return window.location.pathname;
+    },
+    get search() {
+      return window.location.search;
+    },
+    replacePath(pathname) {
+      void navigate({ pathname, search: window.location.search, hash: window.location.hash }, { replace: true });
+    },
+  };
+}
+
 export function AppStateProvider({ store: given, children }: { store?: AppStore; children: ReactNode }) {
   const host = useHost();
-  const [store] = useState(() => given ?? new AppStore(host, browserFrame()));
+  const navigate = useNavigate();
+  const [store] = useState(() => given ?? new AppStore(host, routerFrame(navigate)));
   useEffect(() => store.start(), [store]);
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const value = useMemo<AppState>(

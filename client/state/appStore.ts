@@ -1,5 +1,4 @@
 import type { Host } from "../host/types.js";
-import { replaceLocation } from "./location.js";
 import {
   type BaselinePage,
   formatNavState,
@@ -24,17 +23,6 @@ export type FrameLocation = {
   replacePath(pathname: string): void;
 };
 
-export const browserFrame = (): FrameLocation => ({
-  get pathname() {
-    return window.location.pathname;
-  },
-  get search() {
-    return window.location.search;
-  },
-  replacePath(pathname) {
-    replaceLocation(pathname + window.location.search + window.location.hash);
-  },
-});
 
 /**
  * The main screen's state outside React, so that its rules run (and are tested) without a DOM.

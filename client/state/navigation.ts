@@ -1,3 +1,5 @@
+import { matchPath } from "react-router-dom";
+
 /**
  * Spec section 2, Navigation state: the main screen keeps its place in the host history as a
  * dash-separated string, so that a reload, a shared link and back/forward land on the same screen.
@@ -32,13 +34,16 @@ export function formatNavState(state: NavState): string {
   return `${projectId}-${tab}`;
 }
 
-const ID = "(\\d+)";
-const PATTERNS: Array<[RegExp, (projectId: number, id: number | undefined) => NavState]> = [
-  [new RegExp(`^${ID}-requirements(?:-${ID})?$`), (projectId, requirementId) => withId({ projectId, tab: "requirements" }, "requirementId", requirementId)],
-  [new RegExp(`^${ID}-folder-${ID}$`), (projectId, folderId) => withId({ projectId, tab: "requirements" }, "folderId", folderId)],
-  [new RegExp(`^${ID}-traceability$`), (projectId) => ({ projectId, tab: "traceability" })],
-  [new RegExp(`^${ID}-baselines(?:-${ID})?$`), (projectId, baselineId) => withId({ projectId, tab: "baselines" }, "baselineId", baselineId)],
-  [new RegExp(`^${ID}-comparison$`), (projectId) => ({ projectId, tab: "comparison" })],
+/**
+ * The state's dash-separated segments read as a path and matched with the router's own matcher:
+ * `10000-requirements-12` is `/10000/requirements/12`. Every parameter is a number.
+ */
+const NAV_PATTERNS: [pattern: string, build: (ids: Record<string, number>) => NavState][] = [
+  ["/:projectId/requirements/:requirementId?", ({ projectId = 0, requirementId }) => withId({ projectId, tab: "requirements" }, "requirementId", requirementId)],
+  ["/:projectId/folder/:folderId", ({ projectId = 0, folderId }) => withId({ projectId, tab: "requirements" }, "folderId", folderId)],
+  ["/:projectId/traceability", ({ projectId = 0 }) => ({ projectId, tab: "traceability" })],
+  ["/:projectId/baselines/:baselineId?", ({ projectId = 0, baselineId }) => withId({ projectId, tab: "baselines" }, "baselineId", baselineId)],
+  ["/:projectId/comparison", ({ projectId = 0 }) => ({ projectId, tab: "comparison" })],
 ];
 
 function withId(state: NavState, key: "requirementId" | "folderId" | "baselineId", id: number | undefined): NavState {
@@ -46,10 +51,14 @@ function withId(state: NavState, key: "requirementId" | "folderId" | "baselineId
 }
 
 export function parseNavState(value: string | undefined | null): NavState | undefined {
-  if (!value) return undefined;
-  for (const [pattern, build] of PATTERNS) {
-    const match = pattern.exec(value);
-    if (match) return build(Number(match[1]), match[2] === undefined ? undefined : Number(match[2]));
+  if (!value || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)) return undefined;
+  const path = `/${value.replaceAll("-", "/")}`;
+  for (const [pattern, build] of NAV_PATTERNS) {
+    const match = matchPath({ path: pattern, caseSensitive: true, end: true }, path);
+    if (!match) continue;
+    const params = Object.entries(match.params).filter(([, id]) => id !== undefined);
+    if (!params.every(([, id]) => /^\d+$/.test(id ?? ""))) continue;
+    return build(Object.fromEntries(params.map(([key, id]) => [key, Number(id)])));
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { reportError } from "../errorReporting.js";
 import { AppError } from "../errors.js";
 
 const PG_UNIQUE_VIOLATION = "23505";
@@ -29,6 +30,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error({ err, method: req.method, url: req.path }, "request failed");
+    reportError(err, { method: req.method, route: req.path });
     res.status(500).json({ Result: "Something went wrong on our side. Please try again." });
   };
 }

@@ -44,9 +44,12 @@ export function apiRouter(deps: AppDeps): Router {
   return api;
 }
 
+/** Every documented route, in the order the router matches them. */
+export const apiDocs = (): ApiRouteDoc[] => [...auth.docs, ...features.flatMap((feature) => feature.docs)];
+
 export function openApiDocument(baseUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const doc of [...auth.docs, ...features.flatMap((feature) => feature.docs)]) {
+  for (const doc of apiDocs()) {
     const openApiPath = doc.path.replace(/:(\w+)(\([^)]*\))?/g, "{$1}");
     const operation: Record<string, unknown> = {
       summary: doc.summary,

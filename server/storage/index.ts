@@ -6,8 +6,7 @@ import { localDiskEndpoint } from "./localDiskEndpoint.js";
 import type { ObjectStorage } from "./objectStorage.js";
 import { S3Storage } from "./s3.js";
 
-export type { ObjectStorage, StorageArea, StoredObject } from "./objectStorage.js";
-export { ObjectNotFoundError, storageKey } from "./objectStorage.js";
+export type { ObjectStorage } from "./objectStorage.js";
 
 /** STORAGE_DRIVER=s3 in production; the local disk under DATA_DIR otherwise. */
 export function createObjectStorage(config: Config): ObjectStorage {

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from "../../common/configDefaults.js";
 import fs from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import net from "node:net";
@@ -86,7 +87,7 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
     await addon.stop();
     throw new Error(`The emulator could not install the add-on: ${JSON.stringify(failed)}`);
   }
-  const browser = options.browser === false ? (undefined as unknown as Browser) : await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = options.browser === false ? (undefined as unknown as Browser) : await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? CONFIG_DEFAULTS.CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return {
     browser,
     emulator,

@@ -18,6 +18,7 @@ import { seedDefaultRequirementTypes } from "../../server/services/requirementTy
 import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
+import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
 
@@ -42,11 +43,12 @@ export type TestJobOptions = {
 
 /**
  * The add-on on a fresh database (or on `database`, which it then owns and destroys), as Supertest
- * drives it; benchmarks listen on it.
+ * drives it; benchmarks listen on it. Every documented route's answer is held to its published
+ * schema (`checkResponses: false` for benchmarks, which time the app alone).
  */
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
-  options: { database?: TestDatabase; jobs?: TestJobOptions } = {},
+  options: { database?: TestDatabase; jobs?: TestJobOptions; checkResponses?: boolean } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const config = overrides.config ?? testConfig();
@@ -72,7 +74,8 @@ export async function createTestApp(
     storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
     ...overrides,
   };
-  const app = await createApp(deps);
+  const built = await createApp(deps);
+  const app = options.checkResponses === false ? built : checkResponsesAgainstSchemas(built);
   if (options.jobs?.work) await deps.jobs.work(deps);
   const destroy = async () => {
     await jobs.stop({ timeoutMs: 1000 });

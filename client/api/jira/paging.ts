@@ -4,6 +4,7 @@
  * matrix), issue lookups 50 ids a request, project statuses de-duplicated by id.
  */
 export const ISSUE_PAGE_SIZE = 100;
+/** @public The traceability matrix (issue 15) pages issues 50 at a time. */
 export const MATRIX_ISSUE_PAGE_SIZE = 50;
 export const ISSUE_LOOKUP_PAGE_SIZE = 50;
 export const MAX_PARALLEL_REQUESTS = 10;

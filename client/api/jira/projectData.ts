@@ -18,10 +18,6 @@ export async function loadStatus(host: HostRequester, statusId: string): Promise
   return hostGet<JiraStatus>(host, `/rest/api/3/status/${encodeURIComponent(statusId)}`);
 }
 
-export async function loadStatuses(host: HostRequester): Promise<JiraStatus[]> {
-  return dedupeById(await hostGet<JiraStatus[]>(host, "/rest/api/3/status"));
-}
-
 export async function loadProjectComponents(host: HostRequester, projectId: number): Promise<JiraComponent[]> {
   return hostGet<JiraComponent[]>(host, `/rest/api/3/project/${projectId}/components`);
 }

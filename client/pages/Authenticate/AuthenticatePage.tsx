@@ -1,23 +1,24 @@
 import Spinner from "@atlaskit/spinner";
 import { useEffect, useState } from "react";
+import { useNavigate } from "react-router-dom";
 import { useHost } from "../../host/index.js";
-import { replaceLocation } from "../../state/location.js";
 import { goTo, locationOfPath, signIn } from "./signIn.js";
 
 /** /authenticate/{location}: the hand-off from the host's signed iframe URL to the app's own token. */
 export function AuthenticatePage() {
   const host = useHost();
+  const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const { pathname, search } = window.location;
     signIn(locationOfPath(pathname) ?? "", { pathname, search }, host).then(
-      (url) => goTo(url, replaceLocation),
+      (url) => goTo(url, (inPage) => navigate(inPage, { replace: true })),
       (error: unknown) => {
         console.error("Sign-in failed", error);
         setFailed(true);
       },
     );
-  }, [host]);
+  }, [host, navigate]);
   if (failed) return <p>rmCloud could not sign you in. Please reload the page.</p>;
   return <Spinner size="large" label="Signing in" />;
 }
