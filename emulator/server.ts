@@ -307,10 +307,20 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const body = (req.body ?? {}) as { pageId?: string; macroId?: string; slot?: number; params?: Record<string, string> };
     const page = current.content.pages.find((p) => p.id === body.pageId);
     if (!page) return void res.status(404).json({ message: "No such page" });
-    const existing = page.macros.find((m) => m.id === body.macroId);
-    if (existing) existing.params = body.params ?? {};
-    else page.macros.push({ id: String(body.macroId), slot: Number(body.slot ?? 0), params: body.params ?? {} });
-    page.versions.push({ number: page.versions.length + 1, byAccountId: sessionUser(req).accountId, when: new Date().toISOString(), message: "Macro edited" });
+    const params = body.params ?? {};
+    const known = page.macros.some((m) => m.id === body.macroId);
+    // A new array and objects: the versions before keep the parameters they were saved with.
+    page.macros = known
+      ? page.macros.map((m) => (m.id === body.macroId ? { ...m, params } : { ...m }))
+      : [...page.macros.map((m) => ({ ...m })), { id: String(body.macroId), slot: Number(body.slot ?? 0), params }];
+    page.versions.push({
+      number: page.versions.length + 1,
+      byAccountId: sessionUser(req).accountId,
+      when: new Date().toISOString(),
+      message: "Macro edited",
+      macros: page.macros.map((m) => ({ ...m, params: { ...m.params } })),
+    });
+    sites.saveConfluence(current);
     res.json({ ok: true });
   });
 

@@ -167,6 +167,22 @@ export function confluenceRestRouter(): Router {
     }),
   );
 
+  // Macro history: a macro's name and parameters as the given page version saved them.
+  router.get(
+    "/wiki/rest/api/content/:id/history/:version/macro/id/:macroId",
+    withPage((site, page, req, res) => {
+      const version = page.versions.find((v) => String(v.number) === req.params.version);
+      const macro = (version?.macros ?? []).find((m) => m.id === req.params.macroId);
+      if (!version || !macro) return void res.status(404).json({ statusCode: 404, message: `No macro found with id ${req.params.macroId} at version ${req.params.version}` });
+      res.json({
+        name: `macro-${macro.slot}`,
+        body: "",
+        parameters: macro.params,
+        _links: { base: wiki(site), self: `${wiki(site)}/rest/api/content/${page.id}/history/${version.number}/macro/id/${macro.id}` },
+      });
+    }),
+  );
+
   router.get("/wiki/rest/api/space", (req, res) => {
     const site = siteOf(res);
     const results = site.content.spaces.map((s) => ({ ...spaceShape(site, s.key), description: { plain: { value: s.description, representation: "plain" } } }));
