@@ -51,6 +51,22 @@ const SIGNED_IN_PAGES: Record<string, ComponentType> = {
     "LinkRequirementsDialog",
   ),
   "/getting-started": GettingStartedPage,
+  "/confluence-linked-requirements-macro": lazyPage(
+    () => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacro.js"),
+    "LinkedRequirementsMacro",
+  ),
+  "/confluence-linked-requirements-macro-editor": lazyPage(
+    () => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacroEditor.js"),
+    "LinkedRequirementsMacroEditor",
+  ),
+  "/confluence-insert-requirements-macro": lazyPage(
+    () => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacro.js"),
+    "InsertRequirementsMacro",
+  ),
+  "/confluence-insert-requirements-macro-editor": lazyPage(
+    () => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacroEditor.js"),
+    "InsertRequirementsMacroEditor",
+  ),
 };
 
 function Routes() {

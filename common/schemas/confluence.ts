@@ -86,3 +86,6 @@ export const PageSearchResponseSchema = z.object({
   next_start: z.number().nullable(),
 });
 export type PageSearchResponse = z.infer<typeof PageSearchResponseSchema>;
+
+/** `GET /api/confluence/jira-project`: where links to global requirements open in Jira. */
+export const JiraProjectResponseSchema = z.object({ atlassian_project_id: z.number().nullable() });

@@ -6,6 +6,7 @@ import {
   ContentSearchBodySchema,
   ContentSearchResponseSchema,
   contentIdSchema,
+  JiraProjectResponseSchema,
   LinkedContentsQuerySchema,
   LinkedContentsResponseSchema,
   PageSearchQuerySchema,
@@ -15,7 +16,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { listLinkedContents } from "../../services/confluence/listLinkedContents.js";
-import { searchContents, searchPages } from "../../services/confluence/searchContents.js";
+import { jiraProjectForLinks, searchContents, searchPages } from "../../services/confluence/searchContents.js";
 import { setRequirementsOfContent } from "../../services/confluence/setRequirementsOfContent.js";
 import { handle } from "../handle.js";
 
@@ -49,6 +50,12 @@ export const docs: ApiRouteDoc[] = [
     summary: "Pages whose title matches (CQL, as the app, within the stored space filter), at most 20 a page",
     query: PageSearchQuerySchema,
     response: PageSearchResponseSchema,
+  },
+  {
+    method: "get",
+    path: "/api/confluence/jira-project",
+    summary: "The Jira project links to global requirements open on (the site's first project; null when Jira cannot say)",
+    response: JiraProjectResponseSchema,
   },
 ];
 
@@ -86,6 +93,13 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const search = parse(PageSearchQuerySchema, req.query);
       res.json(await searchPages(deps, authOf(req), search));
+    }),
+  );
+
+  api.get(
+    "/api/confluence/jira-project",
+    handle(async (req, res) => {
+      res.json({ atlassian_project_id: await jiraProjectForLinks(deps, authOf(req)) });
     }),
   );
 

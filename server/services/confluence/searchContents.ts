@@ -87,3 +87,20 @@ export async function searchPages(
     next_start: page?._links?.next ? search.start + results.length : null,
   };
 }
+
+/**
+ * The Jira project a global requirement's link opens on (Jira's requirements screen is a project
+ * page): the site's first project, read from Jira as the app; null when Jira cannot say.
+ */
+export async function jiraProjectForLinks(deps: Deps, actor: Actor): Promise<number | null> {
+  try {
+    const page = await deps.hostClient.call<{ values?: { id?: string | number }[] }>(actor.tenantId, "jira", {
+      method: "GET",
+      path: "/rest/api/3/project/search?maxResults=1&orderBy=key",
+    });
+    const id = Number(page?.values?.[0]?.id);
+    return Number.isInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
