@@ -353,10 +353,13 @@
     button.addEventListener("click", () => {
       const spec = JSON.parse(button.dataset.openMacroEditor);
       const target = { addon_key: spec.addonKey, key: spec.moduleKey };
+      // Only the editor's iframe hears its buttons: the macro's view on the page has the same module key.
+      const editor = (registration) =>
+        registration.extension_id === dialog?.extensionId || (registration.extension?.addon_key === target.addon_key && registration.extension?.options?.isDialog === true);
       const clicked = (identifier, text) => () => {
         const data = { button: { identifier, name: identifier, text } };
-        host.broadcastEvent(`dialog.${identifier}`, target, data);
-        host.broadcastEvent("dialog.button.click", target, data);
+        host.broadcastEvent(`dialog.${identifier}`, editor, data);
+        host.broadcastEvent("dialog.button.click", editor, data);
       };
       dialogProvider.create(
         {
