@@ -64,11 +64,8 @@ if (freshDataFolder && process.env.SEED_DEMO !== "false") {
     const installation = site && (await findInstallationByClientKey(addon.deps.db, site.jira.clientKey));
     if (!site || !project || !installation) return;
     const issueIds = site.content.issues.filter((issue) => issue.projectId === project.id).map((issue) => issue.id);
-    await seedDemoProject(addon.deps, installation.tenantId, {
-      projectId: Number(project.id),
-      issueIds: issueIds.slice(0, 6),
-      accountId: seedUsers[0]?.accountId ?? "demo",
-    });
+    const actor = { tenantId: installation.tenantId, accountId: seedUsers[0]?.accountId ?? "demo" };
+    await seedDemoProject(addon.deps, actor, { projectId: Number(project.id), issueIds: issueIds.slice(0, 6) });
     console.log(`Seeded demo requirements into ${project.name}.`);
   });
 }

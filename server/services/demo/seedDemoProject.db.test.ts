@@ -13,9 +13,10 @@ describe("the demo project", () => {
   it("fills an empty project with folders and linked requirements of every default level, once", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const auth = await bearer(ctx, tenant);
-    const demo = { projectId: 10000, issueIds: ["10001", "10002"], accountId: "557058:demo" };
-    await seedDemoProject(ctx.deps, tenant.tenantId, demo);
-    await seedDemoProject(ctx.deps, tenant.tenantId, demo);
+    const actor = { tenantId: tenant.tenantId, accountId: "557058:demo" };
+    const demo = { projectId: 10000, issueIds: ["10001", "10002"] };
+    await seedDemoProject(ctx.deps, actor, demo);
+    await seedDemoProject(ctx.deps, actor, demo);
 
     const items = await request(ctx.app).get("/api/item/primary").query({ atlassian_project_id: 10000 }).set("Authorization", auth);
     expect(items.body.items.filter((item: { type: string }) => item.type === "folder")).toHaveLength(3);

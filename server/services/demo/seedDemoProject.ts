@@ -1,11 +1,11 @@
 import { insertFolder } from "../../db/folderStore.js";
-import { projectHasRequirements } from "../../db/requirementStore.js";
+import { projectHasRequirements } from "../../db/requirementListStore.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
-import type { AppDeps } from "../../deps.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { createRequirementIn } from "../requirements/createRequirement.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 
-export type DemoProject = { projectId: number; issueIds: string[]; accountId: string };
+export type DemoProject = { projectId: number; issueIds: string[] };
 
 type DemoRequirement = { key: string; folder: string | null; level: number; name: string; description: string; links: string[] };
 
@@ -27,10 +27,12 @@ const REQUIREMENTS: DemoRequirement[] = [
  * The first screen a newcomer sees: a few folders and requirements of each default level, linked
  * to each other and to the given issues. Does nothing when the project already has requirements.
  */
-export async function seedDemoProject(deps: Pick<AppDeps, "db">, tenantId: string, demo: DemoProject): Promise<void> {
+export async function seedDemoProject(deps: ServiceDeps, actor: Actor, demo: DemoProject): Promise<void> {
+  const { tenantId, accountId } = actor;
   await deps.db.transaction(async (trx) => {
+    const inTransaction = { ...deps, db: trx };
     if (await projectHasRequirements(trx, tenantId, demo.projectId)) return;
-    await seedDefaultRequirementTypes(trx, tenantId);
+    await seedDefaultRequirementTypes(inTransaction, actor);
     const typeByLevel = new Map<number, number>();
     for (const type of await listRequirementTypes(trx, tenantId)) {
       if (!typeByLevel.has(type.level)) typeByLevel.set(type.level, type.requirement_type_id);
@@ -39,16 +41,15 @@ export async function seedDemoProject(deps: Pick<AppDeps, "db">, tenantId: strin
     for (const name of FOLDERS) {
       folderIds.set(
         name,
-        await insertFolder(trx, tenantId, { projectId: demo.projectId, parentFolderId: null, name, createdBy: demo.accountId }),
+        await insertFolder(trx, tenantId, { projectId: demo.projectId, parentFolderId: null, name, createdBy: accountId }),
       );
     }
     const created = new Map<string, number>();
-    const actor = { tenantId, accountId: demo.accountId };
     for (const [index, requirement] of REQUIREMENTS.entries()) {
       const typeId = typeByLevel.get(requirement.level);
       if (typeId === undefined) continue;
       const issue = demo.issueIds.length > 0 ? demo.issueIds[index % demo.issueIds.length] : undefined;
-      const detail = await createRequirementIn(trx, actor, {
+      const detail = await createRequirementIn(inTransaction, actor, {
         name: requirement.name,
         description: requirement.description,
         requirement_type_id: typeId,
