@@ -20,6 +20,7 @@ import {
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { NOT_ON_CONFLUENCE } from "../../services/confluence/wiki.js";
+import { createRequirement as createRequirementService } from "../../services/requirements/createRequirement.js";
 
 const PROJECT = 10000;
 
@@ -208,6 +209,25 @@ describe("at most 20 linked contents per requirement, from every path", () => {
       .send({ name: "Twenty pages", contents: manyPageIds(21) });
     expect(edit.status).toBe(400);
     expect(edit.body).toEqual({ contents: [CONTENT_LIMIT_MESSAGE] });
+  });
+
+  it("a caller that skips the request schema (an import, a seed) is held to 20 as well", async () => {
+    const attempt = createRequirementService(ctx.deps, { tenantId: siteA.tenantId, accountId: "557058:importer" }, {
+      name: "Imported with many pages",
+      requirement_type_id: typesOf.get(siteA.tenantId)?.SYS ?? 0,
+      project: PROJECT,
+      parent_folder_id: null,
+      display_id: null,
+      description: "",
+      assigned_to: null,
+      status: null,
+      components: [],
+      issues: [],
+      contents: manyPageIds(21),
+      requirements: [],
+      attributes: {},
+    });
+    await expect(attempt).rejects.toMatchObject({ status: 400, body: { contents: [CONTENT_LIMIT_MESSAGE] } });
   });
 
   it("the page macro editor: a requirement that already links 20 pages cannot get a 21st, and nothing is saved", async () => {

@@ -3,7 +3,7 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { spacesToFilter } from "../customerSettings/spacesToFilter.js";
 import { cqlString, readWiki, spaceClause, type WikiContent, type WikiPage } from "./wiki.js";
 
-type Deps = Required<Pick<ServiceDeps, "db" | "hostClient">>;
+type Deps = ServiceDeps<"hostClient">;
 
 /** Ids per CQL call: Confluence answers at most this many results a page with expansions. */
 const IDS_PER_CALL = 25;
@@ -40,14 +40,14 @@ function detailsOf(content: WikiContent, base: string | undefined): ContentDetai
 export async function searchContents(deps: Deps, actor: Actor, contentIds: string[]): Promise<ContentDetails[]> {
   const wanted = [...new Set(contentIds)];
   if (wanted.length === 0) return [];
-  const spaces = await spacesToFilter(deps.db, actor.tenantId);
+  const spaces = await spacesToFilter(deps, actor);
   const chunks: string[][] = [];
   for (let i = 0; i < wanted.length; i += IDS_PER_CALL) chunks.push(wanted.slice(i, i + IDS_PER_CALL));
   const pages = await Promise.all(
     chunks.map((ids) => {
       const cql = `id in (${ids.join(",")})${spaceClause(spaces)}`;
       const query = queryString({ cql, expand: CONTENT_EXPAND, limit: IDS_PER_CALL });
-      return readWiki<WikiPage<WikiContent>>(deps, actor.tenantId, `/rest/api/content/search?${query}`);
+      return readWiki<WikiPage<WikiContent>>(deps, actor, `/rest/api/content/search?${query}`);
     }),
   );
   const found = new Map<string, ContentDetails>();
@@ -70,11 +70,11 @@ export async function searchPages(
   actor: Actor,
   search: { title: string; start: number; limit: number },
 ): Promise<PageSearchResponse> {
-  const spaces = await spacesToFilter(deps.db, actor.tenantId);
+  const spaces = await spacesToFilter(deps, actor);
   const words = search.title.replace(/["\\*?~]/g, " ").trim();
   const cql = `type = page${words ? ` and title ~ ${cqlString(`${words}*`)}` : ""}${spaceClause(spaces)}`;
   const query = queryString({ cql, expand: "space", start: search.start, limit: search.limit });
-  const page = await readWiki<WikiPage<WikiContent>>(deps, actor.tenantId, `/rest/api/content/search?${query}`);
+  const page = await readWiki<WikiPage<WikiContent>>(deps, actor, `/rest/api/content/search?${query}`);
   const results = (page?.results ?? []).map((content) => ({
     atlassian_content_id: String(content.id),
     title: content.title,

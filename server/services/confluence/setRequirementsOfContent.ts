@@ -2,7 +2,7 @@ import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/sche
 import { requirementLabel } from "../../../common/labels.js";
 import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
 import { lockRequirements } from "../../db/issueLinkStore.js";
-import { touchRequirements } from "../../db/requirementStore.js";
+import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { recordRevisions } from "../requirements/requirementViews.js";
@@ -16,13 +16,13 @@ import { readWiki, type WikiContent } from "./wiki.js";
  * its listeners (Jira comments, assignee emails) care for nothing a page link changes.
  */
 export async function setRequirementsOfContent(
-  deps: Required<Pick<ServiceDeps, "db" | "hostClient">>,
+  deps: ServiceDeps<"hostClient">,
   actor: Actor,
   contentId: string,
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
   const { tenantId } = actor;
-  const content = await readWiki<WikiContent>(deps, tenantId, `/rest/api/content/${encodeURIComponent(contentId)}`, {
+  const content = await readWiki<WikiContent>(deps, actor, `/rest/api/content/${encodeURIComponent(contentId)}`, {
     missingIsUndefined: true,
   });
   if (!content) throw notFound("Content");
@@ -52,7 +52,7 @@ export async function setRequirementsOfContent(
     await removeContentLinks(trx, tenantId, contentId, toRemove);
     await touchRequirements(trx, tenantId, touched, {});
     await recordRevisions(
-      trx,
+      { ...deps, db: trx },
       actor,
       touched.map((requirementId) => ({ requirementId, action: "updated" as const, changedFields: ["contents"] })),
     );

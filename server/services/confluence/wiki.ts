@@ -1,6 +1,6 @@
 import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
 import { isInstalledOnConfluence } from "../../connect/exchangeToken.js";
-import type { ServiceDeps } from "../context.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { badRequest, unavailable } from "../../errors.js";
 
 export const NOT_ON_CONFLUENCE = "rmCloud is not installed on this site's Confluence";
@@ -26,14 +26,14 @@ const statusOf = (error: unknown) => {
  * timeouts, 5xx and any other refusal are the spec's wiki problem (503), so callers never save half.
  */
 export async function readWiki<T>(
-  deps: Required<Pick<ServiceDeps, "db" | "hostClient">>,
-  tenantId: string,
+  deps: ServiceDeps<"hostClient">,
+  actor: Actor,
   path: string,
   options: { missingIsUndefined?: boolean } = {},
 ): Promise<T | undefined> {
-  if (!(await isInstalledOnConfluence(deps.db, tenantId))) throw badRequest(NOT_ON_CONFLUENCE);
+  if (!(await isInstalledOnConfluence(deps.db, actor.tenantId))) throw badRequest(NOT_ON_CONFLUENCE);
   try {
-    return await deps.hostClient.call<T>(tenantId, "confluence", { method: "GET", path });
+    return await deps.hostClient.call<T>(actor.tenantId, "confluence", { method: "GET", path });
   } catch (error) {
     if (options.missingIsUndefined && statusOf(error) === 404) return undefined;
     throw unavailable(WIKI_DATA_PROBLEM);
