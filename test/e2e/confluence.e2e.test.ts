@@ -20,8 +20,8 @@ describe("Confluence: the macros and their editors, linked content in the requir
   };
   /** The macro editor's iframe; its host dialog has Insert/Save and Close. */
   const editorFrame = (page: Page) => addonFrame(page, screen.harness.addonUrl, "linked-requirements-macro-editor");
-  const choose = async (frame: Frame, name: string) => {
-    await frame.getByLabel("Link requirements to content").click();
+  const choose = async (frame: Frame, name: string, label = "Link requirements to content") => {
+    await frame.getByLabel(label).click();
     await frame.getByRole("option", { name: new RegExp(`: ${name}$`) }).click();
   };
   const macroTable = async (page: Page) => {
@@ -80,6 +80,27 @@ describe("Confluence: the macros and their editors, linked content in the requir
     await table.getByRole("cell", { name: "Battery life" }).waitFor();
     await table.getByRole("cell", { name: "Occlusion alarm" }).waitFor();
     await expect(table.getByRole("cell", { name: "Braking distance" }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it("links requirements to a page in the Insert requirements macro's editor; the macro lists them", async () => {
+    const checklist = wikiPage("Release 2025.1 checklist");
+    const page = await screen.harness.newPage();
+    await openWikiPage(page, checklist.title);
+    const view = await addonFrame(page, screen.harness.addonUrl, "insert-requirements-macro?");
+    await view.getByText("No requirements are linked to this page.").waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    const editor = await addonFrame(page, screen.harness.addonUrl, "insert-requirements-macro-editor");
+    await editor.getByLabel("Link requirements to this page").waitFor({ timeout: 60_000 });
+    await choose(editor, "Occlusion alarm", "Link requirements to this page");
+    const reloaded = page.waitForEvent("load");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await reloaded;
+
+    const table = await addonFrame(page, screen.harness.addonUrl, "insert-requirements-macro?");
+    await table.getByRole("cell", { name: "Occlusion alarm" }).waitFor({ timeout: 60_000 });
+    const linked = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement/lite?atlassian_content_id=${checklist.id}`);
+    expect(linked.requirements.map((r) => r.name)).toEqual(["Occlusion alarm"]);
     await page.close();
   });
 
