@@ -1,8 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { loadRequirementsOfContent, loadSiteRequirements, saveRequirementsOfContent } from "../../api/confluence.js";
-import { RequirementsChoice } from "../../components/MacroRequirements/RequirementsChoice.js";
-import { Problem, REQUIREMENTS_LOAD_ERROR, useMacroEditorSave } from "../../components/MacroRequirements/MacroStates.js";
+import { loadRequirementsOfContent, saveRequirementsOfContent } from "../../api/confluence.js";
+import { MacroRequirementsEditor } from "../../components/MacroRequirements/MacroRequirementsEditor.js";
 import { useHost } from "../../host/index.js";
 import { contentIdOf } from "./InsertRequirementsMacro.js";
 
@@ -12,38 +9,16 @@ import { contentIdOf } from "./InsertRequirementsMacro.js";
  */
 export function InsertRequirementsMacroEditor() {
   const host = useHost();
-  const requirements = useQuery({ queryKey: ["confluence", "site-requirements"], queryFn: loadSiteRequirements, retry: false });
-  const linked = useQuery({
-    queryKey: ["confluence", "editor-links", window.location.search],
-    queryFn: async () => {
-      const contentId = await contentIdOf(window.location.search, () => host.getContext());
-      return { contentId, ids: (await loadRequirementsOfContent(contentId)).map((r) => r.requirement_id) };
-    },
-    retry: false,
-  });
-  const [chosen, setChosen] = useState<number[] | undefined>();
-  useEffect(() => {
-    if (linked.data && chosen === undefined) setChosen(linked.data.ids);
-  }, [linked.data, chosen]);
-
-  const failure = useMacroEditorSave(async () => {
-    if (!linked.data) throw new Error("The page's links are not loaded");
-    await saveRequirementsOfContent(linked.data.contentId, chosen ?? linked.data.ids);
-    // The macro has no parameters of its own; saving it puts it on the page.
-    host.saveMacro({});
-  });
-
+  const contentId = () => contentIdOf(window.location.search, () => host.getContext());
   return (
-    <div style={{ padding: 16 }}>
-      {requirements.isError || linked.isError ? <Problem message={REQUIREMENTS_LOAD_ERROR} /> : null}
-      {failure}
-      <RequirementsChoice
-        label="Link requirements to this page"
-        requirements={requirements.data ?? []}
-        value={chosen ?? []}
-        onChange={setChosen}
-        isLoading={requirements.isLoading || linked.isLoading}
-      />
-    </div>
+    <MacroRequirementsEditor
+      label="Link requirements to this page"
+      loadCurrent={async () => (await loadRequirementsOfContent(await contentId())).map((r) => r.requirement_id)}
+      save={async (requirementIds) => {
+        await saveRequirementsOfContent(await contentId(), requirementIds);
+        // The macro has no parameters of its own; saving it puts it on the page.
+        host.saveMacro({});
+      }}
+    />
   );
 }
