@@ -56,7 +56,7 @@ describe("the emulated Confluence: CQL, content, macro history, kept across rest
     expect(content.body.history.contributors.publishers.users.map((u) => u.displayName).length).toBeGreaterThan(0);
   });
 
-  it("keeps each version's macro parameters for the macro history, and keeps pages across a restart", async () => {
+  it("keeps each version's macro parameters for the macro history, and keeps pages and their comments across a restart", async () => {
     const [page] = (await get<ContentPage>(cql('title ~ "overview"'))).body.results;
     const pageId = String(page?.id);
     const versions = await get<{ size: number }>(`/wiki/rest/api/content/${pageId}/version`);
@@ -76,8 +76,18 @@ describe("the emulated Confluence: CQL, content, macro history, kept across rest
     expect((await macroAt(emulator.url, 1)).body.parameters).toEqual({});
     expect((await get(`/wiki/rest/api/content/${pageId}/history/99/macro/id/nope`)).status).toBe(404);
 
+    const commented = await fetch(`${emulator.url}/wiki/rest/api/content`, {
+      method: "POST",
+      headers: { Cookie: USER, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "comment", container: { id: pageId, type: "page" }, body: { storage: { value: "<p>Reviewed</p>", representation: "storage" } } }),
+    });
+    expect(commented.status).toBe(200);
+    const comments = (base: string) => get<{ results: { body: { storage: { value: string } } }[] }>(`/wiki/rest/api/content/${pageId}/child/comment`, base);
+    expect((await comments(emulator.url)).body.results.map((c) => c.body.storage.value)).toEqual(["<p>Reviewed</p>"]);
+
     const again = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
     try {
+      expect((await comments(again.url)).body.results).toHaveLength(1);
       expect((await macroAt(again.url, first + 1)).body.parameters).toEqual({ requirements: "3" });
       const kept = again.sites.get("default")?.content.pages.find((p) => p.id === pageId);
       expect(kept?.macros[0]?.params).toEqual({ requirements: "3" });

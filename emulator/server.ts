@@ -280,7 +280,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       },
     }),
   );
-  site.use(confluenceRestRouter());
+  site.use(confluenceRestRouter((changed) => sites.saveConfluence(changed)));
 
   // Bridge calls of the host page itself (same origin, session cookie).
   site.post("/_bridge/iframe-url", express.json(), async (req, res) => {
@@ -534,7 +534,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       res,
       "confluence",
       page.title,
-      `<p class="muted"><a href="${esc(`${current.pathPrefix}/wiki/spaces/${page.spaceKey}`)}">${esc(page.spaceKey)}</a></p><h1>${esc(page.title)}</h1><p class="muted">v${version?.number} by ${esc(author?.displayName)} · ${esc(version?.when)}</p>${page.body}${existing}<p>${insert}</p>`,
+      `<p class="muted"><a href="${esc(`${current.pathPrefix}/wiki/spaces/${page.spaceKey}`)}">${esc(page.spaceKey)}</a></p><h1>${esc(page.title)}</h1><p class="muted">v${version?.number} by ${esc(author?.displayName)} · ${esc(version?.when)}</p>${page.body}${existing}<p>${insert}</p><h2>Comments</h2><div class="comments">${(page.comments ?? []).map((c) => `<div class="comment"><div class="meta"><strong>${esc(c.authorName)}</strong> · ${esc(new Date(c.created).toUTCString())}</div>${c.body}</div>`).join("") || '<p class="muted">No comments yet.</p>'}</div>`,
       desc ? { context, addonKey: desc.key, descriptor: desc, macro: { pageId: page.id } } : undefined,
     );
   });

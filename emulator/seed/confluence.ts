@@ -4,6 +4,8 @@ import { seedUsers } from "./users.js";
 export type PageMacro = { id: string; slot: number; params: Record<string, string> };
 /** `macros`: the page's macros as that version saved them (macro history reads them by version). */
 export type PageVersion = { number: number; byAccountId: string; when: string; message: string; macros?: PageMacro[] };
+/** A footer comment on a page (the app's own or a user's). */
+export type PageComment = { id: string; authorAccountId: string | null; authorName: string; body: string; created: string };
 export type SeedPage = {
   id: string;
   spaceKey: string;
@@ -12,6 +14,8 @@ export type SeedPage = {
   parentId: string | null;
   versions: PageVersion[];
   macros: PageMacro[];
+  /** Absent in pages kept by an earlier emulator. */
+  comments?: PageComment[];
 };
 export type SeedSpace = { id: number; key: string; name: string; description: string; homepageId: string };
 
