@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HostRequestError } from "../host/connectHost.js";
 import { macroRequirementIds, parseRequirementIds, requirementIdsParameter } from "./confluence.js";
 
 const noHost = {
@@ -29,6 +30,16 @@ describe("the Linked requirements macro's choice", () => {
     };
     await expect(macroRequirementIds("?requirements=&macroId=abc&pageVersion=3&contentId=65537", host)).resolves.toEqual([9]);
     expect(asked).toEqual(["/rest/api/content/65537/history/3/macro/id/abc"]);
+  });
+
+  it("is empty for a macro the history does not know yet, and a failing wiki is an error", async () => {
+    const answering = (status: number) => ({
+      ...noHost,
+      request: () => Promise.reject(new HostRequestError(status, "/rest/api/content/1/history/2/macro/id/m")),
+    });
+    const search = "?macroId=m&pageVersion=2&contentId=1";
+    await expect(macroRequirementIds(search, answering(404))).resolves.toEqual([]);
+    await expect(macroRequirementIds(search, answering(503))).rejects.toBeInstanceOf(HostRequestError);
   });
 
   it("else from the macro's data on the host", async () => {

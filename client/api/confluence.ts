@@ -4,6 +4,7 @@ import type {
   PageSearchResponse,
 } from "../../common/schemas/confluence.js";
 import type { RequirementLite } from "../../common/schemas/requirement.js";
+import { HostRequestError } from "../host/connectHost.js";
 import type { Host } from "../host/types.js";
 import { api } from "./client.js";
 
@@ -89,10 +90,16 @@ export async function macroRequirementIds(search: string, host: Pick<Host, "requ
   const macroId = params.get("macroId");
   const pageVersion = params.get("pageVersion");
   if (contentId && macroId && pageVersion && /^\d+$/.test(pageVersion)) {
-    const history = await host.request<{ parameters?: Record<string, unknown> }>({
-      url: `/rest/api/content/${encodeURIComponent(contentId)}/history/${pageVersion}/macro/id/${encodeURIComponent(macroId)}`,
-    });
-    return parseRequirementIds(history?.parameters?.[REQUIREMENTS_PARAMETER]);
+    try {
+      const history = await host.request<{ parameters?: Record<string, unknown> }>({
+        url: `/rest/api/content/${encodeURIComponent(contentId)}/history/${pageVersion}/macro/id/${encodeURIComponent(macroId)}`,
+      });
+      return parseRequirementIds(history?.parameters?.[REQUIREMENTS_PARAMETER]);
+    } catch (error) {
+      // A macro not yet saved in any version (a draft) has no history: nothing chosen yet.
+      if (error instanceof HostRequestError && error.status === 404) return [];
+      throw error;
+    }
   }
   return parseRequirementIds((await host.getMacroData())[REQUIREMENTS_PARAMETER]);
 }
