@@ -1,6 +1,8 @@
 import type { Knex } from "knex";
 import * as initialSchema from "./0001_initial_schema.js";
 import * as requirementTreeIndexes from "./0003_requirement_tree_indexes.js";
+import * as jobStatus from "./0004_job_status.js";
+import * as forgeInstallations from "./0008_forge_installations.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -11,4 +13,6 @@ type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Prom
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ["0001_initial_schema", initialSchema],
   ["0003_requirement_tree_indexes", requirementTreeIndexes],
+  ["0004_job_status", jobStatus],
+  ["0008_forge_installations", forgeInstallations],
 ];

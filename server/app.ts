@@ -5,7 +5,6 @@ import type { AppDeps } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
 import { apiRouter } from "./routes/index.js";
 import { mountStorageEndpoint } from "./storage/index.js";
-import { registerNotificationListeners } from "./services/notifications/index.js";
 
 export type SpaMount = (app: Express) => Promise<void> | void;
 
@@ -36,7 +35,6 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
     }
   });
 
-  registerNotificationListeners(deps);
   await mountConnect(app, deps);
   app.use(apiRouter(deps));
   app.use("/api", notFoundHandler);

@@ -13,6 +13,9 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
   CONNECT_KEYS_CDN_URL: z.string().url().optional(),
+  FORGE_JIRA_APP_ID: z.string().optional(),
+  FORGE_CONFLUENCE_APP_ID: z.string().optional(),
+  FORGE_JWKS_URL: z.string().url().default("https://forge.cdn.prod.atlassian-dev.net/.well-known/jwks.json"),
   STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: z.string().default("rmcloud"),
   S3_ENDPOINT: z.string().optional(),
@@ -23,6 +26,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default("rmCloud <no-reply@rmcloud.local>"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  JOB_WORKERS: z.enum(["true", "false"]).default("true"),
 });
 
 export type Config = {
@@ -33,6 +37,8 @@ export type Config = {
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
+  /** Connect on Forge: the Forge apps whose invocations we accept (their `app.id`s) and Forge's signing keys. */
+  forge: { appIds: string[]; jwksUrl: string };
   storage: {
     driver: "local" | "s3";
     bucket: string;
@@ -46,6 +52,8 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
+  jobWorkers: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -62,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
+    forge: {
+      appIds: [parsed.FORGE_JIRA_APP_ID, parsed.FORGE_CONFLUENCE_APP_ID].filter((id): id is string => !!id),
+      jwksUrl: parsed.FORGE_JWKS_URL,
+    },
     storage: {
       driver: parsed.STORAGE_DRIVER,
       bucket: parsed.S3_BUCKET,
@@ -74,5 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
+    jobWorkers: parsed.JOB_WORKERS === "true",
   };
 }

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { HostClient } from "./connect/hostClient.js";
 import type { Db } from "./db/knex.js";
-import type { DomainEventBus } from "./services/events.js";
+import type { JobQueue } from "./jobs/queue.js";
+import type { Mailer } from "./mail/mailer.js";
 import type { ObjectStorage } from "./storage/objectStorage.js";
 
 /** What the app is built from; tests build their own (a fresh database, a quiet logger). */
@@ -10,7 +11,8 @@ export type AppDeps = {
   config: Config;
   db: Db;
   logger: Logger;
-  events: DomainEventBus;
+  jobs: JobQueue;
+  mailer: Mailer;
   hostClient: HostClient;
   storage: ObjectStorage;
 };

@@ -1,38 +1,51 @@
 import type { Server } from "node:http";
 import { createApp } from "./app.js";
-import { loadConfig } from "./config.js";
+import { type Config, loadConfig } from "./config.js";
+import { createHostClient } from "./connect/hostClientImpl.js";
 import { createDb, dbOptionsFromConfig, migrateToLatest } from "./db/knex.js";
 import type { AppDeps } from "./deps.js";
+import { jobDefinitions } from "./jobs/index.js";
+import { JobQueue } from "./jobs/queue.js";
 import { createLogger } from "./logger.js";
-import { DomainEventBus } from "./services/events.js";
+import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
 import { createObjectStorage } from "./storage/index.js";
-import { createHostClient } from "./connect/hostClientImpl.js";
 
-/** Starts the add-on: migrations, HTTP, and a graceful stop on SIGTERM/SIGINT. */
-export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
-  const config = loadConfig(env);
+/** What the add-on and the worker processes run on: a migrated database and a started job queue. */
+export async function createDeps(config: Config): Promise<AppDeps> {
   const logger = createLogger(config.logLevel);
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
-  const deps: AppDeps = {
+  const jobs = new JobQueue(db, logger, { definitions: jobDefinitions });
+  await jobs.start();
+  return {
     config,
     db,
     logger,
-    events: new DomainEventBus(),
+    jobs,
+    mailer: createMailer(config),
     hostClient: createHostClient(db, logger),
     storage: createObjectStorage(config),
   };
+}
+
+/** Starts the add-on: migrations, job workers (unless JOB_WORKERS=false), HTTP, and a graceful stop. */
+export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
+  const config = loadConfig(env);
+  const deps = await createDeps(config);
+  const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
+  if (config.jobWorkers) await jobs.work(deps);
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, () => resolve(listening));
   });
-  logger.info({ port: config.port, baseUrl: config.baseUrl }, "rmCloud add-on listening");
+  logger.info({ port: config.port, baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.stop();
       await db.destroy();
       logger.info("rmCloud add-on stopped");
     })();

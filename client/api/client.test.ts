@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, api, buildUrl, onUnauthorized, TOKEN_KEY, tokenStore } from "./client.js";
+import { ApiError, api, buildUrl, onUnauthorized, setApiOrigin, TOKEN_KEY, tokenStore } from "./client.js";
 import { memoryStorage } from "./memoryStorage.js";
 
 type Call = { url: string; init: RequestInit };
@@ -42,6 +42,18 @@ describe("API addresses", () => {
   it("puts paths under /api once", () => {
     expect(buildUrl("/user")).toBe("/api/user");
     expect(buildUrl("/api/user")).toBe("/api/user");
+  });
+
+  it("sends a Forge page's calls to the server by its URL, a Connect page's to its own origin", async () => {
+    const calls = fakeFetch([{ status: 200, body: {} }, { status: 200, body: {} }]);
+    setApiOrigin("https://rmcloud.example.com/");
+    try {
+      await api.get("/api/user");
+    } finally {
+      setApiOrigin("");
+    }
+    await api.get("/api/user");
+    expect(calls.map((call) => call.url)).toEqual(["https://rmcloud.example.com/api/user", "/api/user"]);
   });
 });
 

@@ -71,13 +71,19 @@ export function onUnauthorized(handler: () => Promise<boolean>) {
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** Same origin for Connect pages; a Forge page is served by Forge and calls our server by its URL. */
+let apiOrigin = "";
+export function setApiOrigin(origin: string) {
+  apiOrigin = origin.replace(/\/+$/, "");
+}
+
 async function send<T>(method: Method, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
   const attempt = () => {
     const headers: Record<string, string> = { Accept: "application/json" };
     const token = tokenStore.get();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(buildUrl(path, options.query), {
+    return fetch(apiOrigin + buildUrl(path, options.query), {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -1,14 +1,18 @@
 import { createContext, type ReactNode, useContext } from "react";
 import { connectHost } from "./connectHost.js";
+import { forgeHost, runsInForge } from "./forgeHost.js";
 import type { Host } from "./types.js";
 
 export type { Host, HostContext, HostFlag, HostProduct, HostRequestOptions } from "./types.js";
 
 let host: Host | undefined;
 
-/** The host of this page. Every host call of the app goes through it (a Forge build swaps the implementation here). */
+/**
+ * The host of this page, chosen once from where it runs: Forge's Custom UI bridge when Forge serves
+ * the page, Connect's AP otherwise (the default). Every host call of the app goes through it.
+ */
 export function getHost(): Host {
-  host ??= connectHost();
+  host ??= runsInForge() ? forgeHost() : connectHost();
   return host;
 }
 

@@ -1,4 +1,9 @@
 import type { Db } from "../db/knex.js";
+import {
+  associateForgeInstallation,
+  clientKeyOfForgeInstallation,
+  forgetForgeInstallation,
+} from "../db/forgeInstallationStore.js";
 import { findInstallationByClientKey, type Installation, listEnabledInstallations } from "../db/installationStore.js";
 import { type InstallPayload, recordInstallation, recordUninstallation } from "./lifecycle.js";
 
@@ -12,9 +17,13 @@ const clientInfoOf = (installation: Installation): Record<string, unknown> => ({
 
 /**
  * ACE's installation store kept in our `installations` table. ACE only ever stores `clientInfo`
- * (the other keys serve ACT_AS_USER tokens and Forge associations, which rmCloud does not use),
- * so any other key is refused rather than silently kept somewhere else.
+ * (the other keys serve ACT_AS_USER tokens, which rmCloud does not use), so any other key is
+ * refused rather than silently kept somewhere else.
  * A disabled (uninstalled) installation is unknown to ACE: its webhooks fail authentication.
+ *
+ * Connect on Forge: an `installed` payload carrying `installationId` associates that Forge
+ * installation with the Connect installation, so a Forge invocation (which names only the Forge
+ * installation) reaches the same tenant and data.
  */
 export class KnexInstallationStore {
   constructor(private readonly db: Db) {}
@@ -28,7 +37,32 @@ export class KnexInstallationStore {
   /** What ACE returns is only logged and emitted, so it carries no secret. */
   async saveInstallation(payload: InstallPayload, clientKey: string): Promise<Record<string, unknown>> {
     const { tenantId } = await recordInstallation(this.db, { ...payload, clientKey });
+    if (typeof payload.installationId === "string" && payload.installationId) {
+      await this.associateInstallations(payload.installationId, clientKey);
+    }
     return { clientKey, baseUrl: payload.baseUrl, productType: payload.productType, tenantId };
+  }
+
+  associateInstallations(forgeInstallationId: string, clientKey: string): Promise<void> {
+    return associateForgeInstallation(this.db, forgeInstallationId, clientKey);
+  }
+
+  /** The Connect installation a Forge installation carries, as ACE reads it; none once uninstalled. */
+  async getClientSettingsForForgeInstallation(forgeInstallationId: string): Promise<Record<string, unknown> | null> {
+    const clientKey = await clientKeyOfForgeInstallation(this.db, forgeInstallationId);
+    return clientKey ? this.get(CLIENT_INFO, clientKey) : null;
+  }
+
+  deleteAssociation(forgeInstallationId: string): Promise<void> {
+    return forgetForgeInstallation(this.db, forgeInstallationId);
+  }
+
+  /**
+   * ACE keeps Forge app tokens here when its own Forge middleware runs. rmCloud calls the product
+   * as the Connect app (shared secret) and never as the Forge app, so there is nothing to keep.
+   */
+  forForgeInstallation(_installationId: string): never {
+    throw new Error("rmCloud keeps no Forge app tokens: it calls Jira and Confluence as the Connect app");
   }
 
   set(key: string, value: InstallPayload, clientKey: string): Promise<Record<string, unknown>> {

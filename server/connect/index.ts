@@ -1,9 +1,18 @@
 import { randomUUID } from "node:crypto";
+import { FORGE_EXCHANGE_PATH, type ForgeExchangeResponse } from "../../common/forge.js";
 import ace from "atlassian-connect-express";
 import type { Express, Request, RequestHandler } from "express";
 import type { AppDeps } from "../deps.js";
+import { handle } from "../routes/handle.js";
 import { aceLogger } from "./aceLogger.js";
 import { KnexInstallationStore } from "./aceStore.js";
+import {
+  allowForgeCustomUi,
+  exchangeForgeInvocation,
+  forgeInvocationOf,
+  forgeInvocationVerifier,
+  requireForgeInvocation,
+} from "./forgeRemote.js";
 import { recordUninstallation } from "./lifecycle.js";
 import { confluenceDescriptor, DESCRIPTOR_PATHS, jiraDescriptor, LIFECYCLE_PATHS, WEBHOOKS } from "./modules.js";
 import { dispatchJiraIssueDeleted } from "./webhooks.js";
@@ -17,7 +26,6 @@ ace.store.register(STORE_ADAPTER, (_logger, opts) => {
   const store = pendingStores.get(id);
   if (!store) throw new Error("rmCloud's installation store was not prepared for this add-on");
   pendingStores.delete(id);
-  // ACE's Forge association methods are never called: rmCloud installs as a Connect app only.
   return store as unknown as ace.StoreAdapter;
 });
 
@@ -49,9 +57,13 @@ type VerifiedRequest = Request & { context?: { clientKey?: string } };
  * Connect on atlassian-connect-express: ACE serves the Jira descriptor, verifies the signed lifecycle
  * callbacks and webhooks, and keeps installations in our database (KnexInstallationStore). Its
  * development conveniences (auto-registration, descriptor watching, ngrok) stay off.
+ *
+ * The same server is the remote of the Forge apps (the manifests in forge/jira and forge/confluence):
+ * Connect modules reach it exactly as from a Connect app, and Forge invocations sign in at
+ * FORGE_EXCHANGE_PATH.
  */
 export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
-  const { baseUrl, connectKeysCdnUrl } = deps.config;
+  const { baseUrl, connectKeysCdnUrl, forge } = deps.config;
   const storeId = randomUUID();
   pendingStores.set(storeId, new KnexInstallationStore(deps.db));
 
@@ -70,6 +82,8 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
             validateDescriptor: false,
             // Our own lifecycle routes below wrap ACE's verification with this app's key server.
             setupInstallRoute: false,
+            // The Forge app carrying the Jira descriptor: ACE's Forge support reads it (associateConnect below).
+            ...(forge.appIds[0] ? { appId: forge.appIds[0] } : {}),
           },
         },
       },
@@ -106,6 +120,18 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
       }
     },
   );
+
+  app.post(
+    FORGE_EXCHANGE_PATH,
+    requireForgeInvocation(forgeInvocationVerifier(forge)),
+    // ACE's Forge association: the Forge installation → the site's Connect installation, from our store.
+    addon.associateConnect(),
+    handle(async (req: VerifiedRequest, res) => {
+      const token = await exchangeForgeInvocation(deps.db, deps.config.appTokenSecret, forgeInvocationOf(req), req.context?.clientKey);
+      res.json({ token, base_url: baseUrl } satisfies ForgeExchangeResponse);
+    }),
+  );
+  app.use("/api", allowForgeCustomUi());
 
   addon.on(WEBHOOKS.jiraIssueDeleted.event, (_event: string, body: unknown, req: VerifiedRequest) => {
     const clientKey = req.context?.clientKey;

@@ -10,6 +10,7 @@ import * as customerSettings from "./customerSettings/router.js";
 import * as folders from "./folders/router.js";
 import * as issues from "./issues/router.js";
 import * as items from "./items/router.js";
+import * as jobs from "./jobs/router.js";
 import * as requirements from "./requirements/router.js";
 import * as requirementTypes from "./requirementTypes/router.js";
 import * as storage from "./storage/router.js";
@@ -27,6 +28,7 @@ const features: Feature[] = [
   issues,
   storage,
   confluence,
+  jobs,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */

@@ -1,7 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
-import type { RequirementType } from "./requirementsFixture.js";
+import { createRequirementAs } from "./requirementsFixture.js";
 
 const PANEL = "issue-view-requirements-right-panel";
 const DIALOG = "link-requirements-dialog";
@@ -36,18 +36,7 @@ describe("The issue panel in the emulated Jira issue view", () => {
     await harness?.stop();
   });
 
-  const createRequirement = async (name: string, project: number) => {
-    const types = await api<{ requirement_types: RequirementType[] } | RequirementType[]>("GET", "/api/requirement/type");
-    const [type] = Array.isArray(types) ? types : types.requirement_types;
-    if (!type) throw new Error("No requirement type to create a requirement with");
-    return api<{ requirement_id: number }>("POST", "/api/requirement", {
-      name,
-      description: "",
-      project,
-      parent_folder_id: null,
-      requirement_type_id: type.requirement_type_id,
-    });
-  };
+  const createRequirement = (name: string, project: number) => createRequirementAs(harness.addonUrl, token, name, project);
 
   it("lists the requirements linked to the issue, each opening the add-on's page in a new tab", async () => {
     expect(token).not.toBe("");

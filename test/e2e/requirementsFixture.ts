@@ -7,6 +7,20 @@ export const PUMP = 10000;
 export type RequirementType = { requirement_type_id: number; name: string; prefix: string; level: number };
 export type CreatedRequirement = { requirement_id: number; revision: number; name: string; prefix: string };
 
+/** A requirement of the first requirement type, created through rmCloud's API as the user whose token is given. */
+export async function createRequirementAs(addonUrl: string, token: string, name: string, project: number): Promise<CreatedRequirement> {
+  const types = await addonApi<{ requirement_types: RequirementType[] } | RequirementType[]>(addonUrl, token, "GET", "/api/requirement/type");
+  const [type] = Array.isArray(types) ? types : types.requirement_types;
+  if (!type) throw new Error("No requirement type to create a requirement with");
+  return addonApi<CreatedRequirement>(addonUrl, token, "POST", "/api/requirement", {
+    name,
+    description: "",
+    project,
+    parent_folder_id: null,
+    requirement_type_id: type.requirement_type_id,
+  });
+}
+
 /**
  * The calling suite's own product, started before its first test with the PUMP project's
  * requirements screen open, and stopped after its last.

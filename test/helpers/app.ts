@@ -9,10 +9,13 @@ import { loadConfig } from "../../server/config.js";
 import { type Product, signAppToken } from "../../server/connect/appToken.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
-import { DomainEventBus } from "../../server/services/events.js";
+import type { AnyJobDefinition, RetryPolicy } from "../../server/jobs/defineJob.js";
+import { jobDefinitions } from "../../server/jobs/index.js";
+import { JobQueue } from "../../server/jobs/queue.js";
 import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
+import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
@@ -28,22 +31,39 @@ export type TestContext = {
 export const testConfig = () =>
   loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
 
+export type TestJobOptions = {
+  /** The add-on's own jobs unless a test brings its own. */
+  definitions?: readonly AnyJobDefinition[];
+  /** Start workers in this process (the queue is always started, so services can send). */
+  work?: boolean;
+  /** Every job's retries: one second apart, without backoff, unless a test says otherwise. */
+  retry?: Partial<RetryPolicy>;
+};
+
 /**
  * The add-on on a fresh database (or on `database`, which it then owns and destroys), as Supertest
  * drives it; benchmarks listen on it.
  */
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; jobs?: TestJobOptions } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
-  const config = testConfig();
+  const config = overrides.config ?? testConfig();
   const storageRoot = await mkdtemp(path.join(tmpdir(), "rmcloud-storage-"));
+  const logger = pino({ level: "silent" });
+  const jobs = new JobQueue(database.db, logger, {
+    definitions: options.jobs?.definitions ?? jobDefinitions,
+    pollingIntervalSeconds: 0.5,
+    retry: { retryDelaySeconds: 1, retryBackoff: false, ...options.jobs?.retry },
+  });
+  await jobs.start();
   const deps: AppDeps = {
     config,
     db: database.db,
-    logger: pino({ level: "silent" }),
-    events: new DomainEventBus(),
+    logger,
+    jobs,
+    mailer: createMailer(config),
     hostClient: {
       call: async () => {
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
@@ -53,7 +73,9 @@ export async function createTestApp(
     ...overrides,
   };
   const app = await createApp(deps);
+  if (options.jobs?.work) await deps.jobs.work(deps);
   const destroy = async () => {
+    await jobs.stop({ timeoutMs: 1000 });
     await database.destroy();
     await rm(storageRoot, { recursive: true, force: true });
   };

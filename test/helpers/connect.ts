@@ -64,7 +64,7 @@ export type InstalledSite = {
 export async function installSite(
   ctx: TestContext,
   keys: KeyServer,
-  site: { siteUrl?: string; product?: "jira" | "confluence"; clientKey?: string; sharedSecret?: string } = {},
+  site: { siteUrl?: string; product?: "jira" | "confluence"; clientKey?: string; sharedSecret?: string; installationId?: string } = {},
 ): Promise<InstalledSite> {
   const product = site.product ?? "jira";
   const siteUrl = site.siteUrl ?? `https://site-${randomUUID().slice(0, 8)}.atlassian.net`;
@@ -75,7 +75,7 @@ export async function installSite(
     clientKey: site.clientKey ?? `${product}:${randomUUID()}`,
     sharedSecret: site.sharedSecret ?? randomUUID(),
   };
-  const res = await postLifecycle(ctx, keys, installed, "installed");
+  const res = await postLifecycle(ctx, keys, installed, "installed", site.installationId ? { installationId: site.installationId } : {});
   if (res.status !== 204) throw new Error(`install failed: ${res.status} ${res.text}`);
   return installed;
 }
@@ -85,6 +85,8 @@ export function postLifecycle(
   keys: Pick<KeyServer, "kid" | "privateKey">,
   site: InstalledSite,
   eventType: "installed" | "uninstalled",
+  /** More payload fields, e.g. the `installationId` of a Connect-on-Forge install. */
+  extra: Record<string, unknown> = {},
 ) {
   const path = `/${eventType}`;
   return request(ctx.app)
@@ -101,6 +103,7 @@ export function postLifecycle(
       eventType,
       serverVersion: "100",
       pluginsVersion: "1001.0.0",
+      ...extra,
     });
 }
 

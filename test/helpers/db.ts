@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createDb, type Db, migrateToLatest } from "../../server/db/knex.js";
+import { jobSchemaOf } from "../../server/jobs/queue.js";
 
 export type TestDatabase = { db: Db; kind: "pglite" | "postgres"; destroy: () => Promise<void> };
 
@@ -21,6 +22,7 @@ export async function createTestDatabase(options: { postgresUrl?: string } = {})
       destroy: async () => {
         await db.destroy();
         await admin.raw("DROP SCHEMA ?? CASCADE", [schema]);
+        await admin.raw("DROP SCHEMA IF EXISTS ?? CASCADE", [jobSchemaOf(db)]);
         await admin.destroy();
       },
     };

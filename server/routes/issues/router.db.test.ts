@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import type { HostClient } from "../../connect/hostClient.js";
 import type { Db } from "../../db/knex.js";
-import type { DomainEvents } from "../../services/events.js";
+import { queuedJobs } from "../../../test/helpers/jobs.js";
+import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
 import { removeLinksOfDeletedIssue } from "../../services/issueLinks/removeLinksOfDeletedIssue.js";
 
 const PROJECT = 10000;
@@ -30,12 +31,8 @@ const fakeJira: HostClient = {
 };
 
 let ctx: TestContext;
-const saved: DomainEvents["requirementSaved"][0][] = [];
 beforeAll(async () => {
   ctx = await createTestApp({ hostClient: fakeJira });
-  ctx.deps.events.on("requirementSaved", (event) => {
-    saved.push(event);
-  });
 });
 afterAll(() => ctx.destroy());
 
@@ -116,13 +113,14 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     expect(issues.sort()).toEqual(["20002", "20003"]);
   });
 
-  it("writes a revision on each requirement whose links changed and tells listeners after the save", async () => {
+  it("writes a revision on each requirement whose links changed and enqueues their notifications with the save", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const kept = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Kept");
     const dropped = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Dropped");
     const added = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Added");
+    await ctx.deps.db("customer_settings").insert({ tenant_id: tenant.tenantId, comment_on_associated_issues: true });
     await putIssue(tenant, "20004", [kept, dropped]);
-    saved.length = 0;
+    const enqueuedBefore = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId)).length;
 
     await putIssue(tenant, "20004", [kept, added]);
 
@@ -140,9 +138,13 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     const requirement = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: dropped }).first();
     expect(requirement.revision).toBe(3);
 
-    expect(saved.map((event) => [event.requirementId, event.before?.issueIds, event.after?.issueIds])).toEqual([
-      [added, [], ["20004"]],
-      [dropped, ["20004"], []],
+    const saved = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+      .slice(enqueuedBefore)
+      .map((job) => job.data)
+      .sort((a, b) => b.requirementId - a.requirementId);
+    expect(saved.map((event) => [event.requirementId, event.revision, event.before?.issueIds, event.after?.issueIds])).toEqual([
+      [added, 2, [], ["20004"]],
+      [dropped, 3, ["20004"], []],
     ]);
     expect(saved[0]?.after?.label).toBe(`SR-${added}: Added`);
   });

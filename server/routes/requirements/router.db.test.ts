@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
-import type { DomainEvents } from "../../services/events.js";
+import { queuedJobs } from "../../../test/helpers/jobs.js";
+import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
@@ -15,13 +16,9 @@ let ctx: TestContext;
 let tenant: TestTenant;
 let auth: string;
 let types: Record<string, number>;
-const events: DomainEvents["requirementSaved"][0][] = [];
 
 beforeAll(async () => {
   ({ ctx, tenant, auth } = await createSignedInApp(ACCOUNT));
-  ctx.deps.events.on("requirementSaved", (event) => {
-    events.push(event);
-  });
   types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
 });
 afterAll(() => ctx.destroy());
@@ -503,15 +500,18 @@ describe("moving and deleting requirements", () => {
 });
 
 describe("side effects and isolation", () => {
-  it("announces creates, edits and deletes after they are saved", async () => {
-    events.length = 0;
+  it("enqueues the notifications of creates, edits and deletes with the save, one per revision", async () => {
+    await ctx.deps.db("customer_settings").insert({ tenant_id: tenant.tenantId, comment_on_associated_issues: true });
     const created = await create({ name: "Announced", issues: ["10400"], assigned_to: "557058:someone" });
     await put(created.requirement_id, { name: "Announced again" });
     await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [created.requirement_id] });
-    expect(events.map((event) => [event.before?.name, event.after?.name])).toEqual([
-      [undefined, "Announced"],
-      ["Announced", "Announced again"],
-      ["Announced again", undefined],
+    const events = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+      .map((job) => job.data)
+      .filter((event) => event.requirementId === created.requirement_id);
+    expect(events.map((event) => [event.revision, event.before?.name, event.after?.name])).toEqual([
+      [1, undefined, "Announced"],
+      [2, "Announced", "Announced again"],
+      [3, "Announced again", undefined],
     ]);
     expect(events[0]).toMatchObject({
       tenantId: tenant.tenantId,

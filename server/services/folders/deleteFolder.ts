@@ -1,7 +1,7 @@
 import { folderSubtreeIds, softDeleteFolders } from "../../db/folderStore.js";
 import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
-import { deleteRequirementsIn, emitDeleted } from "../requirements/deleteRequirements.js";
+import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 /**
@@ -9,14 +9,12 @@ import type { Actor, ServiceDeps } from "../context.js";
  * transaction. All soft: each requirement gets its 'deleted' revision and stays readable in its
  * history and in baselines; no row is orphaned (docs/decisions.md).
  */
-export async function deleteFolder(deps: ServiceDeps, actor: Actor, folderId: number): Promise<void> {
-  const deleted = await deps.db.transaction(async (trx) => {
+export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
+  await deps.db.transaction(async (trx) => {
     const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
     const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);
-    const states = await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
+    await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
     await softDeleteFolders(trx, actor.tenantId, folderIds);
-    return states;
   });
-  emitDeleted(deps, actor, deleted);
 }

@@ -1,6 +1,6 @@
 import { requirementLabel } from "../../../common/labels.js";
 import type { LinkableRequirement } from "../../db/issueLinkStore.js";
-import type { RequirementEventState } from "../events.js";
+import type { RequirementEventState } from "../notifications/requirementSaved.js";
 
 export function requirementEventState(requirement: LinkableRequirement, issueIds: string[]): RequirementEventState {
   return {

@@ -9,35 +9,33 @@ import {
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import type { RequirementEventState } from "../events.js";
+import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 import { recordRevisions } from "../requirements/requirementViews.js";
 import { findJiraIssue } from "./findJiraIssue.js";
 import { requirementEventState } from "./requirementEventState.js";
 
 export const GLOBAL_PROJECT_ID = 0;
 
-type Change = { requirementId: number; before: RequirementEventState; after: RequirementEventState };
-
 /**
  * The link dialog's save: afterwards exactly `requirementIds` of the issue's project and of the
  * global project are linked to the issue. Links from requirements of other projects (an issue
  * moved between projects) are outside what the dialog shows and stay as they are.
  * Every requirement whose links change gets an "updated" revision through the same path as every
- * other change; listeners hear of it after the commit.
+ * other change, and its notifications are enqueued in the same transaction.
  */
 export async function setRequirementsOfIssue(
-  deps: ServiceDeps<"hostClient" | "events">,
+  deps: ServiceDeps<"hostClient" | "jobs">,
   actor: Actor,
   issueId: string,
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
-  const { tenantId, accountId } = actor;
+  const { tenantId } = actor;
   const issue = await findJiraIssue(deps, actor, issueId);
   const inScope = (requirement: LinkableRequirement) =>
     requirement.projectId === issue.projectId || requirement.projectId === GLOBAL_PROJECT_ID;
   const wanted = [...new Set(requirementIds)];
 
-  const { changes, linked } = await deps.db.transaction(async (trx) => {
+  const linked = await deps.db.transaction(async (trx) => {
     const requested = await lockRequirements(trx, tenantId, wanted);
     const found = new Set(requested.map((requirement) => requirement.requirementId));
     const problems = [
@@ -80,19 +78,30 @@ export async function setRequirementsOfIssue(
     const touchedIds = touched.map((requirement) => requirement.requirementId);
     // The revision moves on, so an edit form opened before the link change gets its 409.
     await touchRequirements(trx, tenantId, touchedIds, {});
-    await recordRevisions(
-      { ...deps, db: trx },
+    const inTransaction = { ...deps, db: trx };
+    const revised = await recordRevisions(
+      inTransaction,
       actor,
       touchedIds.map((requirementId) => ({ requirementId, action: "updated", changedFields: ["issues"] })),
     );
-    const changes: Change[] = touched.map((requirement) => ({
-      requirementId: requirement.requirementId,
-      before: requirementEventState(requirement, issuesBefore.get(requirement.requirementId) ?? []),
-      after: requirementEventState(requirement, issuesAfter.get(requirement.requirementId) ?? []),
-    }));
-    return { changes, linked: requested.map((requirement) => requirement.requirementId) };
+    await notifyRequirementsSaved(
+      inTransaction,
+      actor,
+      touched.flatMap((requirement) => {
+        const revision = revised.get(requirement.requirementId)?.revision;
+        if (revision === undefined) return [];
+        return [
+          {
+            requirementId: requirement.requirementId,
+            revision,
+            before: requirementEventState(requirement, issuesBefore.get(requirement.requirementId) ?? []),
+            after: requirementEventState(requirement, issuesAfter.get(requirement.requirementId) ?? []),
+          },
+        ];
+      }),
+    );
+    return requested.map((requirement) => requirement.requirementId);
   });
 
-  for (const change of changes) deps.events.emit("requirementSaved", { tenantId, accountId, ...change });
   return { requirements: linked };
 }

@@ -1,55 +1,48 @@
-import type { Logger } from "pino";
-import type { HostClient } from "../../connect/hostClient.js";
-import type { DomainEvents } from "../events.js";
-import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
 import { requirementPageUrl } from "../../../common/requirementLink.js";
-
-type RequirementSaved = DomainEvents["requirementSaved"][0];
+import { isPermanentRefusal, type NotificationContext, deliveryKey, sendOnce } from "./delivery.js";
+import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
+import type { RequirementSaved } from "./requirementSaved.js";
 
 /**
- * Posts the comments of one save as the app. Each issue is tried on its own: a deleted or
- * forbidden issue is logged and does not keep the others from hearing of the change.
+ * Posts the comments of one saved revision as the app. Each issue is tried on its own: a deleted or
+ * forbidden issue is logged and skipped; any other failure fails the delivery after the others had
+ * their turn, so the job retries just the comments not yet posted.
  */
-export async function commentOnIssues(
-  hostClient: HostClient,
-  logger: Logger,
-  siteUrl: string,
-  event: RequirementSaved,
-): Promise<void> {
-  const comments = issueCommentsFor(event.before, event.after);
-  if (comments.length === 0) return;
-  const state = event.after ?? event.before;
-  if (!state) return;
-  const url = requirementPageUrl(siteUrl, {
+export async function commentOnIssues(context: NotificationContext, saved: RequirementSaved): Promise<void> {
+  const comments = issueCommentsFor(saved.before, saved.after);
+  const state = saved.after ?? saved.before;
+  if (comments.length === 0 || !state) return;
+  const url = requirementPageUrl(context.siteUrl, {
     jiraProjectId: state.projectId,
     projectId: state.projectId,
-    requirementId: event.requirementId,
+    requirementId: saved.requirementId,
   });
-  const statusNames = await lookUpStatusNames(hostClient, logger, event.tenantId, statusIdsOf(comments));
+  const statusNames = await lookUpStatusNames(context, saved.tenantId, statusIdsOf(comments));
   const statusName = (id: string | null) => (id === null ? "None" : (statusNames.get(id) ?? id));
 
+  const failures: unknown[] = [];
   await Promise.all(
     comments.map(async (comment) => {
       try {
-        await hostClient.call(event.tenantId, "jira", {
-          method: "POST",
-          path: `/rest/api/3/issue/${encodeURIComponent(comment.issueId)}/comment`,
-          body: { body: commentDocument(comment, url, statusName) },
+        await sendOnce(context, saved, deliveryKey(saved, "comment", comment.issueId), async () => {
+          await context.hostClient.call(saved.tenantId, "jira", {
+            method: "POST",
+            path: `/rest/api/3/issue/${encodeURIComponent(comment.issueId)}/comment`,
+            body: { body: commentDocument(comment, url, statusName) },
+          });
         });
       } catch (err) {
-        logger.warn(
-          { err, tenantId: event.tenantId, requirementId: event.requirementId, issueId: comment.issueId },
-          "could not comment on a linked issue",
-        );
+        context.logger.warn({ err, issueId: comment.issueId }, "could not comment on a linked issue");
+        if (!isPermanentRefusal(err)) failures.push(err);
       }
     }),
   );
+  if (failures.length > 0) throw failures[0];
 }
 
 /** Names for the comment text; an unknown status is shown by its id rather than dropping the comment. */
 async function lookUpStatusNames(
-  hostClient: HostClient,
-  logger: Logger,
+  context: NotificationContext,
   tenantId: string,
   statusIds: string[],
 ): Promise<Map<string, string>> {
@@ -57,13 +50,13 @@ async function lookUpStatusNames(
   await Promise.all(
     statusIds.map(async (id) => {
       try {
-        const status = await hostClient.call<{ name?: string }>(tenantId, "jira", {
+        const status = await context.hostClient.call<{ name?: string }>(tenantId, "jira", {
           method: "GET",
           path: `/rest/api/3/status/${encodeURIComponent(id)}`,
         });
         if (status?.name) names.set(id, status.name);
       } catch (err) {
-        logger.debug({ err, tenantId, statusId: id }, "status name lookup failed");
+        context.logger.debug({ err, statusId: id }, "status name lookup failed");
       }
     }),
   );

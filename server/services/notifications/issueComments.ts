@@ -1,4 +1,4 @@
-import type { RequirementEventState } from "../events.js";
+import type { RequirementEventState } from "./requirementSaved.js";
 
 /** What happened to a requirement, as seen from one Jira issue it is (or was) linked to. */
 export type IssueChange =

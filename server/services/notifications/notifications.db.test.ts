@@ -1,10 +1,9 @@
 import type { AddressInfo } from "node:net";
-import { appActor } from "../context.js";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   bearer,
   createTenant,
@@ -13,19 +12,34 @@ import {
   type TestTenant,
   testConfig,
 } from "../../../test/helpers/app.js";
+import { jobsSettled, queuedJobs } from "../../../test/helpers/jobs.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
-import { DomainEventBus, type RequirementEventState } from "../events.js";
+import { JobQueue } from "../../jobs/queue.js";
+import { createMailer } from "../../mail/mailer.js";
+import { appActor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import { notificationsSettled, registerNotificationListeners } from "./index.js";
+import {
+  notifyRequirementsSaved,
+  type RequirementEventState,
+  type RequirementSaved,
+  requirementSavedNotifications,
+} from "./requirementSaved.js";
 
 type RecordedCall = HostCall & { tenantId: string; product: string };
 
-/** Jira as the emulator answers: every user has an address, statuses have names, comments are accepted. */
-function fakeJira(): HostClient & { calls: RecordedCall[] } {
+/**
+ * Jira as the emulator answers: every user has an address, statuses have names, comments are accepted.
+ * `failures` maps a path to the statuses of its next answers that fail (e.g. 503 once).
+ */
+function fakeJira(): HostClient & { calls: RecordedCall[]; failures: Map<string, number[]> } {
   const calls: RecordedCall[] = [];
+  const failures = new Map<string, number[]>();
   return {
     calls,
+    failures,
     call: async <T>(tenantId: string, product: "jira" | "confluence", call: HostCall): Promise<T> => {
+      const failing = failures.get(call.path)?.shift();
+      if (failing) throw Object.assign(new Error(`Jira answered ${failing}`), { status: failing });
       calls.push({ tenantId, product, ...call });
       if (call.path.startsWith("/rest/api/3/user?")) {
         const accountId = new URLSearchParams(call.path.split("?")[1]).get("accountId");
@@ -96,20 +110,53 @@ const requirement = (overrides: Partial<RequirementEventState> = {}): Requiremen
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let jira: ReturnType<typeof fakeJira>;
 let ctx: TestContext;
+let worker: JobQueue | undefined;
+const logLines: string[] = [];
+let revision = 1;
+
+/** A worker process of its own on the test's database. */
+async function startWorker(): Promise<JobQueue> {
+  const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, {
+    definitions: [requirementSavedNotifications],
+    pollingIntervalSeconds: 0.5,
+    retry: { retryLimit: 2, retryDelaySeconds: 1, retryBackoff: false },
+  });
+  await queue.start();
+  await queue.work({ ...ctx.deps, jobs: queue });
+  return queue;
+}
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
   jira = fakeJira();
-  ctx = await createTestApp({ hostClient: jira, config: { ...testConfig(), smtpUrl: smtp.url } });
+  const logger = pino(
+    { level: "warn" },
+    new Writable({
+      write(chunk, _encoding, callback) {
+        logLines.push(String(chunk));
+        callback();
+      },
+    }),
+  );
+  ctx = await createTestApp(
+    { hostClient: jira, logger, config: { ...testConfig(), smtpUrl: smtp.url } },
+    { jobs: { retry: { retryLimit: 2, retryDelaySeconds: 1, retryBackoff: false } } },
+  );
+});
+beforeEach(async () => {
+  worker = await startWorker();
 });
 afterAll(async () => {
   await ctx.destroy();
   await smtp.close();
 });
-afterEach(() => {
+afterEach(async () => {
+  await worker?.stop({ timeoutMs: 1000 });
   jira.calls.length = 0;
+  jira.failures.clear();
   smtp.received.length = 0;
   smtp.state.refuse = 0;
+  logLines.length = 0;
 });
 
 async function siteWith(settings: Record<string, boolean>): Promise<TestTenant> {
@@ -122,20 +169,20 @@ async function siteWith(settings: Record<string, boolean>): Promise<TestTenant> 
   return tenant;
 }
 
-function save(tenant: TestTenant, before: RequirementEventState | undefined, after: RequirementEventState | undefined) {
-  ctx.deps.events.emit("requirementSaved", {
-    tenantId: tenant.tenantId,
-    accountId: "557058:editor",
-    requirementId: 42,
-    before,
-    after,
-  });
-  return notificationsSettled(ctx.deps.events);
+const editor = (tenant: TestTenant) => ({ tenantId: tenant.tenantId, accountId: "557058:editor" });
+
+/** A save of requirement 42 that commits its notifications; resolves when the worker is done with them. */
+async function save(tenant: TestTenant, before: RequirementEventState | undefined, after: RequirementEventState | undefined) {
+  const saved = { requirementId: 42, revision: revision++, before, after };
+  await ctx.deps.db.transaction((trx) => notifyRequirementsSaved({ ...ctx.deps, db: trx }, editor(tenant), [saved]));
+  await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+  return saved;
 }
 
 const commentCalls = () => jira.calls.filter((call) => call.method === "POST" && call.path.endsWith("/comment"));
 const commentText = (call: RecordedCall) =>
   JSON.stringify((call.body as { body: unknown }).body).match(/"text":"([^"]*)"/g)?.map((m) => m.slice(8, -1)).join("");
+const jobsOf = (tenant: TestTenant) => queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId);
 
 describe("comments on associated Jira issues", () => {
   it("comments on an issue when a requirement is linked to it, as the app of that site", async () => {
@@ -170,9 +217,10 @@ describe("comments on associated Jira issues", () => {
     expect(texts).toHaveLength(2);
   });
 
-  it("posts nothing with the switch off", async () => {
+  it("posts nothing with the switch off, as it was when the save committed", async () => {
     const tenant = await siteWith({ comment_on_associated_issues: false, send_email_notification_to_assignee: false });
     await save(tenant, requirement({ issueIds: ["10001"] }), requirement({ issueIds: ["10002"], name: "Renamed" }));
+    expect(await jobsOf(tenant)).toEqual([]);
     expect(jira.calls).toEqual([]);
   });
 
@@ -180,6 +228,27 @@ describe("comments on associated Jira issues", () => {
     const tenant = await siteWith({ comment_on_associated_issues: true });
     await save(tenant, requirement({ issueIds: ["10001"] }), requirement({ issueIds: ["10001"] }));
     expect(commentCalls()).toEqual([]);
+  });
+
+  it("tries a comment Jira could not take again, and posts each comment once", async () => {
+    const tenant = await siteWith({ comment_on_associated_issues: true });
+    jira.failures.set("/rest/api/3/issue/10002/comment", [503]);
+    await save(tenant, requirement(), requirement({ issueIds: ["10001", "10002"] }));
+
+    expect(commentCalls().map((call) => call.path).sort()).toEqual([
+      "/rest/api/3/issue/10001/comment",
+      "/rest/api/3/issue/10002/comment",
+    ]);
+    expect((await jobsOf(tenant)).map((job) => [job.state, job.retryCount])).toEqual([["completed", 1]]);
+  });
+
+  it("skips an issue Jira refuses (deleted or forbidden) without retrying", async () => {
+    const tenant = await siteWith({ comment_on_associated_issues: true });
+    jira.failures.set("/rest/api/3/issue/10002/comment", [404]);
+    await save(tenant, requirement(), requirement({ issueIds: ["10001", "10002"] }));
+
+    expect(commentCalls().map((call) => call.path)).toEqual(["/rest/api/3/issue/10001/comment"]);
+    expect((await jobsOf(tenant)).map((job) => [job.state, job.retryCount])).toEqual([["completed", 0]]);
   });
 });
 
@@ -209,43 +278,22 @@ describe("email to the assignee", () => {
     expect(smtp.received).toEqual([]);
   });
 
-  it("retries when the mail server refuses for a while, without failing the save", async () => {
-    const logLines: string[] = [];
-    const logger = pino(
-      { level: "warn" },
-      new Writable({
-        write(chunk, _encoding, callback) {
-          logLines.push(String(chunk));
-          callback();
-        },
-      }),
-    );
-    const events = new DomainEventBus();
-    registerNotificationListeners({ ...ctx.deps, events, logger }, { retryDelaysMs: [10, 10, 10] });
+  it("is tried again while the mail server refuses, and the last failure is logged without the address", async () => {
     const tenant = await siteWith({ send_email_notification_to_assignee: true });
-
     smtp.state.refuse = 2;
-    const emit = () =>
-      events.emit("requirementSaved", {
-        tenantId: tenant.tenantId,
-        accountId: "557058:editor",
-        requirementId: 42,
-        before: undefined,
-        after: requirement({ assignedTo: "557058:carol" }),
-      });
-    expect(emit).not.toThrow();
-    await notificationsSettled(events);
+    await save(tenant, requirement(), requirement({ assignedTo: "557058:carol" }));
     expect(smtp.received.map((mail) => mail.to)).toEqual([["carol@example.test"]]);
+    expect((await jobsOf(tenant)).map((job) => [job.state, job.retryCount])).toEqual([["completed", 2]]);
     expect(logLines.filter((line) => line.includes("email failed, will retry"))).toHaveLength(2);
 
     smtp.state.refuse = 100;
-    expect(emit).not.toThrow();
-    await notificationsSettled(events);
+    await save(tenant, requirement(), requirement({ assignedTo: "557058:carol" }));
     expect(smtp.received).toHaveLength(1);
+    expect((await jobsOf(tenant)).map((job) => job.state)).toEqual(["completed", "failed"]);
     const final = logLines.filter((line) => line.includes("email not sent"));
     expect(final).toHaveLength(1);
     expect(final[0]).toContain("557058:carol");
-    expect(final[0]).not.toContain("@example.test");
+    expect(logLines.join("\n")).not.toContain("@example.test");
   });
 
   it("writes the message to the outbox folder when no SMTP server is configured", async () => {
@@ -254,17 +302,21 @@ describe("email to the assignee", () => {
     const path = await import("node:path");
     const dataDir = await mkdtemp(path.join(tmpdir(), "rmcloud-outbox-"));
     try {
-      const events = new DomainEventBus();
-      registerNotificationListeners({ ...ctx.deps, events, config: { ...testConfig(), dataDir, outboxDir: path.join(dataDir, "outbox"), smtpUrl: undefined } });
       const tenant = await siteWith({ send_email_notification_to_assignee: true });
-      events.emit("requirementSaved", {
-        tenantId: tenant.tenantId,
-        accountId: "557058:editor",
+      const config = { ...testConfig(), dataDir, outboxDir: path.join(dataDir, "outbox"), smtpUrl: undefined };
+      const saved: RequirementSaved = {
+        ...editor(tenant),
         requirementId: 42,
+        revision: revision++,
         before: requirement({ assignedTo: "557058:alice" }),
         after: requirement({ assignedTo: "557058:dave" }),
+        send: { comments: false, email: true },
+      };
+      await requirementSavedNotifications.handler({ ...ctx.deps, mailer: createMailer(config) }, saved, {
+        id: "direct",
+        attempt: 0,
+        isLastAttempt: true,
       });
-      await notificationsSettled(events);
       const files = await readdir(path.join(dataDir, "outbox"));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/\.eml$/);
@@ -277,14 +329,49 @@ describe("email to the assignee", () => {
   });
 });
 
-describe("a requirement saved through the API", () => {
-  it("comments on the linked issue and emails the assignee once the save has answered", async () => {
+describe("delivery on the job queue", () => {
+  it("sends nothing for a save that rolls back: its notifications were never queued", async () => {
+    const tenant = await siteWith({ comment_on_associated_issues: true, send_email_notification_to_assignee: true });
+    const failedSave = ctx.deps.db.transaction(async (trx) => {
+      await notifyRequirementsSaved({ ...ctx.deps, db: trx }, editor(tenant), [
+        { requirementId: 42, revision: revision++, after: requirement({ issueIds: ["10001"], assignedTo: "557058:alice" }) },
+      ]);
+      throw new Error("The save failed after its notifications were enqueued");
+    });
+    await expect(failedSave).rejects.toThrow("The save failed");
+    expect(await jobsOf(tenant)).toEqual([]);
+    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+    expect(jira.calls).toEqual([]);
+    expect(smtp.received).toEqual([]);
+  });
+
+  it("enqueues a revision once, and a repeated delivery posts no second comment and sends no second mail", async () => {
+    const tenant = await siteWith({ comment_on_associated_issues: true, send_email_notification_to_assignee: true });
+    const saved = await save(tenant, requirement(), requirement({ issueIds: ["10001"], assignedTo: "557058:frank" }));
+    await ctx.deps.db.transaction((trx) =>
+      notifyRequirementsSaved({ ...ctx.deps, db: trx }, editor(tenant), [
+        { requirementId: saved.requirementId, revision: saved.revision, before: saved.before, after: saved.after },
+      ]),
+    );
+    expect(await jobsOf(tenant)).toHaveLength(1);
+
+    // The same revision delivered again (its first worker died after sending, before acknowledging).
+    const [job] = await jobsOf(tenant);
+    await ctx.deps.jobs.send(ctx.deps.db, requirementSavedNotifications, job?.data);
+    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+    expect((await jobsOf(tenant)).map((job) => job.state)).toEqual(["completed", "completed"]);
+    expect(commentCalls()).toHaveLength(1);
+    expect(smtp.received.map((mail) => mail.to)).toEqual([["frank@example.test"]]);
+  });
+
+  it("survives a stop between the save's commit and the send, and is sent once after the restart", async () => {
     const tenant = await siteWith({ comment_on_associated_issues: true, send_email_notification_to_assignee: true });
     await seedDefaultRequirementTypes(ctx.deps, appActor(tenant.tenantId));
     const auth = await bearer(ctx, tenant);
     const types = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
     const type = types.body.requirement_types[0];
 
+    await worker?.stop({ graceful: false });
     const created = await request(ctx.app)
       .post("/api/requirement")
       .set("Authorization", auth)
@@ -296,7 +383,11 @@ describe("a requirement saved through the API", () => {
         issues: [10200],
       });
     expect(created.status).toBe(201);
-    await notificationsSettled(ctx.deps.events);
+    expect((await jobsOf(tenant)).map((job) => job.state)).toEqual(["created"]);
+    expect(jira.calls).toEqual([]);
+
+    worker = await startWorker();
+    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
 
     const label = `${type.prefix}-${created.body.requirement_id}: Stop within 40 m`;
     const calls = commentCalls();

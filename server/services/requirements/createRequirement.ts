@@ -14,6 +14,7 @@ import {
 } from "./requirementRules.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { eventStateOf, recordRevisions } from "./requirementViews.js";
+import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 
 /** The transactional part, shared with the demo seed (`deps.db` is the transaction): answers the new requirement. */
 export async function createRequirementIn(
@@ -73,24 +74,23 @@ export async function createRequirementIn(
   return detail;
 }
 
+/** POST /api/requirement: the requirement and its notifications commit together. */
 export async function createRequirement(
-  deps: ServiceDeps,
+  deps: ServiceDeps<"jobs">,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {
-  let detail: RequirementDetail;
   try {
-    detail = await deps.db.transaction((trx) => createRequirementIn({ ...deps, db: trx }, actor, input));
+    return await deps.db.transaction(async (trx) => {
+      const inTransaction = { ...deps, db: trx };
+      const detail = await createRequirementIn(inTransaction, actor, input);
+      await notifyRequirementsSaved(inTransaction, actor, [
+        { requirementId: detail.requirement_id, revision: detail.revision, after: eventStateOf(detail) },
+      ]);
+      return detail;
+    });
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;
   }
-  deps.events?.emit("requirementSaved", {
-    tenantId: actor.tenantId,
-    accountId: actor.accountId,
-    requirementId: detail.requirement_id,
-    before: undefined,
-    after: eventStateOf(detail),
-  });
-  return detail;
 }

@@ -2,21 +2,21 @@ import { linkedRequirementIds, removeAllLinks } from "../../db/requirementLinkSt
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
-import type { RequirementEventState } from "../events.js";
+import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { eventStateOf, loadRequirementDetails, recordRevisions, snapshotOf } from "./requirementViews.js";
 
 /**
  * Soft delete inside the caller's transaction: the row keeps its data with deleted_at set, a
  * 'deleted' revision freezes its last state (links included), then its links are dropped and the
- * requirements on the other side get a revision of their own. Answers the states for the events.
- * `deps.db` is the transaction.
+ * requirements on the other side get a revision of their own; the linked issues' notifications are
+ * enqueued with it. `deps.db` is the transaction. Answers the deleted ids.
  */
 export async function deleteRequirementsIn(
-  deps: ServiceDeps,
+  deps: ServiceDeps<"jobs">,
   actor: Actor,
   requirementIds: number[],
-): Promise<RequirementEventState[]> {
+): Promise<number[]> {
   const { tenantId } = actor;
   const trx = deps.db;
   const ids = [...new Set(requirementIds)];
@@ -48,24 +48,15 @@ export async function deleteRequirementsIn(
     actor,
     neighbours.map((id) => ({ requirementId: id, action: "updated", changedFields: ["linked_requirements"] })),
   );
-  return before.map(eventStateOf);
+  await notifyRequirementsSaved(
+    deps,
+    actor,
+    before.map((detail) => ({ requirementId: detail.requirement_id, revision: detail.revision + 1, before: eventStateOf(detail) })),
+  );
+  return ids;
 }
 
 /** POST /api/requirement/delete/bulk: all or nothing. */
-export async function deleteRequirements(deps: ServiceDeps, actor: Actor, requirementIds: number[]): Promise<number[]> {
-  const deleted = await deps.db.transaction((trx) => deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds));
-  emitDeleted(deps, actor, deleted);
-  return deleted.map((state) => state.requirementId);
-}
-
-export function emitDeleted(deps: ServiceDeps, actor: Actor, deleted: RequirementEventState[]): void {
-  for (const state of deleted) {
-    deps.events?.emit("requirementSaved", {
-      tenantId: actor.tenantId,
-      accountId: actor.accountId,
-      requirementId: state.requirementId,
-      before: state,
-      after: undefined,
-    });
-  }
+export async function deleteRequirements(deps: ServiceDeps<"jobs">, actor: Actor, requirementIds: number[]): Promise<number[]> {
+  return deps.db.transaction((trx) => deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds));
 }

@@ -12,7 +12,7 @@ import type { RequirementItemRow } from "../../db/requirementListStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import { insertRevisions } from "../../db/revisionStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import type { RequirementEventState } from "../events.js";
+import type { RequirementEventState } from "../notifications/requirementSaved.js";
 
 export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   type: "requirement",

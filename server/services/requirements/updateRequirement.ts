@@ -18,6 +18,7 @@ import {
 } from "./requirementRules.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { eventStateOf, loadRequirementDetails, type RevisionEntry, recordRevisions } from "./requirementViews.js";
+import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 
 /** Any subset of the PUT body; absent fields keep their value. PATCH sends only attachments. */
 export type RequirementEdit = Partial<UpdateRequirementValues>;
@@ -32,7 +33,7 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
  * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
  */
 export async function updateRequirement(
-  deps: ServiceDeps<"storage" | "logger">,
+  deps: ServiceDeps<"storage" | "logger" | "jobs">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
@@ -151,6 +152,9 @@ export async function updateRequirement(
       const details = await recordRevisions(inTransaction, actor, entries);
       const after = details.get(requirementId);
       if (!after) throw notFound("Requirement");
+      await notifyRequirementsSaved(inTransaction, actor, [
+        { requirementId, revision: after.revision, before: eventStateOf(before), after: eventStateOf(after) },
+      ]);
       return { before, after, changed: true };
     });
   } catch (error) {
@@ -159,13 +163,6 @@ export async function updateRequirement(
   }
   if (result.changed) {
     await deleteRemovedAttachments(deps, actor, result.before.attachments, result.after.attachments);
-    deps.events?.emit("requirementSaved", {
-      tenantId,
-      accountId: actor.accountId,
-      requirementId,
-      before: eventStateOf(result.before),
-      after: eventStateOf(result.after),
-    });
   }
   return result.after;
 }

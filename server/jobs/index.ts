@@ -1,0 +1,5 @@
+import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
+import type { AnyJobDefinition } from "./defineJob.js";
+
+/** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
+export const jobDefinitions: readonly AnyJobDefinition[] = [requirementSavedNotifications];

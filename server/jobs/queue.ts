@@ -1,0 +1,122 @@
+import type { Knex } from "knex";
+import PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import type { Db } from "../db/knex.js";
+import type { AppDeps } from "../deps.js";
+import type { AnyJobDefinition, JobDefinition, RetryPolicy } from "./defineJob.js";
+import { pgBossDb } from "./pgBossDb.js";
+import { deadTrackedJobs, runDefinition } from "./runJob.js";
+
+export type JobQueueOptions = {
+  /** Every job this process may send or work on. */
+  definitions: readonly AnyJobDefinition[];
+  /** How often an idle worker asks for work; 2 s unless a test wants it quicker (0.5 at least). */
+  pollingIntervalSeconds?: number;
+  /** Overrides every definition's retry settings (tests shorten the waits). */
+  retry?: Partial<RetryPolicy>;
+};
+
+export type SendOptions = {
+  /**
+   * The pg-boss job id: a user-visible job uses its status row's id; a notification one derived from
+   * the revision it tells of, so sending it twice enqueues it once.
+   */
+  id?: string;
+};
+
+/**
+ * The job queue: pg-boss on our own database connection (PostgreSQL or PGlite). Every process
+ * starts it to send; workers additionally `work`. Several processes share it: pg-boss hands each
+ * job to one worker at a time (SKIP LOCKED) and tries it again when a worker fails or stops.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions: readonly AnyJobDefinition[];
+  private started = false;
+
+  constructor(
+    db: Db,
+    private readonly logger: Logger,
+    options: JobQueueOptions,
+  ) {
+    // The dead-letter queue first: the others refer to it.
+    this.definitions = [deadTrackedJobs, ...options.definitions].map((definition) =>
+      options.retry ? { ...definition, retry: { ...definition.retry, ...options.retry } } : definition,
+    );
+    this.boss = new PgBoss({
+      db: pgBossDb(db),
+      schema: jobSchemaOf(db),
+      schedule: false,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+    });
+    this.boss.on("error", (err) => logger.error({ err }, "job queue error"));
+  }
+
+  /** Creates or upgrades pg-boss's tables and this process's queues; safe in several processes at once. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const definition of this.definitions) {
+      const options: PgBoss.Queue = {
+        name: definition.name,
+        policy: "standard",
+        retryLimit: definition.retry.retryLimit,
+        retryDelay: definition.retry.retryDelaySeconds,
+        retryBackoff: definition.retry.retryBackoff,
+        expireInSeconds: definition.retry.expireInSeconds,
+        ...(definition.kind === "tracked" ? { deadLetter: deadTrackedJobs.name } : {}),
+      };
+      await this.boss.createQueue(definition.name, options);
+      await this.boss.updateQueue(definition.name, options);
+    }
+    this.started = true;
+  }
+
+  /** Starts workers for every definition in this process, `concurrency` of each. */
+  async work(deps: AppDeps): Promise<void> {
+    for (const definition of this.definitions) {
+      for (let worker = 0; worker < definition.concurrency; worker++) {
+        await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
+          if (job) await runDefinition(deps, definition, job);
+        });
+      }
+    }
+  }
+
+  /**
+   * Enqueues inside `db` (pass the caller's transaction: the job exists only if it commits).
+   * Answers the job id, or null when a job with the same id is already queued.
+   */
+  async send<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, data: unknown, options: SendOptions = {}) {
+    return this.boss.send(definition.name, data as object, { ...options, db: pgBossDb(db) });
+  }
+
+  /** `send` for many jobs in one statement (pg-boss `insert`); ids already queued are skipped. */
+  async sendMany<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, jobs: { id?: string; data: unknown }[]) {
+    await this.boss.insert(
+      jobs.map((job) => ({ name: definition.name, id: job.id, data: job.data as object })),
+      { db: pgBossDb(db) },
+    );
+  }
+
+  /**
+   * Stops fetching; running jobs get `timeoutMs` to end. `graceful: false` stops at once and hands the
+   * running jobs back to the queue for another worker (what a dying process amounts to).
+   */
+  async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 30_000, wait: true });
+    this.logger.debug("job queue stopped");
+  }
+}
+
+/**
+ * pg-boss's schema: `pgboss`, or next to the database's own schema when it has one (each test file
+ * and benchmark gets a schema of its own, and so a queue of its own).
+ */
+export function jobSchemaOf(db: Db): string {
+  const searchPath = (db.client.config as { searchPath?: string | string[] }).searchPath;
+  const schema = Array.isArray(searchPath) ? searchPath[0] : searchPath;
+  return schema ? `${schema}_pgboss` : "pgboss";
+}

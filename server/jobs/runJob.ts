@@ -1,0 +1,156 @@
+import type PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { endJob, markJobStarted, setJobProgress } from "../db/jobStore.js";
+import type { AppDeps } from "../deps.js";
+import {
+  type AnyJobDefinition,
+  defineBackgroundJob,
+  type Delivery,
+  JobAlreadyFinished,
+  JobFailure,
+} from "./defineJob.js";
+
+/** What a user-visible job carries on the queue: whose it is, then its own payload. */
+const TrackedJobData = z.object({
+  jobId: z.guid(),
+  tenantId: z.guid(),
+  accountId: z.string(),
+  payload: z.unknown(),
+});
+
+const stoppedMessage = "The job stopped before it finished";
+
+/**
+ * Where pg-boss puts a user-visible job that ran out of tries without our handler seeing its end
+ * (its worker died or it ran past its expiry on the last try), so its status does not stay "started".
+ */
+export const deadTrackedJobs = defineBackgroundJob({
+  name: "tracked-job-dead",
+  payload: TrackedJobData,
+  handler: async (deps, data) => {
+    await endJob(deps.db, data.tenantId, data.jobId, { status: "failed", error: stoppedMessage });
+  },
+});
+
+export async function runDefinition(
+  deps: AppDeps,
+  definition: AnyJobDefinition,
+  job: PgBoss.JobWithMetadata<unknown>,
+): Promise<void> {
+  const delivery: Delivery = {
+    id: job.id,
+    attempt: job.retryCount,
+    isLastAttempt: job.retryCount >= job.retryLimit,
+  };
+  const log = deps.logger.child({ job: definition.name, jobId: job.id, attempt: delivery.attempt });
+  if (definition.kind === "tracked") return runTrackedJob(deps, log, definition, job.data, delivery);
+
+  const payload = definition.payload.safeParse(job.data);
+  if (!payload.success) {
+    log.error({ issues: payload.error.issues }, "a job with an invalid payload was dropped");
+    return;
+  }
+  try {
+    await definition.handler(deps, payload.data, delivery);
+  } catch (err) {
+    log[delivery.isLastAttempt ? "error" : "warn"]({ err }, delivery.isLastAttempt ? "job failed, no tries left" : "job failed, will retry");
+    throw err;
+  }
+}
+
+async function runTrackedJob(
+  deps: AppDeps,
+  log: Logger,
+  definition: AnyJobDefinition & { kind: "tracked" },
+  data: unknown,
+  delivery: Delivery,
+): Promise<void> {
+  const envelope = TrackedJobData.safeParse(data);
+  if (!envelope.success) {
+    log.error({ issues: envelope.error.issues }, "a job without its tenant was dropped");
+    return;
+  }
+  const { jobId, tenantId, accountId } = envelope.data;
+  if (!(await markJobStarted(deps.db, tenantId, jobId))) {
+    log.info({ tenantId }, "the job is already over (a repeated delivery, or its site was removed)");
+    return;
+  }
+  const payload = definition.payload.safeParse(envelope.data.payload);
+  if (!payload.success) {
+    await endJob(deps.db, tenantId, jobId, { status: "failed", error: "The job's input is not valid" });
+    return;
+  }
+  const progress = progressWriter(log, (rows) => setJobProgress(deps.db, tenantId, jobId, rows));
+  try {
+    const result = await definition.handler(deps, payload.data, {
+      ...delivery,
+      tenantId,
+      accountId,
+      progress: progress.report,
+      finish: async (trx, finishResult) => {
+        if (!(await endJob(trx, tenantId, jobId, { status: "finished", result: finishResult }))) {
+          throw new JobAlreadyFinished();
+        }
+      },
+    });
+    await progress.settled();
+    // A no-op when the handler already finished it in its own transaction.
+    await endJob(deps.db, tenantId, jobId, { status: "finished", result });
+  } catch (err) {
+    await progress.settled();
+    if (err instanceof JobAlreadyFinished) return;
+    if (err instanceof JobFailure) {
+      await endJob(deps.db, tenantId, jobId, { status: "failed", error: err.message, result: err.result });
+      return;
+    }
+    log[delivery.isLastAttempt ? "error" : "warn"]({ err, tenantId }, "job failed");
+    if (delivery.isLastAttempt) {
+      await endJob(deps.db, tenantId, jobId, { status: "failed", error: errorMessage(err) });
+    }
+    throw err;
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : stoppedMessage;
+}
+
+type Rows = { completed?: number; total?: number };
+
+/**
+ * Coalesces progress into at most one write in flight and two a second. Never awaited by the
+ * handler: on PGlite (one connection) a write waits while the handler's transaction is open.
+ */
+function progressWriter(log: Logger, write: (rows: Rows) => Promise<void>) {
+  const minIntervalMs = 500;
+  let latest: Rows = {};
+  let dirty = false;
+  let running: Promise<void> | undefined;
+
+  const loop = async () => {
+    while (dirty) {
+      dirty = false;
+      const startedAt = Date.now();
+      try {
+        await write(latest);
+      } catch (err) {
+        log.debug({ err }, "progress not written");
+      }
+      const wait = minIntervalMs - (Date.now() - startedAt);
+      if (dirty && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    running = undefined;
+  };
+
+  return {
+    report: (rows: Rows) => {
+      latest = { ...latest, ...rows };
+      dirty = true;
+      running ??= loop();
+    },
+    settled: async () => {
+      await running;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { Logger } from "pino";
+import type { HostClient } from "../../connect/hostClient.js";
+import type { Db } from "../../db/knex.js";
+import { deliveredKeys, markDelivered } from "../../db/notificationDeliveryStore.js";
+import type { Delivery } from "../../jobs/defineJob.js";
+import type { RequirementSaved } from "./requirementSaved.js";
+
+export type NotificationContext = {
+  db: Db;
+  hostClient: HostClient;
+  logger: Logger;
+  siteUrl: string;
+  delivery: Delivery;
+};
+
+/** The idempotency key of one message of one saved revision, e.g. `42:7:comment:10001`. */
+export const deliveryKey = (saved: RequirementSaved, channel: "comment" | "email", target: string) =>
+  `${saved.requirementId}:${saved.revision}:${channel}:${target}`;
+
+/**
+ * Sends unless a delivery of the same key went out before, then remembers it. A crash between the
+ * send and the record can still repeat that one message: the window is one database write wide.
+ */
+export async function sendOnce(
+  context: NotificationContext,
+  saved: RequirementSaved,
+  key: string,
+  send: () => Promise<void>,
+): Promise<void> {
+  if ((await deliveredKeys(context.db, saved.tenantId, [key])).has(key)) return;
+  await send();
+  await markDelivered(context.db, saved.tenantId, key);
+}
+
+/** Jira's 4xx answers (a deleted issue, a missing permission) will not change on a retry; the rest may. */
+export function isPermanentRefusal(err: unknown): boolean {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
