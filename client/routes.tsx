@@ -57,6 +57,28 @@ export const MAIN_ROUTES: RouteObject[] = [
         path: "/link-requirements-dialog",
         lazy: lazyPage(() => import("./pages/LinkRequirementsDialog/LinkRequirementsDialog.js"), "LinkRequirementsDialog"),
       },
+      {
+        path: "/confluence-linked-requirements-macro",
+        lazy: lazyPage(() => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacro.js"), "LinkedRequirementsMacro"),
+      },
+      {
+        path: "/confluence-linked-requirements-macro-editor",
+        lazy: lazyPage(
+          () => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacroEditor.js"),
+          "LinkedRequirementsMacroEditor",
+        ),
+      },
+      {
+        path: "/confluence-insert-requirements-macro",
+        lazy: lazyPage(() => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacro.js"), "InsertRequirementsMacro"),
+      },
+      {
+        path: "/confluence-insert-requirements-macro-editor",
+        lazy: lazyPage(
+          () => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacroEditor.js"),
+          "InsertRequirementsMacroEditor",
+        ),
+      },
     ],
   },
   { path: "*", Component: NotAvailable },

@@ -280,7 +280,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       },
     }),
   );
-  site.use(confluenceRestRouter());
+  site.use(confluenceRestRouter((changed) => sites.saveConfluence(changed)));
 
   // Bridge calls of the host page itself (same origin, session cookie).
   site.post("/_bridge/iframe-url", express.json(), async (req, res) => {
@@ -307,10 +307,20 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const body = (req.body ?? {}) as { pageId?: string; macroId?: string; slot?: number; params?: Record<string, string> };
     const page = current.content.pages.find((p) => p.id === body.pageId);
     if (!page) return void res.status(404).json({ message: "No such page" });
-    const existing = page.macros.find((m) => m.id === body.macroId);
-    if (existing) existing.params = body.params ?? {};
-    else page.macros.push({ id: String(body.macroId), slot: Number(body.slot ?? 0), params: body.params ?? {} });
-    page.versions.push({ number: page.versions.length + 1, byAccountId: sessionUser(req).accountId, when: new Date().toISOString(), message: "Macro edited" });
+    const params = body.params ?? {};
+    const known = page.macros.some((m) => m.id === body.macroId);
+    // A new array and objects: the versions before keep the parameters they were saved with.
+    page.macros = known
+      ? page.macros.map((m) => (m.id === body.macroId ? { ...m, params } : { ...m }))
+      : [...page.macros.map((m) => ({ ...m })), { id: String(body.macroId), slot: Number(body.slot ?? 0), params }];
+    page.versions.push({
+      number: page.versions.length + 1,
+      byAccountId: sessionUser(req).accountId,
+      when: new Date().toISOString(),
+      message: "Macro edited",
+      macros: page.macros.map((m) => ({ ...m, params: { ...m.params } })),
+    });
+    sites.saveConfluence(current);
     res.json({ ok: true });
   });
 
@@ -524,7 +534,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       res,
       "confluence",
       page.title,
-      `<p class="muted"><a href="${esc(`${current.pathPrefix}/wiki/spaces/${page.spaceKey}`)}">${esc(page.spaceKey)}</a></p><h1>${esc(page.title)}</h1><p class="muted">v${version?.number} by ${esc(author?.displayName)} · ${esc(version?.when)}</p>${page.body}${existing}<p>${insert}</p>`,
+      `<p class="muted"><a href="${esc(`${current.pathPrefix}/wiki/spaces/${page.spaceKey}`)}">${esc(page.spaceKey)}</a></p><h1>${esc(page.title)}</h1><p class="muted">v${version?.number} by ${esc(author?.displayName)} · ${esc(version?.when)}</p>${page.body}${existing}<p>${insert}</p><h2>Comments</h2><div class="comments">${(page.comments ?? []).map((c) => `<div class="comment"><div class="meta"><strong>${esc(c.authorName)}</strong> · ${esc(new Date(c.created).toUTCString())}</div>${c.body}</div>`).join("") || '<p class="muted">No comments yet.</p>'}</div>`,
       desc ? { context, addonKey: desc.key, descriptor: desc, macro: { pageId: page.id } } : undefined,
     );
   });

@@ -15,7 +15,11 @@ export type StoredSite = {
   license: "active" | "none";
   uninstalled?: boolean;
 };
-/** A site's Jira and Confluence content; seeded afresh on every start (comments and deletions are not kept). */
+/**
+ * A site's Jira and Confluence content. Jira's is seeded afresh on every start (comments and deletions
+ * are not kept); Confluence's spaces and pages (versions, macros and their parameters) are kept in
+ * `${DATA_DIR}/emulator/confluence-{site}.json` once a page changes.
+ */
 export type SiteContent = {
   projects: SeedProject[];
   issues: SeedIssue[];
@@ -53,14 +57,32 @@ export class SiteStore {
   private hydrate(stored: StoredSite): Site {
     const pathPrefix = stored.name === DEFAULT_SITE ? "" : `/sites/${stored.name}`;
     const store = this;
+    const content = seedContent();
+    const confluenceFile = this.confluenceFile(stored.name);
+    if (fs.existsSync(confluenceFile)) {
+      const kept = JSON.parse(fs.readFileSync(confluenceFile, "utf8")) as Pick<SiteContent, "spaces" | "pages">;
+      content.spaces = kept.spaces;
+      content.pages = kept.pages;
+    }
     return {
       ...stored,
       pathPrefix,
       get baseUrl() {
         return `${store.origin()}${pathPrefix}`;
       },
-      content: seedContent(),
+      content,
     };
+  }
+
+  private confluenceFile(name: string): string {
+    return path.join(path.dirname(this.file), `confluence-${name}.json`);
+  }
+
+  /** Keeps the site's Confluence spaces and pages for the next start. */
+  saveConfluence(site: Site): void {
+    const file = this.confluenceFile(site.name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ spaces: site.content.spaces, pages: site.content.pages })}\n`);
   }
 
   list(): Site[] {

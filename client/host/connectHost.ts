@@ -31,6 +31,11 @@ export type ApBridge = {
   resize(): void;
   sizeToParent(): void;
   navigator: { go(target: string, context: Record<string, unknown>): void };
+  confluence?: {
+    getMacroData(callback?: Callback<Record<string, unknown> | undefined>): MaybeAsync<Record<string, unknown> | undefined>;
+    saveMacro(parameters: Record<string, string>, body?: string): void;
+    closeMacroEditor(): void;
+  };
 };
 
 type ApContext = {
@@ -165,5 +170,13 @@ export function connectHost(bridge: Promise<ApBridge> = waitForBridge()): Host {
         setTimeout(() => ap.sizeToParent(), SIZE_TO_PARENT_FALLBACK_MS);
       }),
     navigateToIssue: (issueKey) => later((ap) => ap.navigator.go("issue", { issueKey })),
+    getMacroData: () =>
+      bridge.then(async (ap) => {
+        const confluence = ap.confluence;
+        if (!confluence) return {};
+        return (await settle<Record<string, unknown> | undefined>((callback) => confluence.getMacroData(callback))) ?? {};
+      }),
+    saveMacro: (parameters) => later((ap) => ap.confluence?.saveMacro(parameters)),
+    closeMacroEditor: () => later((ap) => ap.confluence?.closeMacroEditor()),
   };
 }

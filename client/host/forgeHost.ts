@@ -18,6 +18,8 @@ type ForgeExtension = {
   issue?: { id?: string | number; key?: string };
   project?: { id?: string | number; key?: string };
   content?: { id?: string | number };
+  /** A macro's saved configuration (its parameters), in a macro's editor. */
+  config?: Record<string, unknown>;
   /** Set on a modal: what openDialog passed as its context. */
   modal?: { dialog?: string; customData?: unknown };
 };
@@ -167,5 +169,9 @@ export function forgeHost(bridge: Promise<ForgeBridge> = import("@forge/bridge")
     resize: () => undefined,
     sizeToParent: () => undefined,
     navigateToIssue: (issueKey) => later((forge) => forge.router.navigate({ target: "issue", issueKey })),
+    // A Forge macro's configuration plays the Connect macro's parameters: view.submit stores it and closes the editor.
+    getMacroData: () => extensionOf().then((data) => data.config ?? {}),
+    saveMacro: (parameters) => later((forge) => forge.view.submit(parameters)),
+    closeMacroEditor: () => undefined,
   };
 }

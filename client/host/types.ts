@@ -43,4 +43,9 @@ export interface Host {
   resize(): void;
   sizeToParent(): void;
   navigateToIssue(issueKey: string): void;
+  /** Confluence's macro editor (only in an editor iframe): the macro's saved parameters, or {} for a new macro. */
+  getMacroData(): Promise<Record<string, unknown>>;
+  /** Stores the parameters on the macro being edited; Confluence saves them with the page. */
+  saveMacro(parameters: Record<string, string>): void;
+  closeMacroEditor(): void;
 }

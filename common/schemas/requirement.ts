@@ -13,6 +13,8 @@ export const REQUIREMENT_NAME_MAX = 255;
 export const DISPLAY_ID_MAX = 50;
 /** Spec section 9. */
 export const MAX_LINKED_CONTENTS = 20;
+/** The spec's rule 'Linked wiki content max 20 items', as the message every path that adds links answers. */
+export const CONTENT_LIMIT_MESSAGE = `Linked wiki content max ${MAX_LINKED_CONTENTS} items`;
 
 export const RequirementTypeRefSchema = z.object({
   requirement_type_id: z.number(),
@@ -172,7 +174,7 @@ export const CreateRequirementSchema = z.object({
   issues: z.array(hostRefSchema("atlassian_issue_id")).max(5000).default([]),
   contents: z
     .array(hostRefSchema("atlassian_content_id"))
-    .max(MAX_LINKED_CONTENTS, `Link no more than ${MAX_LINKED_CONTENTS} pages`)
+    .max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE)
     .default([]),
   requirements: z.array(requirementRefSchema).max(5000).default([]),
   attributes: attributesSchema.default({}),
@@ -193,7 +195,7 @@ export const UpdateRequirementSchema = z.object({
   issues: z.array(hostRefSchema("atlassian_issue_id")).max(5000).optional(),
   contents: z
     .array(hostRefSchema("atlassian_content_id"))
-    .max(MAX_LINKED_CONTENTS, `Link no more than ${MAX_LINKED_CONTENTS} pages`)
+    .max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE)
     .optional(),
   linked_requirements: z.array(requirementRefSchema).max(5000).optional(),
   attributes: attributesSchema.optional(),

@@ -160,16 +160,23 @@
   // ---- confluence macro calls (macro editors) ----
   const editorOf = (callback) => callback._context.extension.options.emulatorMacro;
   let macroSaved = false;
+  // Confluence applies saveMacro at once; here it is a request, so closing waits for it.
+  let pendingSave = Promise.resolve();
   host.defineModule("confluence", {
     saveMacro: promised(async (params, body, callback) => {
       const macro = editorOf(callback);
-      await postJson("/_bridge/macro", { ...macro, params: params || {}, body: body || "" });
-      macroSaved = true;
+      pendingSave = postJson("/_bridge/macro", { ...macro, params: params || {}, body: body || "" }).then(() => {
+        macroSaved = true;
+      });
+      await pendingSave;
       return true;
     }),
     getMacroData: promised(async (callback) => editorOf(callback).params || {}),
     getMacroBody: promised(async (_callback) => ""),
-    closeMacroEditor: (callback) => closeDialog(callback._context.extension.addon_key, true),
+    closeMacroEditor: (callback) => {
+      const addonKey = callback._context.extension.addon_key;
+      pendingSave.finally(() => closeDialog(addonKey, true));
+    },
   });
 
   // ---- dialogs through the framework's dialog provider ----
@@ -346,10 +353,13 @@
     button.addEventListener("click", () => {
       const spec = JSON.parse(button.dataset.openMacroEditor);
       const target = { addon_key: spec.addonKey, key: spec.moduleKey };
+      // Only the editor's iframe hears its buttons: the macro's view on the page has the same module key.
+      const editor = (registration) =>
+        registration.extension_id === dialog?.extensionId || (registration.extension?.addon_key === target.addon_key && registration.extension?.options?.isDialog === true);
       const clicked = (identifier, text) => () => {
         const data = { button: { identifier, name: identifier, text } };
-        host.broadcastEvent(`dialog.${identifier}`, target, data);
-        host.broadcastEvent("dialog.button.click", target, data);
+        host.broadcastEvent(`dialog.${identifier}`, editor, data);
+        host.broadcastEvent("dialog.button.click", editor, data);
       };
       dialogProvider.create(
         {

@@ -1,5 +1,5 @@
-import { type Request, type Response, Router } from "express";
-import type { PageVersion, SeedPage } from "../seed/confluence.js";
+import express, { type Request, type Response, Router } from "express";
+import type { PageComment, PageVersion, SeedPage } from "../seed/confluence.js";
 import type { Site } from "../sites.js";
 import { avatarUrl, findUser } from "./shapes.js";
 
@@ -128,8 +128,26 @@ export function filterByCql(pages: SeedPage[], cql: string): SeedPage[] {
   );
 }
 
-export function confluenceRestRouter(): Router {
+function commentShape(site: Site, page: SeedPage, comment: PageComment) {
+  return {
+    id: comment.id,
+    type: "comment",
+    status: "current",
+    title: `Re: ${page.title}`,
+    container: { id: page.id, type: "page", title: page.title },
+    history: {
+      createdDate: comment.created,
+      createdBy: comment.authorAccountId ? confluenceUser(site, comment.authorAccountId) : { type: "app", displayName: comment.authorName },
+    },
+    body: { storage: { value: comment.body, representation: "storage" } },
+    _links: { webui: `${webui(page)}?focusedCommentId=${comment.id}`, self: `${wiki(site)}/rest/api/content/${comment.id}` },
+  };
+}
+
+/** `changed` hears of every page a call changed, so the emulator can keep it. */
+export function confluenceRestRouter(changed: (site: Site) => void = () => {}): Router {
   const router = Router();
+  router.use("/wiki/rest", express.json({ limit: "1mb" }));
 
   router.get("/wiki/rest/api/content/search", (req, res) => {
     const cql = String(req.query.cql ?? "");
@@ -164,6 +182,50 @@ export function confluenceRestRouter(): Router {
     withPage((site, page, _req, res) => {
       const results = [...page.versions].reverse().map((v) => versionShape(site, page, v));
       res.json({ results, start: 0, limit: 200, size: results.length, _links: { base: wiki(site), context: "/wiki" } });
+    }),
+  );
+
+  router.get(
+    "/wiki/rest/api/content/:id/child/comment",
+    withPage((site, page, _req, res) => {
+      const results = (page.comments ?? []).map((comment) => commentShape(site, page, comment));
+      res.json({ results, start: 0, limit: 200, size: results.length, _links: { base: wiki(site), context: "/wiki" } });
+    }),
+  );
+
+  // Creating content: only footer comments on a page (`type: "comment"`, `container.id`).
+  router.post("/wiki/rest/api/content", (req, res) => {
+    const site = siteOf(res);
+    const body = (req.body ?? {}) as { type?: string; container?: { id?: string }; body?: { storage?: { value?: string } } };
+    if (body.type !== "comment") return void res.status(400).json({ statusCode: 400, message: "The emulator creates only comments" });
+    const page = site.content.pages.find((p) => p.id === String(body.container?.id));
+    if (!page) return void res.status(404).json({ statusCode: 404, message: "Container not found" });
+    const caller = res.locals.caller as { kind: string; accountId?: string; displayName?: string };
+    const comment: PageComment = {
+      id: String(900000 + site.content.pages.reduce((n, p) => n + (p.comments?.length ?? 0), 0)),
+      authorAccountId: caller.kind === "user" ? (caller.accountId ?? null) : null,
+      authorName: caller.kind === "user" ? (findUser(caller.accountId)?.displayName ?? "Unknown user") : (caller.displayName ?? "App"),
+      body: body.body?.storage?.value ?? "",
+      created: new Date().toISOString(),
+    };
+    page.comments = [...(page.comments ?? []), comment];
+    changed(site);
+    res.status(200).json(commentShape(site, page, comment));
+  });
+
+  // Macro history: a macro's name and parameters as the given page version saved them.
+  router.get(
+    "/wiki/rest/api/content/:id/history/:version/macro/id/:macroId",
+    withPage((site, page, req, res) => {
+      const version = page.versions.find((v) => String(v.number) === req.params.version);
+      const macro = (version?.macros ?? []).find((m) => m.id === req.params.macroId);
+      if (!version || !macro) return void res.status(404).json({ statusCode: 404, message: `No macro found with id ${req.params.macroId} at version ${req.params.version}` });
+      res.json({
+        name: `macro-${macro.slot}`,
+        body: "",
+        parameters: macro.params,
+        _links: { base: wiki(site), self: `${wiki(site)}/rest/api/content/${page.id}/history/${version.number}/macro/id/${macro.id}` },
+      });
     }),
   );
 

@@ -2,7 +2,10 @@ import { seedUsers } from "./users.js";
 
 /** A macro on a page; `slot` is the index of the add-on's macro in its descriptor. */
 export type PageMacro = { id: string; slot: number; params: Record<string, string> };
-export type PageVersion = { number: number; byAccountId: string; when: string; message: string };
+/** `macros`: the page's macros as that version saved them (macro history reads them by version). */
+export type PageVersion = { number: number; byAccountId: string; when: string; message: string; macros?: PageMacro[] };
+/** A footer comment on a page (the app's own or a user's). */
+export type PageComment = { id: string; authorAccountId: string | null; authorName: string; body: string; created: string };
 export type SeedPage = {
   id: string;
   spaceKey: string;
@@ -11,6 +14,8 @@ export type SeedPage = {
   parentId: string | null;
   versions: PageVersion[];
   macros: PageMacro[];
+  /** Absent in pages kept by an earlier emulator. */
+  comments?: PageComment[];
 };
 export type SeedSpace = { id: number; key: string; name: string; description: string; homepageId: string };
 
@@ -39,6 +44,13 @@ export function seedConfluence(): { spaces: SeedSpace[]; pages: SeedPage[] } {
   const pages = pageTitles.map(([title, summary], index): SeedPage => {
     const id = String(65537 + index * 32);
     const versionCount = (index % 3) + 1;
+    // Two pages carry the add-on's macros so that the macro views can be tried straight away.
+    const macros: PageMacro[] =
+      index === 1
+        ? [{ id: "7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e01", slot: 0, params: {} }]
+        : index === 5
+          ? [{ id: "7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e02", slot: 1, params: {} }]
+          : [];
     return {
       id,
       spaceKey,
@@ -53,10 +65,10 @@ export function seedConfluence(): { spaces: SeedSpace[]; pages: SeedPage[] } {
           byAccountId: user.accountId,
           when: new Date(BASE_TIME + (index * 2 + v) * DAY).toISOString(),
           message: v === 0 ? "" : "Updated after review",
+          macros,
         };
       }),
-      // Two pages carry the add-on's macros so that the macro views can be tried straight away.
-      macros: index === 1 ? [{ id: "7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e01", slot: 0, params: {} }] : index === 5 ? [{ id: "7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e02", slot: 1, params: {} }] : [],
+      macros,
     };
   });
   const spaces: SeedSpace[] = [

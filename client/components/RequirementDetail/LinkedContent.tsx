@@ -1,33 +1,68 @@
+import DynamicTable from "@atlaskit/dynamic-table";
 import Heading from "@atlaskit/heading";
+import SectionMessage from "@atlaskit/section-message";
+import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
+import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
 import { useUser } from "../../api/auth.js";
+import { useContentDetails } from "../../api/confluence.js";
+import { formatDate } from "../../format/date.js";
 import { contentUrl, NONE } from "./detailValues.js";
 
+const HEAD = {
+  cells: [
+    { key: "title", content: "Title" },
+    { key: "updated", content: "Last updated" },
+    { key: "contributors", content: "Contributors" },
+  ],
+};
+
 /**
- * Linked Confluence Content, only when the site has rmCloud on Confluence (spec section 6). A Jira
- * page cannot ask Confluence for titles, dates or contributors through its bridge, and our API has
- * no content lookup yet, so each page is shown by its id as a link that opens it (docs/decisions.md).
+ * Linked Confluence Content, only when the site has rmCloud on Confluence (spec section 6): title
+ * (opening the page in a new tab), last update and contributors, which our server reads from
+ * Confluence as the app. A page Confluence does not answer for (deleted, hidden from the app, or
+ * outside the space filter) stays listed by its id.
  */
 export function LinkedContent({ contentIds }: { contentIds: readonly string[] }) {
   const user = useUser();
-  if (!user.data?.installed_on_confluence) return null;
+  const installed = user.data?.installed_on_confluence === true;
+  const details = useContentDetails(contentIds, installed);
+  if (!installed || !user.data) return null;
   const siteUrl = user.data.atlassian_base_url;
+  const byId = new Map((details.data ?? []).map((content) => [content.atlassian_content_id, content]));
+  const body = () => {
+    if (contentIds.length === 0) return <p>{NONE}</p>;
+    if (details.isError) return <SectionMessage appearance="error">{WIKI_DATA_PROBLEM}</SectionMessage>;
+    if (details.isLoading) return <Spinner size="small" label="Loading linked content" />;
+    return (
+      <DynamicTable
+        caption="Linked Confluence Content"
+        head={HEAD}
+        rows={contentIds.map((contentId) => {
+          const content = byId.get(contentId);
+          return {
+            key: contentId,
+            cells: [
+              {
+                key: "title",
+                content: (
+                  <a href={content?.url || contentUrl(siteUrl, contentId)} target="_blank" rel="noopener noreferrer">
+                    {content?.title ?? `Confluence page ${contentId}`}
+                  </a>
+                ),
+              },
+              { key: "updated", content: formatDate(content?.last_updated) },
+              { key: "contributors", content: content?.contributors.map((c) => c.display_name).join(", ") || NONE },
+            ],
+          };
+        })}
+      />
+    );
+  };
   return (
     <section aria-label="Linked Confluence Content" style={{ marginTop: token("space.300") }}>
       <Heading size="small">Linked Confluence Content</Heading>
-      {contentIds.length === 0 ? (
-        <p>{NONE}</p>
-      ) : (
-        <ul>
-          {contentIds.map((contentId) => (
-            <li key={contentId}>
-              <a href={contentUrl(siteUrl, contentId)} target="_blank" rel="noopener noreferrer">
-                Confluence page {contentId}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      {body()}
     </section>
   );
 }

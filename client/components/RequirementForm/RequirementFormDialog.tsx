@@ -18,6 +18,8 @@ import {
 } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useFlags } from "../Flags/Flags.js";
+import { useUser } from "../../api/auth.js";
+import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
 import { ATTRIBUTES_LOAD_ERROR } from "../RequirementDetail/detailValues.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
@@ -59,6 +61,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const statuses = useProjectStatuses(projectId);
   const users = useAssignableUsers(projectId);
   const components = useProjectComponents(projectId);
+  const onConfluence = useUser().data?.installed_on_confluence === true;
 
   useEffect(() => {
     if (types.error) flags.error(`There was a problem retrieving your requirement types: ${types.error.message}`);
@@ -261,6 +264,17 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
           </FieldRow>
         )}
       />
+      {onConfluence ? (
+        <Controller
+          control={control}
+          name="contents"
+          render={({ field, fieldState }) => (
+            <FieldRow label="Linked Confluence content" htmlFor={ids.contents} error={fieldState.error?.message}>
+              <ContentPicker inputId={ids.contents} value={field.value} onChange={field.onChange} isDisabled={isSubmitting} />
+            </FieldRow>
+          )}
+        />
+      ) : null}
       <Controller
         control={control}
         name="linked_requirements"
@@ -297,6 +311,7 @@ function useFieldIds() {
     components: `${base}-components`,
     linked: `${base}-linked`,
     issues: `${base}-issues`,
+    contents: `${base}-contents`,
     attribute: `${base}-attribute`,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CONTENT_LIMIT_MESSAGE } from "../../../common/schemas/requirement.js";
 import type { CustomAttribute, RequirementDetail } from "../../api/requirements.js";
 import {
   emptyRequirementForm,
@@ -71,8 +72,16 @@ describe("the requirement form", () => {
       assigned_to: "a2",
       components: ["c1"],
       issues: ["20101"],
+      contents: [],
       attributes: { "7": "70" },
     });
+  });
+
+  it("sends the chosen Confluence pages, at most 20 (spec section 5)", () => {
+    const pages = Array.from({ length: 21 }, (_, i) => String(65537 + i));
+    const values = { ...requirementFormFromDetail(detail), contents: pages.slice(0, 20) };
+    expect(requirementInputFromForm(values, { isGlobal: false, attributes, existing: detail }).contents).toEqual(pages.slice(0, 20));
+    expect(errorsOf({ ...values, contents: pages })).toEqual({ contents: CONTENT_LIMIT_MESSAGE });
   });
 
   it("sends no custom ID when it is left blank, and drops empty attributes", () => {

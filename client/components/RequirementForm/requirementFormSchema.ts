@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import type { AttributeValue, CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
 
 /** Spec section 5: name and requirement type are required ('Required'); the custom ID is optional. */
@@ -13,6 +14,8 @@ export const requirementFormSchema = z.object({
   components: z.array(z.string()),
   /** Linked Jira issue ids; issues of any project may be linked. */
   issues: z.array(z.string()),
+  /** Linked Confluence page ids. */
+  contents: z.array(z.string()).max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
 });
 
@@ -28,6 +31,7 @@ export const emptyRequirementForm: RequirementFormValues = {
   assigned_to: null,
   components: [],
   issues: [],
+  contents: [],
   attributes: {},
 };
 
@@ -47,14 +51,13 @@ export function requirementFormFromDetail(detail: RequirementDetail): Requiremen
     assigned_to: detail.assigned_to?.account_id ?? null,
     components: detail.components.map((component) => component.atlassian_component_id),
     issues: detail.issues.map((issue) => issue.atlassian_issue_id),
+    contents: detail.contents.map((content) => content.atlassian_content_id),
     attributes: { ...detail.attributes },
   };
 }
 
 /**
- * The request body of a validated form. Fields the form does not show (wiki content)
- * are carried over from the requirement being edited; the global project has no status,
- * assignee or components.
+ * The request body of a validated form; the global project has no status, assignee or components.
  */
 export function requirementInputFromForm(
   values: RequirementFormValues,
@@ -76,7 +79,7 @@ export function requirementInputFromForm(
     assigned_to: options.isGlobal ? null : values.assigned_to,
     components: options.isGlobal ? [] : values.components,
     issues: values.issues,
-    contents: options.existing?.contents.map((content) => content.atlassian_content_id) ?? [],
+    contents: values.contents,
     attributes,
   };
 }

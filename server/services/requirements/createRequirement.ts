@@ -5,6 +5,7 @@ import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
 import {
+  assertContentLimit,
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
@@ -27,6 +28,7 @@ export async function createRequirementIn(
   if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
   await assertFolderInProject(deps, actor, input.parent_folder_id, input.project);
   await assertDisplayIdFree(deps, actor, input.project, input.display_id);
+  assertContentLimit(input.contents);
   const linkedIds = [...new Set(input.requirements)];
   await assertLinkTargets(deps, actor, { projectId: input.project, level: type.level }, linkedIds, "requirements");
   const attributes = await validateAttributeValues(deps, actor, input.project, input.attributes);

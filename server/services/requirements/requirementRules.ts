@@ -1,3 +1,4 @@
+import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder } from "../../db/folderStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
@@ -73,4 +74,12 @@ export function isDisplayIdUniqueViolation(error: unknown): boolean {
     (candidate.constraint === "requirements_display_id_unique" ||
       String(candidate.message ?? "").includes("requirements_display_id_unique"))
   );
+}
+
+/**
+ * Spec sections 5 and 9: a requirement links at most 20 wiki pages. The request schema says so too;
+ * this holds for every caller (forms, imports, seeds). The page macro editor's save checks it per requirement.
+ */
+export function assertContentLimit(contentIds: readonly string[]): void {
+  if (new Set(contentIds).size > MAX_LINKED_CONTENTS) throw fieldError("contents", CONTENT_LIMIT_MESSAGE);
 }

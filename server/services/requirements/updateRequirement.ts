@@ -7,6 +7,7 @@ import { conflict, fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
 import { deleteRemovedAttachments, verifyAddedAttachments } from "../storage/requirementAttachments.js";
 import {
+  assertContentLimit,
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
@@ -106,6 +107,7 @@ export async function updateRequirement(
       const beforeIssues = before.issues.map((i) => i.atlassian_issue_id);
       if (issues && !sameList(issues, beforeIssues)) changedFields.push("issues");
       const contents = edit.contents && unique(edit.contents);
+      if (contents) assertContentLimit(contents);
       const beforeContents = before.contents.map((c) => c.atlassian_content_id);
       if (contents && !sameList(contents, beforeContents)) changedFields.push("contents");
 

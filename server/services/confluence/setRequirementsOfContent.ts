@@ -1,0 +1,61 @@
+import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/confluence.js";
+import { requirementLabel } from "../../../common/labels.js";
+import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
+import { lockRequirements } from "../../db/issueLinkStore.js";
+import { touchRequirements } from "../../db/requirementWriteStore.js";
+import { fieldErrors, notFound } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { recordRevisions } from "../requirements/requirementViews.js";
+import { readWiki, type WikiContent } from "./wiki.js";
+
+/**
+ * The page macro editor's save (`PUT /api/confluence/content/{contentId}`): afterwards exactly
+ * `requirementIds` are linked to the page. The page must exist in the site's Confluence (read as
+ * the app, before anything is written); every requirement whose links change gets a revision
+ * through the one revision path, so Activity and baselines show it. No `requirementSaved` event:
+ * its listeners (Jira comments, assignee emails) care for nothing a page link changes.
+ */
+export async function setRequirementsOfContent(
+  deps: ServiceDeps<"hostClient">,
+  actor: Actor,
+  contentId: string,
+  requirementIds: number[],
+): Promise<{ requirements: number[] }> {
+  const { tenantId } = actor;
+  const content = await readWiki<WikiContent>(deps, actor, `/rest/api/content/${encodeURIComponent(contentId)}`, {
+    missingIsUndefined: true,
+  });
+  if (!content) throw notFound("Content");
+  const wanted = [...new Set(requirementIds)];
+
+  return deps.db.transaction(async (trx) => {
+    const current = await requirementIdsLinkedToContent(trx, tenantId, contentId);
+    // Both sides locked in id order: a concurrent form save of one of them waits, so the count below holds.
+    const locked = await lockRequirements(trx, tenantId, [...new Set([...wanted, ...current])]);
+    const found = new Set(locked.map((requirement) => requirement.requirementId));
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length > 0) throw fieldErrors({ requirements: missing.map((id) => `Requirement ${id} not found`) });
+
+    const toAdd = wanted.filter((id) => !current.includes(id));
+    const toRemove = current.filter((id) => !wanted.includes(id));
+    const counts = await contentCounts(trx, tenantId, toAdd);
+    const full = locked.filter((requirement) => (counts.get(requirement.requirementId) ?? 0) >= MAX_LINKED_CONTENTS);
+    if (full.length > 0) {
+      throw fieldErrors({ requirements: full.map(
+          (r) =>
+            `${requirementLabel({ prefix: r.prefix, display_id: r.displayId, requirement_id: r.requirementId, name: r.name })}: ${CONTENT_LIMIT_MESSAGE}`,
+        ) });
+    }
+
+    const touched = [...toAdd, ...toRemove].sort((a, b) => a - b);
+    await addContentLinks(trx, tenantId, contentId, toAdd);
+    await removeContentLinks(trx, tenantId, contentId, toRemove);
+    await touchRequirements(trx, tenantId, touched, {});
+    await recordRevisions(
+      { ...deps, db: trx },
+      actor,
+      touched.map((requirementId) => ({ requirementId, action: "updated" as const, changedFields: ["contents"] })),
+    );
+    return { requirements: wanted };
+  });
+}
