@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
+import * as baselines from "./baselines/router.js";
 import * as customerSettings from "./customerSettings/router.js";
 import * as folders from "./folders/router.js";
 import * as issues from "./issues/router.js";
@@ -25,6 +26,7 @@ const features: Feature[] = [
   customerSettings,
   issues,
   storage,
+  baselines,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
