@@ -4,6 +4,7 @@ import Spinner from "@atlaskit/spinner";
 import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { useEffect } from "react";
 import { useHost } from "../../host/index.js";
+import { BaselinesPage } from "../../pages/Baselines/BaselinesPage.js";
 import { RequirementsPage } from "../../pages/Requirements/RequirementsPage.js";
 import { useAppState, useAppStateReady } from "../../state/AppState.js";
 import type { MainTab } from "../../state/navigation.js";
@@ -14,7 +15,7 @@ import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
 // Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
 const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
 
-/** Placeholder screens until the traceability and baselines features land. */
+/** Placeholder screen until the traceability feature lands. */
 function ComingSoon({ title }: { title: string }) {
   return <EmptyState header={title} description="This screen is on its way." />;
 }
@@ -22,7 +23,7 @@ function ComingSoon({ title }: { title: string }) {
 function Screen({ tab }: { tab: MainTab }) {
   if (tab === "requirements") return <RequirementsPage />;
   if (tab === "traceability") return <ComingSoon title="Traceability Matrix" />;
-  return <ComingSoon title="Baselines" />;
+  return <BaselinesPage />;
 }
 
 /** /requirements, /traceability-matrix, /baselines: top navigation, the tab's screen, the footer. */
