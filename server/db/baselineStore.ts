@@ -124,23 +124,25 @@ export async function deleteBaseline(db: Db, tenantId: string, baselineId: numbe
 
 export type FrozenRevision = { revision: number; snapshot: RequirementSnapshot };
 
-/** One page of what a baseline froze, in requirement id order (a range scan of its primary key). */
+/**
+ * One page of what a baseline froze, in requirement id order: the page of pointers is cut from
+ * the primary key first (index-only), so only its own snapshots are looked up, at any offset.
+ */
 export async function pageBaselineRevisions(
   db: Db,
   tenantId: string,
   baselineId: number,
   page: { offset: number; limit: number },
 ): Promise<FrozenRevision[]> {
-  const rows = await db("baseline_revisions as b")
-    .join("requirement_revisions as s", function () {
-      this.on("s.tenant_id", "b.tenant_id").andOn("s.requirement_id", "b.requirement_id").andOn("s.revision", "b.revision");
-    })
-    .where({ "b.tenant_id": tenantId, "b.baseline_id": baselineId })
-    .orderBy("b.requirement_id")
-    .offset(page.offset)
-    .limit(page.limit)
-    .select("b.revision", "s.snapshot");
-  return rows.map((row: Record<string, unknown>) => ({
+  const result = await db.raw(
+    `SELECT b.revision, s.snapshot
+     FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?
+           ORDER BY requirement_id OFFSET ? LIMIT ?) b
+     JOIN requirement_revisions s ON s.tenant_id = ? AND s.requirement_id = b.requirement_id AND s.revision = b.revision
+     ORDER BY b.requirement_id`,
+    [tenantId, baselineId, page.offset, page.limit, tenantId],
+  );
+  return (result.rows as Record<string, unknown>[]).map((row) => ({
     revision: Number(row.revision),
     snapshot: asJson<RequirementSnapshot>(row.snapshot, {} as RequirementSnapshot),
   }));
@@ -195,12 +197,9 @@ export async function compareBaselines(
   const hideUnchanged = options.includeUnchanged ? "" : "WHERE d.status <> 'unchanged'";
   const result = await db.raw(
     `SELECT d.* FROM (
-       SELECT p.requirement_id, p.revision1, p.revision2, s1.snapshot AS snapshot1, s2.snapshot AS snapshot2,
+       SELECT p.requirement_id, p.revision1, p.revision2, s1.snapshot AS snapshot1, s2.snapshot AS snapshot2, c.changed_fields,
          CASE WHEN p.revision1 IS NULL THEN 'added' WHEN p.revision2 IS NULL THEN 'removed'
-              WHEN p.revision1 = p.revision2 THEN 'unchanged'
-              WHEN cardinality(${changedFieldsSql}) = 0 THEN 'unchanged' ELSE 'changed' END AS status,
-         CASE WHEN p.revision1 IS NOT NULL AND p.revision2 IS NOT NULL AND p.revision1 <> p.revision2
-              THEN ${changedFieldsSql} ELSE '{}'::text[] END AS changed_fields
+              WHEN cardinality(c.changed_fields) = 0 THEN 'unchanged' ELSE 'changed' END AS status
        FROM (
          SELECT requirement_id, a.revision AS revision1, b.revision AS revision2
          FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) a
@@ -214,6 +213,9 @@ export async function compareBaselines(
          ON s1.tenant_id = ? AND s1.requirement_id = p.requirement_id AND s1.revision = p.revision1
        LEFT JOIN requirement_revisions s2
          ON s2.tenant_id = ? AND s2.requirement_id = p.requirement_id AND s2.revision = p.revision2
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN p.revision1 <> p.revision2 THEN ${changedFieldsSql} ELSE '{}'::text[] END AS changed_fields
+       ) c
      ) d
      ${hideUnchanged}
      ORDER BY d.requirement_id

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requirementsScreenForSuite } from "./requirementsFixture.js";
+import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 describe("Baselines in the emulated Jira project page", () => {
   const screen = requirementsScreenForSuite();
@@ -95,15 +95,26 @@ describe("Baselines in the emulated Jira project page", () => {
     await expect(screen.frame.locator("section[data-status]").count()).resolves.toBe(2);
   });
 
-  it("deletes a baseline after confirmation: it leaves the list and the detail clears", async () => {
+  it("keeps the open baseline in the host history; back and forward re-apply it; a delete after confirmation clears it", async () => {
     await screen.frame.getByRole("button", { name: "Baseline Explorer" }).click();
+    await expect.poll(() => decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines$`));
     const list = screen.frame.getByRole("navigation", { name: "Baselines" });
+    await list.getByRole("button", { name: /Before the change/ }).click();
+    await screen.frame.getByRole("region", { name: "Baseline Before the change" }).waitFor();
     await list.getByRole("button", { name: /After the change/ }).click();
     const detail = screen.frame.getByRole("region", { name: "Baseline After the change" });
+    await detail.waitFor();
+    expect(decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines-\\d+$`));
+    await screen.page.goBack();
+    await screen.frame.getByRole("region", { name: "Baseline Before the change" }).waitFor();
+    await screen.page.goForward();
+    await detail.waitFor();
+
     await detail.getByRole("button", { name: "Delete" }).click();
     await screen.dialog().getByRole("button", { name: "Delete" }).click();
     await screen.flag("Baseline deleted successfully").waitFor();
     await detail.waitFor({ state: "detached" });
     await expect.poll(() => list.getByRole("button").count()).toBe(1);
+    expect(decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines$`));
   });
 });
