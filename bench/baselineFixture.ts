@@ -4,7 +4,8 @@ import type { Db } from "../server/db/knex.js";
 import { seedDefaultRequirementTypes } from "../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { bearer, createTenant, createTestApp, type TestContext } from "../test/helpers/app.js";
 import { createTestDatabase } from "../test/helpers/db.js";
-import type { BenchContext } from "./types.js";
+import { round } from "./measure.js";
+import type { BenchContext, BenchResult } from "./types.js";
 
 export const BASELINE_PROJECT = 10000;
 export const BASELINE_REQUIREMENTS = 100_000;
@@ -103,7 +104,15 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-export const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+
+/** The case's row of bench/results.json from the samples of our code and of the bare statement. */
+export function benchResult(name: string, context: BenchContext, oursMs: number[], bareMs: number[]): BenchResult {
+  const ours = median(oursMs);
+  const baseline = median(bareMs);
+  process.stdout.write(`  ${name}: ${round(ours)} ms vs bare ${round(baseline)} ms\n`);
+  return { case: name, db: context.db, ours: round(ours), baseline: round(baseline), unit: "ms", ratio: round(ours / baseline) };
+}
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, printed when BENCH_EXPLAIN is set (for docs/scaling.md). */
 export async function explain(db: Db, label: string, sql: string, bindings: unknown[]): Promise<void> {

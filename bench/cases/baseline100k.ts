@@ -1,4 +1,4 @@
-import { BASELINE_PROJECT, BASELINE_REQUIREMENTS, callApi, explain, median, startBaselineBench, timed } from "../baselineFixture.js";
+import { BASELINE_PROJECT, BASELINE_REQUIREMENTS, benchResult, callApi, explain, startBaselineBench, timed } from "../baselineFixture.js";
 import { round } from "../measure.js";
 import type { BenchCase, BenchContext, BenchResult } from "../types.js";
 
@@ -59,18 +59,7 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
       tenantId,
       BASELINE_PROJECT,
     ]);
-    const result = { ours: median(oursMs), baseline: median(bareMs) };
-    process.stdout.write(`  baseline-100k: ${round(result.ours)} ms vs bare ${round(result.baseline)} ms\n`);
-    return [
-      {
-        case: "baseline-100k",
-        db: context.db,
-        ours: round(result.ours),
-        baseline: round(result.baseline),
-        unit: "ms",
-        ratio: round(result.ours / result.baseline),
-      },
-    ];
+    return [benchResult("baseline-100k", context, oursMs, bareMs)];
   } finally {
     await bench.close();
   }

@@ -1,13 +1,12 @@
 import {
   BASELINE_PROJECT,
+  benchResult,
   callApi,
   explain,
-  median,
   recordRevisionsBySql,
   startBaselineBench,
   timed,
 } from "../baselineFixture.js";
-import { round } from "../measure.js";
 import type { BenchCase, BenchContext, BenchResult } from "../types.js";
 
 const ITERATIONS = 30;
@@ -94,18 +93,7 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     await callApi(bench, "GET", `/api/baseline/${second}?atlassian_project_id=${BASELINE_PROJECT}&offset=99000&limit=500`);
     db.off("query", capturePage);
     if (pageStatement) await explain(db, "GET /api/baseline/{id}: a page of 500 at offset 99,000", pageStatement.sql, pageStatement.bindings);
-    const result = { ours: median(oursMs), baseline: median(bareMs) };
-    process.stdout.write(`  baseline-compare-100k: ${round(result.ours)} ms vs bare ${round(result.baseline)} ms\n`);
-    return [
-      {
-        case: "baseline-compare-100k",
-        db: context.db,
-        ours: round(result.ours),
-        baseline: round(result.baseline),
-        unit: "ms",
-        ratio: round(result.ours / result.baseline),
-      },
-    ];
+    return [benchResult("baseline-compare-100k", context, oursMs, bareMs)];
   } finally {
     await bench.close();
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { numericIdSchema, projectParamSchema } from "./item.js";
-import { AttachmentSchema, LinkedRequirementSchema, RequirementTypeRefSchema } from "./requirement.js";
+import { RequirementSnapshotSchema } from "./requirement.js";
 
 export const BASELINE_NAME_MAX = 255;
 /** Spec section 9: a baseline's ID is shown as 'B' plus its id. */
@@ -41,23 +41,12 @@ export type Baseline = z.infer<typeof BaselineSchema>;
 export const BaselinesResponseSchema = z.object({ baselines: z.array(BaselineSchema) });
 
 /** A requirement as the baseline froze it (spec section 3), plus which of its revisions that is. */
-export const BaselineRevisionSchema = z.object({
-  requirement_id: z.number(),
-  revision: z.number(),
-  prefix: z.string(),
-  display_id: z.string().nullable(),
-  name: z.string(),
-  description: z.string(),
-  assigned_to: z.object({ account_id: z.string() }).nullable(),
-  components: z.array(z.object({ atlassian_component_id: z.string() })),
-  issues: z.array(z.object({ atlassian_issue_id: z.string() })),
-  status: z.object({ atlassian_status_id: z.string() }).nullable(),
-  contents: z.array(z.object({ atlassian_content_id: z.string() })),
-  requirement_type_id: z.number(),
-  requirement_type: RequirementTypeRefSchema,
-  linked_requirements: z.array(LinkedRequirementSchema),
-  attachments: z.array(AttachmentSchema),
-});
+export const BaselineRevisionSchema = RequirementSnapshotSchema.omit({
+  attributes: true,
+  parent_folder_id: true,
+  project: true,
+  deleted: true,
+}).extend({ revision: z.number() });
 export type BaselineRevision = z.infer<typeof BaselineRevisionSchema>;
 
 /** GET /api/baseline/{id}: the baseline and one page of its requirements, by requirement id. */

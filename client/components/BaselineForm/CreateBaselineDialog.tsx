@@ -5,11 +5,12 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { type ReactNode, useId, useMemo, useState } from "react";
 import { requirementLabel } from "../../../common/labels.js";
-import type { BaselineScope, CreateBaselineInput } from "../../../common/schemas/baseline.js";
+import type { BaselineScope } from "../../../common/schemas/baseline.js";
 import { useScopeRequirements } from "../../api/baselines.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
+import { baselineRequest, type NewBaseline } from "./baselineRequest.js";
 
 /** The picker lists at most this many matches, so a project of 100,000 requirements stays responsive. */
 const PICKER_MATCHES = 100;
@@ -21,26 +22,6 @@ const SCOPES: ReadonlyArray<{ scope: BaselineScope; label: string }> = [
 ];
 
 type Option = { label: string; value: number };
-export type NewBaseline = Omit<CreateBaselineInput, "project">;
-
-/** What POST /api/baseline is sent for the chosen scope (spec section 7). */
-export function baselineRequest(values: {
-  name: string;
-  description: string;
-  scope: BaselineScope;
-  folderId: number | null;
-  requirementIds: number[];
-}): NewBaseline {
-  return {
-    name: values.name.trim(),
-    description: values.description,
-    select_all_requirements: values.scope === "all",
-    select_from_parent_folder: values.scope === "folder",
-    select_from_parent_folder_id: values.scope === "folder" ? values.folderId : null,
-    requirements: values.scope === "individual" ? values.requirementIds : [],
-  };
-}
-
 /** Create baseline (spec section 5: name required; scope all, folder or individual). */
 export function CreateBaselineDialog({
   projectId,

@@ -1,6 +1,5 @@
 import Button from "@atlaskit/button/new";
 import { Label } from "@atlaskit/form";
-import SectionMessage from "@atlaskit/section-message";
 import Select from "@atlaskit/select";
 import Spinner from "@atlaskit/spinner";
 import Toggle from "@atlaskit/toggle";
@@ -9,6 +8,7 @@ import { useId, useState } from "react";
 import { baselineIdLabel } from "../../../common/schemas/baseline.js";
 import { useBaselines, useComparison } from "../../api/baselines.js";
 import { RequirementDiffTable } from "../../components/BaselineDiff/RequirementDiffTable.js";
+import { RetrieveError } from "./RetrieveError.js";
 
 type Option = { label: string; value: number };
 type Pair = { baseline1: number; baseline2: number };
@@ -69,11 +69,7 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
       </div>
       <div style={{ marginTop: token("space.300") }}>
         {comparison.isLoading ? <Spinner size="large" label="Comparing baselines" /> : null}
-        {comparison.isError ? (
-          <SectionMessage appearance="error">
-            There was a problem retrieving your baseline: {comparison.error.message}
-          </SectionMessage>
-        ) : null}
+        {comparison.isError ? <RetrieveError error={comparison.error} /> : null}
         {comparison.isSuccess && differences.length === 0 ? <p>{NO_DIFFERENCES_TEXT}</p> : null}
         {differences.map((diff) => (
           <RequirementDiffTable key={diff.requirement_id} projectId={projectId} diff={diff} />

@@ -1,7 +1,6 @@
 import Button from "@atlaskit/button/new";
 import Heading from "@atlaskit/heading";
 import { ModalTransition } from "@atlaskit/modal-dialog";
-import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useState } from "react";
@@ -15,6 +14,7 @@ import { UserName } from "../../components/RequirementDetail/UserName.js";
 import { formatDate } from "../../format/date.js";
 import { useAppState } from "../../state/AppState.js";
 import { withFlags } from "../Requirements/withFlags.js";
+import { RetrieveError } from "./RetrieveError.js";
 
 export const NO_DESCRIPTION_TEXT = "No description";
 
@@ -38,11 +38,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
         </Button>
       </div>
       {baselines.isLoading ? <Spinner size="large" label="Loading baselines" /> : null}
-      {baselines.isError ? (
-        <SectionMessage appearance="error">
-          There was a problem retrieving your baseline: {baselines.error.message}
-        </SectionMessage>
-      ) : null}
+      {baselines.isError ? <RetrieveError error={baselines.error} /> : null}
       <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start" }}>
         <nav aria-label="Baselines" style={{ flex: "0 0 30%", minWidth: 240, maxWidth: 400 }}>
           {baselines.data?.length === 0 ? <p>No baselines yet</p> : null}
@@ -120,13 +116,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
 function BaselineDetail({ projectId, baselineId, onDelete }: { projectId: number; baselineId: number; onDelete(): void }) {
   const baseline = useBaseline(projectId, baselineId);
   if (baseline.isLoading) return <Spinner size="medium" label="Loading baseline" />;
-  if (baseline.isError) {
-    return (
-      <SectionMessage appearance="warning">
-        There was a problem retrieving your baseline: {baseline.error.message}
-      </SectionMessage>
-    );
-  }
+  if (baseline.isError) return <RetrieveError error={baseline.error} />;
   if (!baseline.data) return null;
   return <BaselineSummary projectId={projectId} baseline={baseline.data} onDelete={onDelete} />;
 }

@@ -1,8 +1,13 @@
 import Button from "@atlaskit/button/new";
 import { token } from "@atlaskit/tokens";
-import { useAppState } from "../../state/AppState.js";
+import { type BaselinePage, useAppState } from "../../state/AppState.js";
 import { BaselineComparison } from "./BaselineComparison.js";
 import { BaselineExplorer } from "./BaselineExplorer.js";
+
+const VIEWS: ReadonlyArray<[BaselinePage, string]> = [
+  ["baseline-explorer", "Baseline Explorer"],
+  ["baseline-comparison", "Baseline Comparison"],
+];
 
 /** /baselines: the view selector (Baseline Explorer or Baseline Comparison) and the chosen view. */
 export function BaselinesPage() {
@@ -12,20 +17,11 @@ export function BaselinesPage() {
   return (
     <div>
       <div style={{ display: "flex", gap: token("space.100"), marginBottom: token("space.200") }}>
-        <Button
-          isSelected={baselinePage === "baseline-explorer"}
-          aria-pressed={baselinePage === "baseline-explorer"}
-          onClick={() => setBaselinePage("baseline-explorer")}
-        >
-          Baseline Explorer
-        </Button>
-        <Button
-          isSelected={baselinePage === "baseline-comparison"}
-          aria-pressed={baselinePage === "baseline-comparison"}
-          onClick={() => setBaselinePage("baseline-comparison")}
-        >
-          Baseline Comparison
-        </Button>
+        {VIEWS.map(([page, label]) => (
+          <Button key={page} isSelected={baselinePage === page} aria-pressed={baselinePage === page} onClick={() => setBaselinePage(page)}>
+            {label}
+          </Button>
+        ))}
       </div>
       {baselinePage === "baseline-comparison" ? (
         <BaselineComparison key={projectId} projectId={projectId} />

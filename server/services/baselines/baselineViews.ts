@@ -18,23 +18,8 @@ export function baselineOf(row: BaselineRow): Baseline {
 
 /** The fields of spec section 3 out of a frozen snapshot (plus the type, so a comparison can name it). */
 export function baselineRevisionOf({ revision, snapshot }: FrozenRevision): BaselineRevision {
-  return {
-    requirement_id: snapshot.requirement_id,
-    revision,
-    prefix: snapshot.prefix,
-    display_id: snapshot.display_id,
-    name: snapshot.name,
-    description: snapshot.description,
-    assigned_to: snapshot.assigned_to,
-    components: snapshot.components,
-    issues: snapshot.issues,
-    status: snapshot.status,
-    contents: snapshot.contents,
-    requirement_type_id: snapshot.requirement_type_id,
-    requirement_type: snapshot.requirement_type,
-    linked_requirements: snapshot.linked_requirements,
-    attachments: snapshot.attachments,
-  };
+  const { attributes: _attributes, parent_folder_id: _folder, project: _project, deleted: _deleted, ...frozen } = snapshot;
+  return { ...frozen, revision };
 }
 
 /**
