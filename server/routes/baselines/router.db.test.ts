@@ -452,3 +452,31 @@ describe("deleting and isolation", () => {
     expect((await api().get("/api/baseline?atlassian_project_id=1").set("Authorization", "Bearer nope")).status).toBe(401);
   });
 });
+
+describe("bad input", () => {
+  it("answers malformed baseline requests with a 4xx in the spec's error format, never a 500", async () => {
+    const cases: [string, string, unknown?][] = [
+      ["get", "/api/baseline"],
+      ["get", "/api/baseline?atlassian_project_id=x"],
+      ["get", "/api/baseline/99999999"],
+      ["get", "/api/baseline/99999999/lite"],
+      ["get", "/api/baseline/1?offset=-1"],
+      ["get", "/api/baseline/compare?atlassian_project_id=10000&baseline1=abc&baseline2=1"],
+      ["get", "/api/baseline/compare?atlassian_project_id=10000&baseline1=99999998&baseline2=99999999"],
+      ["post", "/api/baseline", "not an object"],
+      ["post", "/api/baseline", { name: "X", project: "ten" }],
+      ["post", "/api/baseline", { name: "X", project: 10000, select_all_requirements: "maybe" }],
+      ["post", "/api/baseline", { name: "X", project: 10000, select_from_parent_folder: true }],
+      ["post", "/api/baseline", { name: "X", project: 10000, select_from_parent_folder: true, select_from_parent_folder_id: "x" }],
+      ["post", "/api/baseline", { name: "X", project: 10000, requirements: ["a"] }],
+      ["post", "/api/baseline", { name: "X", project: 10000, requirements: [] }],
+      ["delete", "/api/baseline/99999999"],
+    ];
+    for (const [method, path, body] of cases) {
+      const call = request(ctx.app)[method as "get"](path).set("Authorization", auth);
+      const res = body === undefined ? await call : await call.send(body as object);
+      expect({ path, body, status: res.status >= 400 && res.status < 500 }).toEqual({ path, body, status: true });
+      expect(typeof res.body.Result === "string" || Object.values(res.body).every(Array.isArray), JSON.stringify(res.body)).toBe(true);
+    }
+  });
+});
