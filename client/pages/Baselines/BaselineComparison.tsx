@@ -17,7 +17,7 @@ export const NO_DIFFERENCES_TEXT = "No differences between these baselines";
 
 /** Baseline Comparison: pick two baselines, Compare (spec section 5: needs both), read the differences. */
 export function BaselineComparison({ projectId }: { projectId: number }) {
-  const ids = { first: useId(), second: useId(), unchanged: useId() };
+  const unchangedId = useId();
   const baselines = useBaselines(projectId);
   const [first, setFirst] = useState<number | undefined>();
   const [second, setSecond] = useState<number | undefined>();
@@ -33,26 +33,8 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
   return (
     <div>
       <div style={{ display: "flex", gap: token("space.200"), alignItems: "flex-end", flexWrap: "wrap" }}>
-        <div style={{ minWidth: 240 }}>
-          <Label htmlFor={ids.first}>Baseline 1</Label>
-          <Select<Option>
-            inputId={ids.first}
-            options={options}
-            value={options.find((option) => option.value === first) ?? null}
-            onChange={(option) => setFirst(option?.value)}
-            isLoading={baselines.isLoading}
-          />
-        </div>
-        <div style={{ minWidth: 240 }}>
-          <Label htmlFor={ids.second}>Baseline 2</Label>
-          <Select<Option>
-            inputId={ids.second}
-            options={options}
-            value={options.find((option) => option.value === second) ?? null}
-            onChange={(option) => setSecond(option?.value)}
-            isLoading={baselines.isLoading}
-          />
-        </div>
+        <BaselineSelect label="Baseline 1" options={options} value={first} onChange={setFirst} isLoading={baselines.isLoading} />
+        <BaselineSelect label="Baseline 2" options={options} value={second} onChange={setSecond} isLoading={baselines.isLoading} />
         <Button
           appearance="primary"
           isDisabled={first === undefined || second === undefined}
@@ -63,8 +45,8 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
           Compare
         </Button>
         <div style={{ display: "flex", alignItems: "center" }}>
-          <Toggle id={ids.unchanged} isChecked={showUnchanged} onChange={() => setShowUnchanged(!showUnchanged)} />
-          <label htmlFor={ids.unchanged}>Show unchanged requirements</label>
+          <Toggle id={unchangedId} isChecked={showUnchanged} onChange={() => setShowUnchanged(!showUnchanged)} />
+          <label htmlFor={unchangedId}>Show unchanged requirements</label>
         </div>
       </div>
       <div style={{ marginTop: token("space.300") }}>
@@ -80,6 +62,34 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
           </Button>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+function BaselineSelect({
+  label,
+  options,
+  value,
+  onChange,
+  isLoading,
+}: {
+  label: string;
+  options: Option[];
+  value: number | undefined;
+  onChange(value: number | undefined): void;
+  isLoading: boolean;
+}) {
+  const inputId = useId();
+  return (
+    <div style={{ minWidth: 240 }}>
+      <Label htmlFor={inputId}>{label}</Label>
+      <Select<Option>
+        inputId={inputId}
+        options={options}
+        value={options.find((option) => option.value === value) ?? null}
+        onChange={(option) => onChange(option?.value)}
+        isLoading={isLoading}
+      />
     </div>
   );
 }
