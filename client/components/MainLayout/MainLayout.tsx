@@ -4,6 +4,7 @@ import Spinner from "@atlaskit/spinner";
 import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { useEffect } from "react";
 import { useHost } from "../../host/index.js";
+import { BaselinesPage } from "../../pages/Baselines/BaselinesPage.js";
 import { RequirementsPage } from "../../pages/Requirements/RequirementsPage.js";
 import { TraceabilityMatrixPage } from "../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js";
 import { useAppState, useAppStateReady } from "../../state/AppState.js";
@@ -15,15 +16,10 @@ import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
 // Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
 const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
 
-/** Placeholder screens until the traceability and baselines features land. */
-function ComingSoon({ title }: { title: string }) {
-  return <EmptyState header={title} description="This screen is on its way." />;
-}
-
 function Screen({ tab }: { tab: MainTab }) {
   if (tab === "requirements") return <RequirementsPage />;
   if (tab === "traceability") return <TraceabilityMatrixPage />;
-  return <ComingSoon title="Baselines" />;
+  return <BaselinesPage />;
 }
 
 /** /requirements, /traceability-matrix, /baselines: top navigation, the tab's screen, the footer. */

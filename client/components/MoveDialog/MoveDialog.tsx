@@ -23,9 +23,6 @@ export type MoveDialogProps = MoveRestrictions & {
 export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictions }: MoveDialogProps) {
   const [target, setTarget] = useState<MoveTarget | undefined>(undefined);
   const { isSubmitting, submit } = useSubmitting(onClose);
-  const topLevel = useTopLevelFolders(projectId);
-  const name = useId();
-  const picker: PickerProps = { projectId, name, restrictions, value: target, onChange: setTarget };
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="medium">
       <ModalHeader>
@@ -33,11 +30,14 @@ export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictio
       </ModalHeader>
       <ModalBody>
         <p>Choose the folder to move to.</p>
-        <div role="radiogroup" aria-label="Target folder" style={{ maxHeight: 360, overflow: "auto" }}>
-          <TargetOption {...picker} folderId={null} label="Top Level" level={0} />
-          {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-          {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} level={0} /> : null}
-        </div>
+        <FolderPicker
+          projectId={projectId}
+          label="Target folder"
+          topLevelLabel="Top Level"
+          restrictions={restrictions}
+          value={target}
+          onChange={setTarget}
+        />
       </ModalBody>
       <DialogFooter
         label="Move"
@@ -49,6 +49,35 @@ export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictio
         onCancel={onClose}
       />
     </Modal>
+  );
+}
+
+/** The project's folder tree as radio buttons, each folder's children fetched when it is opened (Move, and a baseline's folder scope). */
+export function FolderPicker({
+  projectId,
+  label,
+  topLevelLabel,
+  restrictions,
+  value,
+  onChange,
+}: {
+  projectId: number;
+  label: string;
+  /** Offers the top level (null) first under this name. */
+  topLevelLabel?: string;
+  restrictions: MoveRestrictions;
+  value: MoveTarget | undefined;
+  onChange(target: MoveTarget): void;
+}) {
+  const topLevel = useTopLevelFolders(projectId);
+  const name = useId();
+  const picker: PickerProps = { projectId, name, restrictions, value, onChange };
+  return (
+    <div role="radiogroup" aria-label={label} style={{ maxHeight: 360, overflow: "auto" }}>
+      {topLevelLabel ? <TargetOption {...picker} folderId={null} label={topLevelLabel} level={0} /> : null}
+      {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
+      {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} level={0} /> : null}
+    </div>
   );
 }
 

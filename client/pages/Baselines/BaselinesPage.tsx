@@ -1,0 +1,33 @@
+import Button from "@atlaskit/button/new";
+import { token } from "@atlaskit/tokens";
+import { type BaselinePage, useAppState } from "../../state/AppState.js";
+import { BaselineComparison } from "./BaselineComparison.js";
+import { BaselineExplorer } from "./BaselineExplorer.js";
+
+const VIEWS: ReadonlyArray<[BaselinePage, string]> = [
+  ["baseline-explorer", "Baseline Explorer"],
+  ["baseline-comparison", "Baseline Comparison"],
+];
+
+/** /baselines: the view selector (Baseline Explorer or Baseline Comparison) and the chosen view. */
+export function BaselinesPage() {
+  const { projectId, baselinePage, setBaselinePage } = useAppState();
+  // The layout shows this screen only once a project is chosen.
+  if (projectId === undefined) return null;
+  return (
+    <div>
+      <div style={{ display: "flex", gap: token("space.100"), marginBottom: token("space.200") }}>
+        {VIEWS.map(([page, label]) => (
+          <Button key={page} isSelected={baselinePage === page} aria-pressed={baselinePage === page} onClick={() => setBaselinePage(page)}>
+            {label}
+          </Button>
+        ))}
+      </div>
+      {baselinePage === "baseline-comparison" ? (
+        <BaselineComparison key={projectId} projectId={projectId} />
+      ) : (
+        <BaselineExplorer key={projectId} projectId={projectId} />
+      )}
+    </div>
+  );
+}
