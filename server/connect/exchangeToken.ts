@@ -10,6 +10,7 @@ const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
   algorithm: "The Connect token is not signed with HS256",
   signature: "The Connect token's signature is invalid",
   expired: "The Connect token has expired",
+  future: "The Connect token was issued in the future",
   qsh: "The Connect token was not issued for this page",
 };
 
