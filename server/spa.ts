@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +7,14 @@ import helmet from "helmet";
 import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
-const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+/** The folder holding package.json: one up from server/ when run from source, three up from dist/server/server/ when compiled. */
+function findProjectRoot(from: string): string {
+  const parent = path.dirname(from);
+  if (existsSync(path.join(from, "package.json")) || parent === from) return from;
+  return findProjectRoot(parent);
+}
+
+const projectRoot = findProjectRoot(fileURLToPath(new URL(".", import.meta.url)));
 
 export type SpaOptions = {
   /** Built files (production); defaults to dist/client. Served under ASSET_BASE as vite.config.ts builds them. */
