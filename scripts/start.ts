@@ -60,16 +60,17 @@ const freshDataFolder = !fs.existsSync(path.join(dataDir, "emulator", "sites.jso
 if (freshDataFolder && process.env.SEED_DEMO !== "false") {
   afterInstallSteps.push(async ({ emulator }) => {
     const site = emulator.sites.get(DEFAULT_SITE);
-    const project = site?.content.projects[0];
     const installation = site && (await findInstallationByClientKey(addon.deps.db, site.jira.clientKey));
-    if (!site || !project || !installation) return;
-    const issueIds = site.content.issues.filter((issue) => issue.projectId === project.id).map((issue) => issue.id);
-    await seedDemoProject(addon.deps, installation.tenantId, {
-      projectId: Number(project.id),
-      issueIds: issueIds.slice(0, 6),
-      accountId: seedUsers[0]?.accountId ?? "demo",
-    });
-    console.log(`Seeded demo requirements into ${project.name}.`);
+    if (!site || !installation) return;
+    for (const project of site.content.projects) {
+      await seedDemoProject(addon.deps, installation.tenantId, {
+        projectId: Number(project.id),
+        projectKey: project.key,
+        issues: site.content.issues.filter((issue) => issue.projectId === project.id),
+        accountId: seedUsers[0]?.accountId ?? "demo",
+      });
+    }
+    console.log(`Seeded demo requirements into ${site.content.projects.map((project) => project.name).join(", ")}.`);
   });
 }
 
