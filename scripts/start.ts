@@ -62,13 +62,10 @@ if (freshDataFolder && process.env.SEED_DEMO !== "false") {
     const site = emulator.sites.get(DEFAULT_SITE);
     const installation = site && (await findInstallationByClientKey(addon.deps.db, site.jira.clientKey));
     if (!site || !installation) return;
+    const actor = { tenantId: installation.tenantId, accountId: seedUsers[0]?.accountId ?? "demo" };
     for (const project of site.content.projects) {
-      await seedDemoProject(addon.deps, installation.tenantId, {
-        projectId: Number(project.id),
-        projectKey: project.key,
-        issues: site.content.issues.filter((issue) => issue.projectId === project.id),
-        accountId: seedUsers[0]?.accountId ?? "demo",
-      });
+      const issues = site.content.issues.filter((issue) => issue.projectId === project.id);
+      await seedDemoProject(addon.deps, actor, { projectId: Number(project.id), projectKey: project.key, issues });
     }
     console.log(`Seeded demo requirements into ${site.content.projects.map((project) => project.name).join(", ")}.`);
   });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Db } from "../../server/db/knex.js";
+import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { bearer, createTenant, createTestApp } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
@@ -143,7 +144,7 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
   try {
     const tenant = await createTenant(db, "bench");
     const tenantId = tenant.tenantId;
-    await seedDefaultRequirementTypes(db, tenantId);
+    await seedDefaultRequirementTypes({ db }, appActor(tenantId));
     const ours = await listen(ctx.app);
     const bare = await listen(bareApp(db, tenantId));
     servers.push(ours, bare);

@@ -7,6 +7,7 @@ import {
   refreshTenantActive,
   upsertInstallation,
 } from "../db/installationStore.js";
+import { appActor } from "../services/context.js";
 import { seedDefaultRequirementTypes } from "../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { forgetInstallationsOf } from "../middleware/auth.js";
 import type { Product } from "./appToken.js";
@@ -46,7 +47,7 @@ export async function recordInstallation(db: Db, payload: InstallPayload): Promi
   const recorded = await db.transaction(async (trx) => {
     const existing = await findInstallationByClientKey(trx, payload.clientKey);
     const tenant = existing ? { tenantId: existing.tenantId, created: false } : await insertTenantIfAbsent(trx, siteUrlOf(baseUrl));
-    if (tenant.created) await seedDefaultRequirementTypes(trx, tenant.tenantId);
+    if (tenant.created) await seedDefaultRequirementTypes({ db: trx }, appActor(tenant.tenantId));
     await deleteOtherInstallations(trx, tenant.tenantId, product, payload.clientKey);
     await upsertInstallation(trx, tenant.tenantId, { clientKey: payload.clientKey, product, baseUrl, sharedSecret, clientInfo });
     await refreshTenantActive(trx, tenant.tenantId);

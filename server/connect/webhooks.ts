@@ -1,10 +1,11 @@
 import type { AppDeps } from "../deps.js";
 import { findInstallationByClientKey } from "../db/installationStore.js";
+import { appActor } from "../services/context.js";
 import { removeLinksOfDeletedIssue } from "../services/issueLinks/removeLinksOfDeletedIssue.js";
 
 /** A Jira issue was deleted on the tenant's site: its links to requirements go (Jira integration issue). */
 export async function onJiraIssueDeleted(deps: AppDeps, tenantId: string, issueId: string): Promise<void> {
-  await removeLinksOfDeletedIssue(deps.db, tenantId, issueId);
+  await removeLinksOfDeletedIssue(deps, appActor(tenantId), issueId);
 }
 
 /**

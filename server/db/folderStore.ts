@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
-import { asJson, byParents } from "./requirementStore.js";
+import { asJson, byParents } from "./queryHelpers.js";
 
 export type FolderRow = {
   folder_id: number;

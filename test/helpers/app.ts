@@ -11,6 +11,7 @@ import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
 import { DomainEventBus } from "../../server/services/events.js";
 import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
+import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
@@ -120,7 +121,7 @@ export async function createSignedInApp(accountId?: string): Promise<SignedInApp
 
 /** Gives the site the default requirement types (BR, SR, SYS, SW); answers their ids by prefix. */
 export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Record<string, number>> {
-  await seedDefaultRequirementTypes(db, tenantId);
+  await seedDefaultRequirementTypes({ db }, appActor(tenantId));
   const types = await listRequirementTypes(db, tenantId);
   return Object.fromEntries(types.map((type) => [type.prefix, type.requirement_type_id]));
 }

@@ -47,27 +47,27 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/attribute",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(AttributeListQuerySchema, req.query);
-      res.json({ attributes: await listAttributes(deps.db, tenantId, query.atlassian_project_id) });
+      res.json({ attributes: await listAttributes(deps.db, actor.tenantId, query.atlassian_project_id) });
     }),
   );
 
   api.post(
     "/api/attribute",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const input = parse(CreateAttributeSchema, req.body);
-      res.status(201).json(await createAttribute(deps.db, tenantId, input));
+      res.status(201).json(await createAttribute(deps, actor, input));
     }),
   );
 
   api.delete(
     "/api/attribute/:id(\\d+)",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const { id } = parse(IdParamsSchema, req.params);
-      await deleteAttribute(deps.db, tenantId, id);
+      await deleteAttribute(deps, actor, id);
       res.json({ attribute_id: id });
     }),
   );

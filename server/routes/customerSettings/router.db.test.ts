@@ -1,4 +1,5 @@
 import request from "supertest";
+import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
 import { spacesToFilter } from "../../services/customerSettings/spacesToFilter.js";
@@ -38,7 +39,7 @@ describe("customer settings API", () => {
       send_email_notification_to_assignee: true,
       confluence_spaces_to_filter: "DOCS,ENG,~jane",
     });
-    expect(await spacesToFilter(ctx.deps.db, tenant.tenantId)).toEqual(["DOCS", "ENG", "~jane"]);
+    expect(await spacesToFilter(ctx.deps, appActor(tenant.tenantId))).toEqual(["DOCS", "ENG", "~jane"]);
   });
 
   it("changes only what is sent", async () => {
@@ -53,7 +54,7 @@ describe("customer settings API", () => {
       .set("Authorization", auth)
       .send({ send_email_notification_to_assignee: true });
     expect(saved.body).toEqual({ comment_on_associated_issues: true, send_email_notification_to_assignee: true });
-    expect(await spacesToFilter(ctx.deps.db, tenant.tenantId)).toEqual(["DOCS"]);
+    expect(await spacesToFilter(ctx.deps, appActor(tenant.tenantId))).toEqual(["DOCS"]);
   });
 
   it("refuses values of the wrong kind and space keys not separated by commas", async () => {
@@ -91,6 +92,6 @@ describe("customer settings API", () => {
       send_email_notification_to_assignee: false,
       confluence_spaces_to_filter: "",
     });
-    expect(await spacesToFilter(ctx.deps.db, second.tenantId)).toEqual([]);
+    expect(await spacesToFilter(ctx.deps, appActor(second.tenantId))).toEqual([]);
   });
 });

@@ -34,17 +34,17 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/customer/settings",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
-      res.json(await getCustomerSettings(deps.db, tenantId));
+      const actor = authOf(req);
+      res.json(await getCustomerSettings(deps.db, actor.tenantId));
     }),
   );
 
   api.patch(
     "/api/customer/settings",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const changes = parse(UpdateCustomerSettingsSchema, req.body ?? {});
-      const settings = await updateCustomerSettings(deps.db, tenantId, changes);
+      const settings = await updateCustomerSettings(deps, actor, changes);
       res.json({
         comment_on_associated_issues: settings.comment_on_associated_issues,
         send_email_notification_to_assignee: settings.send_email_notification_to_assignee,

@@ -65,26 +65,26 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/folder/primary",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(FolderQuerySchema, req.query);
-      res.json({ folders: await listFolders(deps.db, tenantId, query.atlassian_project_id, null) });
+      res.json({ folders: await listFolders(deps, actor, query.atlassian_project_id, null) });
     }),
   );
 
   api.get(
     "/api/folder/:id(\\d+)",
     handle(async (req, res) => {
-      res.json(await getFolder(deps.db, authOf(req).tenantId, parse(FolderIdSchema, req.params.id)));
+      res.json(await getFolder(deps, authOf(req), parse(FolderIdSchema, req.params.id)));
     }),
   );
 
   api.get(
     "/api/folder/:id(\\d+)/descendant",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(OptionalProjectQuerySchema, req.query);
-      const folder = await getFolderRow(deps.db, tenantId, parse(FolderIdSchema, req.params.id), query.atlassian_project_id);
-      res.json({ folders: await listFolders(deps.db, tenantId, folder.project_id, folder.folder_id) });
+      const folder = await getFolderRow(deps, actor, parse(FolderIdSchema, req.params.id), query.atlassian_project_id);
+      res.json({ folders: await listFolders(deps, actor, folder.project_id, folder.folder_id) });
     }),
   );
 

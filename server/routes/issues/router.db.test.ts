@@ -1,4 +1,5 @@
 import request from "supertest";
+import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import type { HostClient } from "../../connect/hostClient.js";
@@ -146,6 +147,37 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     expect(saved[0]?.after?.label).toBe(`SR-${added}: Added`);
   });
 
+  it("shows linking and unlinking an issue in the requirement's Activity as an update of its issues", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const requirementId = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Brakes respond within 50 ms");
+    const activity = async () => {
+      const response = await request(ctx.app)
+        .get(`/api/requirement/${requirementId}/revision`)
+        .set("Authorization", await bearer(ctx, tenant, "557058:linker"));
+      expect(response.status).toBe(200);
+      return (response.body.revisions as { revision: number; action: string; changed_fields: string; account_id: string }[])
+        .map(({ revision, action, changed_fields, account_id }) => ({ revision, action, changed_fields, account_id }))
+        .sort((a, b) => a.revision - b.revision);
+    };
+
+    expect((await putIssue(tenant, "20005", [requirementId])).status).toBe(200);
+    expect(await activity()).toEqual([{ revision: 2, action: "updated", changed_fields: "issues", account_id: "557058:test-user" }]);
+
+    expect((await putIssue(tenant, "20005", [])).status).toBe(200);
+    expect(await activity()).toEqual([
+      { revision: 2, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
+      { revision: 3, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
+    ]);
+    const [linked, unlinked] = await ctx.deps.db("requirement_revisions")
+      .where({ tenant_id: tenant.tenantId, requirement_id: requirementId })
+      .orderBy("revision")
+      .select("snapshot");
+    const issuesOf = (row: { snapshot: unknown }) =>
+      (typeof row.snapshot === "string" ? JSON.parse(row.snapshot) : row.snapshot).issues;
+    expect(issuesOf(linked)).toEqual([{ atlassian_issue_id: "20005" }]);
+    expect(issuesOf(unlinked)).toEqual([]);
+  });
+
   it("leaves links of requirements from other projects alone and refuses to link them", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const foreign = await seedRequirement(ctx.deps.db, tenant, OTHER_PROJECT, "Belongs elsewhere");
@@ -229,8 +261,8 @@ describe("a Jira issue deleted (jira:issue_deleted webhook)", () => {
     await putIssue(site, "20003", [mine]);
     await putIssue(otherSite, "20002", [theirs]);
 
-    expect(await removeLinksOfDeletedIssue(ctx.deps.db, site.tenantId, "20002")).toBe(2);
-    expect(await removeLinksOfDeletedIssue(ctx.deps.db, site.tenantId, "20002")).toBe(0);
+    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(2);
+    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(0);
 
     expect(await linkedRequirementIds(ctx.deps.db, site, "20002")).toEqual([]);
     expect(await linkedRequirementIds(ctx.deps.db, site, "20003")).toEqual([mine]);

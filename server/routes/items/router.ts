@@ -32,19 +32,19 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/item/primary",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(ItemsQuerySchema, req.query);
-      res.json({ items: await listItems(deps.db, tenantId, query.atlassian_project_id, null, query.expand) });
+      res.json({ items: await listItems(deps, actor, query.atlassian_project_id, null, query.expand) });
     }),
   );
 
   api.get(
     "/api/item/:folderId(\\d+)/descendant",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(FolderQuerySchema, req.query);
-      const folder = await getFolderRow(deps.db, tenantId, parse(FolderIdSchema, req.params.folderId), query.atlassian_project_id);
-      res.json({ items: await listItems(deps.db, tenantId, folder.project_id, folder.folder_id) });
+      const folder = await getFolderRow(deps, actor, parse(FolderIdSchema, req.params.folderId), query.atlassian_project_id);
+      res.json({ items: await listItems(deps, actor, folder.project_id, folder.folder_id) });
     }),
   );
 

@@ -1,4 +1,5 @@
 import request from "supertest";
+import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
@@ -34,7 +35,7 @@ describe("requirement types", () => {
   });
 
   it("seeds the defaults only once", async () => {
-    await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
+    await seedDefaultRequirementTypes(ctx.deps, appActor(tenant.tenantId));
     const res = await api().get("/api/requirement/type").set("Authorization", auth);
     expect(res.body.requirement_types).toHaveLength(4);
   });

@@ -57,35 +57,35 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/requirement/type",
     handle(async (req, res) => {
-      res.json({ requirement_types: await listRequirementTypes(deps.db, authOf(req).tenantId) });
+      res.json({ requirement_types: await listRequirementTypes(deps, authOf(req)) });
     }),
   );
 
   api.post(
     "/api/requirement/type",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const input = parse(CreateRequirementTypeSchema, unwrapRequirementTypeBody(req.body));
-      res.status(201).json(await createRequirementType(deps.db, tenantId, input));
+      res.status(201).json(await createRequirementType(deps, actor, input));
     }),
   );
 
   api.put(
     "/api/requirement/type/:id(\\d+)",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const id = parse(numericIdSchema, req.params.id);
       const input = parse(UpdateRequirementTypeSchema, unwrapRequirementTypeBody(req.body));
-      res.json(await updateRequirementType(deps.db, tenantId, id, input));
+      res.json(await updateRequirementType(deps, actor, id, input));
     }),
   );
 
   api.delete(
     "/api/requirement/type/:id(\\d+)",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const id = parse(numericIdSchema, req.params.id);
-      await deleteRequirementType(deps.db, tenantId, id);
+      await deleteRequirementType(deps, actor, id);
       res.json({ requirement_type_id: id });
     }),
   );

@@ -1,4 +1,5 @@
 import request from "supertest";
+import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
@@ -529,7 +530,7 @@ describe("side effects and isolation", () => {
   it("lets another site see none of the requirements and touch none by id", async () => {
     const mine = await create({ name: "Private", contents: ["424242"], issues: ["10500"] });
     const otherTenant = await createTenant(ctx.deps.db);
-    await seedDefaultRequirementTypes(ctx.deps.db, otherTenant.tenantId);
+    await seedDefaultRequirementTypes(ctx.deps, appActor(otherTenant.tenantId));
     const other = await bearer(ctx, otherTenant);
     const id = mine.requirement_id;
 

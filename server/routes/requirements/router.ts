@@ -114,9 +114,9 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/requirement",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(RequirementsQuerySchema, req.query);
-      const requirements = await listRequirementLites(deps.db, tenantId, {
+      const requirements = await listRequirementLites(deps, actor, {
         projectIds: query.atlassian_project_id,
         ...(query.atlassian_issue_id === undefined ? {} : { issueId: query.atlassian_issue_id }),
       });
@@ -127,9 +127,9 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/requirement/lite",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const query = parse(LiteQuerySchema, req.query);
-      const requirements = await listRequirementLites(deps.db, tenantId, {
+      const requirements = await listRequirementLites(deps, actor, {
         ...(query.atlassian_project_id === undefined ? {} : { projectIds: query.atlassian_project_id }),
         ...(query.atlassian_content_id === undefined ? {} : { contentId: query.atlassian_content_id }),
       });
@@ -140,10 +140,10 @@ export function router(deps: AppDeps): Router {
   api.post(
     "/api/requirement/by-id/lite",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const { requirementIds } = parse(RequirementIdsSchema, req.body);
       const requirements =
-        requirementIds.length === 0 ? [] : await listRequirementLites(deps.db, tenantId, { requirementIds });
+        requirementIds.length === 0 ? [] : await listRequirementLites(deps, actor, { requirementIds });
       res.json({ requirements });
     }),
   );
@@ -151,9 +151,9 @@ export function router(deps: AppDeps): Router {
   api.post(
     "/api/requirement/display_ids",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const { requirementIds } = parse(RequirementIdsSchema, req.body);
-      res.json(await requirementDisplayIds(deps.db, tenantId, requirementIds));
+      res.json(await requirementDisplayIds(deps, actor, requirementIds));
     }),
   );
 
@@ -176,7 +176,7 @@ export function router(deps: AppDeps): Router {
   api.get(
     ID,
     handle(async (req, res) => {
-      res.json(await getRequirement(deps.db, authOf(req).tenantId, idOf(req.params.id)));
+      res.json(await getRequirement(deps, authOf(req), idOf(req.params.id)));
     }),
   );
 
@@ -209,7 +209,7 @@ export function router(deps: AppDeps): Router {
   api.get(
     `${ID}/revision`,
     handle(async (req, res) => {
-      res.json({ revisions: await listRequirementRevisions(deps.db, authOf(req).tenantId, idOf(req.params.id)) });
+      res.json({ revisions: await listRequirementRevisions(deps, authOf(req), idOf(req.params.id)) });
     }),
   );
 

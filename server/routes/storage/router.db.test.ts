@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { appActor } from "../../services/context.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
@@ -10,7 +11,6 @@ import {
 } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { localPath, uploadAttachment as uploadTo } from "../../../test/helpers/storage.js";
-import { saveExport } from "../../services/storage/saveExport.js";
 import {
   ATTACHMENT_NOT_UPLOADED_MESSAGE,
   verifyUploadedAttachment,
@@ -204,27 +204,6 @@ describe("POST /api/sign-s3-get", () => {
     expect(signed.body).toEqual({ Result: "File not found" });
   });
 
-  it("signs again an export file that a job saved", async () => {
-    const saved = await saveExport(ctx.deps, tenant.tenantId, {
-      fileName: "requirements-export-2026-11-22.csv",
-      body: "ID,Name\n",
-      contentType: "text/csv",
-      createdBy: "557058:test-user",
-    });
-    const first = await request(ctx.app).get(local(saved.presignedUrl));
-    expect(first.text).toBe("ID,Name\n");
-
-    const signed = await request(ctx.app)
-      .post("/api/sign-s3-get")
-      .set("Authorization", auth)
-      .send({ original_file_name: "requirements-export-2026-11-22.csv", uuid_file_name: saved.uuidFileName });
-    const again = await request(ctx.app).get(local(signed.body.presigned_url));
-    expect(again.status).toBe(200);
-    expect(again.headers["content-type"]).toBe("text/csv");
-    expect(again.headers["content-disposition"]).toBe('attachment; filename="requirements-export-2026-11-22.csv"');
-    expect(again.text).toBe("ID,Name\n");
-  });
-
   it("refuses a file name that is not one of ours", async () => {
     const signed = await request(ctx.app)
       .post("/api/sign-s3-get")
@@ -238,7 +217,7 @@ describe("POST /api/sign-s3-get", () => {
 describe("verifyUploadedAttachment, for the requirement PATCH that attaches a file", () => {
   it("confirms an uploaded attachment and records its real size", async () => {
     const { uuid } = await uploadAttachment("spec.txt", "text/plain", "twelve bytes");
-    const upload = await verifyUploadedAttachment(ctx.deps, tenant.tenantId, uuid);
+    const upload = await verifyUploadedAttachment(ctx.deps, appActor(tenant.tenantId), uuid);
     expect(upload).toMatchObject({ uuidFileName: uuid, originalFileName: "spec.txt", sizeBytes: 12, requirementId: null });
     const row = await ctx.deps.db("attachments").where({ tenant_id: tenant.tenantId, uuid_file_name: uuid }).first();
     expect(Number(row.size_bytes)).toBe(12);
@@ -246,13 +225,13 @@ describe("verifyUploadedAttachment, for the requirement PATCH that attaches a fi
 
   it("refuses a file that was signed but never uploaded, or that belongs to another site", async () => {
     const signed = await signPut({ operation: "attachment", original_file_name: "a.txt", file_type: "text/plain" });
-    await expect(verifyUploadedAttachment(ctx.deps, tenant.tenantId, signed.body.uuid_file_name)).rejects.toMatchObject({
+    await expect(verifyUploadedAttachment(ctx.deps, appActor(tenant.tenantId), signed.body.uuid_file_name)).rejects.toMatchObject({
       status: 400,
       body: { Result: ATTACHMENT_NOT_UPLOADED_MESSAGE },
     });
     const { uuid } = await uploadAttachment("b.txt", "text/plain", "b");
     const other = await createTenant(ctx.deps.db);
-    await expect(verifyUploadedAttachment(ctx.deps, other.tenantId, uuid)).rejects.toMatchObject({ status: 400 });
+    await expect(verifyUploadedAttachment(ctx.deps, appActor(other.tenantId), uuid)).rejects.toMatchObject({ status: 400 });
   });
 
   it("refuses and removes a file over 25 MB that storage accepted (S3 cannot bound a presigned PUT)", async () => {
@@ -260,7 +239,7 @@ describe("verifyUploadedAttachment, for the requirement PATCH that attaches a fi
     const key = storageKey(tenant.tenantId, "attachments", signed.body.uuid_file_name);
     await ctx.deps.storage.putObject(key, Buffer.alloc(MAX_ATTACHMENT_BYTES + 1), "application/octet-stream");
 
-    await expect(verifyUploadedAttachment(ctx.deps, tenant.tenantId, signed.body.uuid_file_name)).rejects.toMatchObject({
+    await expect(verifyUploadedAttachment(ctx.deps, appActor(tenant.tenantId), signed.body.uuid_file_name)).rejects.toMatchObject({
       status: 400,
       body: { Result: ATTACHMENT_TOO_LARGE_MESSAGE },
     });

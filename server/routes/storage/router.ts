@@ -46,9 +46,9 @@ export function router(deps: AppDeps): Router {
   api.post(
     "/api/sign-s3-get",
     handle(async (req, res) => {
-      const { tenantId } = authOf(req);
+      const actor = authOf(req);
       const input = parse(SignGetRequestSchema, req.body);
-      res.json(await signDownload(deps, tenantId, input.uuid_file_name));
+      res.json(await signDownload(deps, actor, input.uuid_file_name));
     }),
   );
 

@@ -1,14 +1,15 @@
 import type { Attribute, CreateAttribute } from "../../../common/schemas/attribute.js";
 import { attributeNameExists, findAttribute, insertAttribute } from "../../db/attributeStore.js";
-import type { Db } from "../../db/knex.js";
 import { fieldError } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 /**
  * Names are unique per project (case-insensitive) because CSV import maps columns to
  * custom fields by name. A string field keeps no options even if some were sent.
  */
-export async function createAttribute(db: Db, tenantId: string, input: CreateAttribute): Promise<Attribute> {
-  return db.transaction(async (trx) => {
+export async function createAttribute(deps: ServiceDeps, actor: Actor, input: CreateAttribute): Promise<Attribute> {
+  const { tenantId } = actor;
+  return deps.db.transaction(async (trx) => {
     if (await attributeNameExists(trx, tenantId, input.project, input.name)) {
       throw fieldError("name", "A custom field with this name already exists in this project");
     }

@@ -1,6 +1,6 @@
 import { listAttributes } from "../../db/attributeStore.js";
-import type { Db } from "../../db/knex.js";
 import { fieldErrors } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
 
@@ -12,15 +12,15 @@ export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
  * meanwhile is no error. Any problem is a 400 under `attributes`, all of them at once.
  */
 export async function validateAttributeValues(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   projectId: number,
   values: Record<string, unknown> | null | undefined,
 ): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   const entries = Object.entries(values ?? {}).filter(([, raw]) => raw !== null && raw !== undefined && raw !== "");
   if (entries.length === 0) return result;
-  const fields = new Map((await listAttributes(db, tenantId, projectId)).map((field) => [field.attribute_id, field]));
+  const fields = new Map((await listAttributes(deps.db, actor.tenantId, projectId)).map((field) => [field.attribute_id, field]));
   const problems: string[] = [];
   for (const [key, raw] of entries) {
     const field = /^\d+$/.test(key) ? fields.get(Number(key)) : undefined;

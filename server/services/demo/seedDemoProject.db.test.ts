@@ -35,9 +35,10 @@ describe("the demo project", () => {
     const tenant = await createTenant(ctx.deps.db);
     const auth = await bearer(ctx, tenant);
     const { project, issues } = emulatedProject("PUMP");
-    const demo = { projectId: Number(project.id), projectKey: project.key, issues, accountId: "557058:demo" };
-    await seedDemoProject(ctx.deps, tenant.tenantId, demo);
-    await seedDemoProject(ctx.deps, tenant.tenantId, demo);
+    const actor = { tenantId: tenant.tenantId, accountId: "557058:demo" };
+    const demo = { projectId: Number(project.id), projectKey: project.key, issues };
+    await seedDemoProject(ctx.deps, actor, demo);
+    await seedDemoProject(ctx.deps, actor, demo);
 
     const items = await request(ctx.app).get("/api/item/primary").query({ atlassian_project_id: project.id }).set("Authorization", auth);
     expect(items.body.items.filter((item: { type: string }) => item.type === "folder").map((f: { name: string }) => f.name)).toEqual(
@@ -58,7 +59,7 @@ describe("the demo project", () => {
 
   it("leaves a project without a story alone", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    await seedDemoProject(ctx.deps, tenant.tenantId, { projectId: 10999, projectKey: "OTHER", issues: [], accountId: "557058:demo" });
+    await seedDemoProject(ctx.deps, { tenantId: tenant.tenantId, accountId: "557058:demo" }, { projectId: 10999, projectKey: "OTHER", issues: [] });
     const rows = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).select("requirement_id");
     expect(rows).toEqual([]);
   });

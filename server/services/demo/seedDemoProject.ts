@@ -1,26 +1,28 @@
 import { insertFolder } from "../../db/folderStore.js";
-import { projectHasRequirements } from "../../db/requirementStore.js";
+import { projectHasRequirements } from "../../db/requirementListStore.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
-import type { AppDeps } from "../../deps.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { createRequirementIn } from "../requirements/createRequirement.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { DEMO_STORIES } from "./demoStories.js";
 
 /** A Jira project of the site: its id and key, and its issues (id and key) for the links. */
-export type DemoProject = { projectId: number; projectKey: string; issues: { id: string; key: string }[]; accountId: string };
+export type DemoProject = { projectId: number; projectKey: string; issues: { id: string; key: string }[] };
 
 /**
  * The first screen a newcomer sees: the project's own story (demoStories.ts), folders and
  * requirements of each default level linked to each other and to the project's issues. Does
  * nothing for a project without a story or one that already has requirements.
  */
-export async function seedDemoProject(deps: Pick<AppDeps, "db">, tenantId: string, demo: DemoProject): Promise<void> {
+export async function seedDemoProject(deps: ServiceDeps, actor: Actor, demo: DemoProject): Promise<void> {
+  const { tenantId, accountId } = actor;
   const story = DEMO_STORIES[demo.projectKey];
   if (!story) return;
   const issueIdByKey = new Map(demo.issues.map((issue) => [issue.key, issue.id]));
   await deps.db.transaction(async (trx) => {
+    const inTransaction = { ...deps, db: trx };
     if (await projectHasRequirements(trx, tenantId, demo.projectId)) return;
-    await seedDefaultRequirementTypes(trx, tenantId);
+    await seedDefaultRequirementTypes(inTransaction, actor);
     const typeByLevel = new Map<number, number>();
     for (const type of await listRequirementTypes(trx, tenantId)) {
       if (!typeByLevel.has(type.level)) typeByLevel.set(type.level, type.requirement_type_id);
@@ -29,15 +31,14 @@ export async function seedDemoProject(deps: Pick<AppDeps, "db">, tenantId: strin
     for (const name of story.folders) {
       folderIds.set(
         name,
-        await insertFolder(trx, tenantId, { projectId: demo.projectId, parentFolderId: null, name, createdBy: demo.accountId }),
+        await insertFolder(trx, tenantId, { projectId: demo.projectId, parentFolderId: null, name, createdBy: accountId }),
       );
     }
     const created = new Map<string, number>();
-    const actor = { tenantId, accountId: demo.accountId };
     for (const requirement of story.requirements) {
       const typeId = typeByLevel.get(requirement.level);
       if (typeId === undefined) continue;
-      const detail = await createRequirementIn(trx, actor, {
+      const detail = await createRequirementIn(inTransaction, actor, {
         name: requirement.name,
         description: requirement.description,
         requirement_type_id: typeId,

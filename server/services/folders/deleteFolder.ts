@@ -1,8 +1,8 @@
 import { folderSubtreeIds, softDeleteFolders } from "../../db/folderStore.js";
-import { activeRequirementIdsInFolders } from "../../db/requirementStore.js";
+import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn, emitDeleted } from "../requirements/deleteRequirements.js";
-import type { Actor, ServiceDeps } from "../requirements/requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 /**
  * DELETE /api/folder/{id}: the folder, its subfolders and every requirement in them, in one
@@ -14,7 +14,7 @@ export async function deleteFolder(deps: ServiceDeps, actor: Actor, folderId: nu
     const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
     const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);
-    const states = await deleteRequirementsIn(trx, actor, requirementIds);
+    const states = await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
     await softDeleteFolders(trx, actor.tenantId, folderIds);
     return states;
   });

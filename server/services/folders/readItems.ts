@@ -1,9 +1,9 @@
 import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
 import { findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
-import type { Db } from "../../db/knex.js";
-import { listRequirementChildren } from "../../db/requirementStore.js";
+import { listRequirementChildren } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { toListItem } from "../requirements/requirementViews.js";
 
 const toFolderItem = (row: FolderRow): FolderItem => ({
@@ -23,8 +23,8 @@ const toFolderItem = (row: FolderRow): FolderItem => ({
  * side where the pool has more than one connection, however many folders are open.
  */
 export async function listItems(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   projectId: number,
   parentFolderId: number | null,
   expand: number[] = [],
@@ -32,8 +32,8 @@ export async function listItems(
   const expanded = new Set(expand.filter((id) => id !== parentFolderId));
   const parents = [parentFolderId, ...expanded];
   const [folderRows, requirementRows] = await Promise.all([
-    listFolderChildren(db, tenantId, projectId, parents),
-    listRequirementChildren(db, tenantId, projectId, parents),
+    listFolderChildren(deps.db, actor.tenantId, projectId, parents),
+    listRequirementChildren(deps.db, actor.tenantId, projectId, parents),
   ]);
   const folders = folderRows.map(toFolderItem);
 
@@ -57,23 +57,28 @@ export async function listItems(
 }
 
 /** The folder must exist in this tenant (and in the project, when the caller names one). */
-export async function getFolderRow(db: Db, tenantId: string, folderId: number, projectId?: number): Promise<FolderRow> {
-  const row = await findFolder(db, tenantId, folderId);
+export async function getFolderRow(
+  deps: ServiceDeps,
+  actor: Actor,
+  folderId: number,
+  projectId?: number,
+): Promise<FolderRow> {
+  const row = await findFolder(deps.db, actor.tenantId, folderId);
   if (!row || (projectId !== undefined && row.project_id !== projectId)) throw notFound("Folder");
   return row;
 }
 
-export async function getFolder(db: Db, tenantId: string, folderId: number): Promise<Folder> {
-  const row = await getFolderRow(db, tenantId, folderId);
+export async function getFolder(deps: ServiceDeps, actor: Actor, folderId: number): Promise<Folder> {
+  const row = await getFolderRow(deps, actor, folderId);
   return { ...toFolderItem(row), project: row.project_id };
 }
 
 /** Folders only, for the move dialogs' folder pickers. */
 export async function listFolders(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   projectId: number,
   parentFolderId: number | null,
 ): Promise<FolderItem[]> {
-  return (await listFolderChildren(db, tenantId, projectId, [parentFolderId])).map(toFolderItem);
+  return (await listFolderChildren(deps.db, actor.tenantId, projectId, [parentFolderId])).map(toFolderItem);
 }

@@ -2,7 +2,7 @@ import type { Folder } from "../../../common/schemas/folder.js";
 import { folderPathIds, lockFolder, replaceFolderIssues, updateFolder as storeUpdateFolder } from "../../db/folderStore.js";
 import { fieldError } from "../../errors.js";
 import { assertFolderInProject } from "../requirements/requirementRules.js";
-import type { Actor, ServiceDeps } from "../requirements/requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { getFolder, getFolderRow } from "./readItems.js";
 
 export const FOLDER_CYCLE_MESSAGE = "A folder cannot be moved into itself or one of its subfolders";
@@ -16,12 +16,13 @@ export async function updateFolder(
 ): Promise<Folder> {
   const { tenantId } = actor;
   return deps.db.transaction(async (trx) => {
+    const inTransaction = { ...deps, db: trx };
     await lockFolder(trx, tenantId, folderId);
-    const folder = await getFolderRow(trx, tenantId, folderId);
+    const folder = await getFolderRow(inTransaction, actor, folderId);
     const parentFolderId = input.parent_folder_id === undefined ? folder.parent_folder_id : input.parent_folder_id;
     if (parentFolderId !== null && parentFolderId !== folder.parent_folder_id) {
       if (parentFolderId === folderId) throw fieldError("parent_folder_id", FOLDER_CYCLE_MESSAGE);
-      await assertFolderInProject(trx, tenantId, parentFolderId, folder.project_id);
+      await assertFolderInProject(inTransaction, actor, parentFolderId, folder.project_id);
       if ((await folderPathIds(trx, tenantId, parentFolderId)).includes(folderId)) {
         throw fieldError("parent_folder_id", FOLDER_CYCLE_MESSAGE);
       }
@@ -32,6 +33,6 @@ export async function updateFolder(
       parentFolderId,
     });
     if (input.issues) await replaceFolderIssues(trx, tenantId, folderId, input.issues);
-    return getFolder(trx, tenantId, folderId);
+    return getFolder(inTransaction, actor, folderId);
   });
 }

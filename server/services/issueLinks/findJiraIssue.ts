@@ -1,5 +1,5 @@
-import type { HostClient } from "../../connect/hostClient.js";
 import { notFound, unavailable } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 export type JiraIssueRef = { issueId: string; projectId: number };
 
@@ -19,10 +19,14 @@ function hostStatusOf(error: unknown): number | undefined {
  * written for real issues, and only to requirements of that project or the global one.
  * Jira answers 404 both for a missing issue and for one the app cannot see.
  */
-export async function findJiraIssue(hostClient: HostClient, tenantId: string, issueId: string): Promise<JiraIssueRef> {
+export async function findJiraIssue(
+  deps: ServiceDeps<"hostClient">,
+  actor: Actor,
+  issueId: string,
+): Promise<JiraIssueRef> {
   let issue: { id?: unknown; fields?: { project?: { id?: unknown } } };
   try {
-    issue = await hostClient.call(tenantId, "jira", {
+    issue = await deps.hostClient.call(actor.tenantId, "jira", {
       method: "GET",
       path: `/rest/api/3/issue/${encodeURIComponent(issueId)}?fields=project`,
     });

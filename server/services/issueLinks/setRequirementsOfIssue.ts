@@ -1,4 +1,3 @@
-import type { AuthContext } from "../../connect/appToken.js";
 import {
   addIssueLinks,
   issueIdsOfRequirements,
@@ -6,11 +5,12 @@ import {
   lockRequirements,
   lockRequirementsLinkedToIssue,
   removeIssueLinks,
-  writeIssuesRevision,
 } from "../../db/issueLinkStore.js";
-import type { AppDeps } from "../../deps.js";
+import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import type { RequirementEventState } from "../events.js";
+import { recordRevisions } from "../requirements/requirementViews.js";
 import { findJiraIssue } from "./findJiraIssue.js";
 import { requirementEventState } from "./requirementEventState.js";
 
@@ -22,16 +22,17 @@ type Change = { requirementId: number; before: RequirementEventState; after: Req
  * The link dialog's save: afterwards exactly `requirementIds` of the issue's project and of the
  * global project are linked to the issue. Links from requirements of other projects (an issue
  * moved between projects) are outside what the dialog shows and stay as they are.
- * Every requirement whose links change gets a revision; listeners hear of it after the commit.
+ * Every requirement whose links change gets an "updated" revision through the same path as every
+ * other change; listeners hear of it after the commit.
  */
 export async function setRequirementsOfIssue(
-  deps: Pick<AppDeps, "db" | "hostClient" | "events">,
-  auth: Pick<AuthContext, "tenantId" | "accountId">,
+  deps: ServiceDeps<"hostClient" | "events">,
+  actor: Actor,
   issueId: string,
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
-  const { tenantId, accountId } = auth;
-  const issue = await findJiraIssue(deps.hostClient, tenantId, issueId);
+  const { tenantId, accountId } = actor;
+  const issue = await findJiraIssue(deps, actor, issueId);
   const inScope = (requirement: LinkableRequirement) =>
     requirement.projectId === issue.projectId || requirement.projectId === GLOBAL_PROJECT_ID;
   const wanted = [...new Set(requirementIds)];
@@ -76,17 +77,19 @@ export async function setRequirementsOfIssue(
       touched.map((requirement) => requirement.requirementId),
     );
 
-    const changes: Change[] = [];
-    for (const requirement of touched) {
-      const before = issuesBefore.get(requirement.requirementId) ?? [];
-      const after = issuesAfter.get(requirement.requirementId) ?? [];
-      await writeIssuesRevision(trx, tenantId, requirement, accountId, after);
-      changes.push({
-        requirementId: requirement.requirementId,
-        before: requirementEventState(requirement, before),
-        after: requirementEventState(requirement, after),
-      });
-    }
+    const touchedIds = touched.map((requirement) => requirement.requirementId);
+    // The revision moves on, so an edit form opened before the link change gets its 409.
+    await touchRequirements(trx, tenantId, touchedIds, {});
+    await recordRevisions(
+      { ...deps, db: trx },
+      actor,
+      touchedIds.map((requirementId) => ({ requirementId, action: "updated", changedFields: ["issues"] })),
+    );
+    const changes: Change[] = touched.map((requirement) => ({
+      requirementId: requirement.requirementId,
+      before: requirementEventState(requirement, issuesBefore.get(requirement.requirementId) ?? []),
+      after: requirementEventState(requirement, issuesAfter.get(requirement.requirementId) ?? []),
+    }));
     return { changes, linked: requested.map((requirement) => requirement.requirementId) };
   });
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { appActor } from "../context.js";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
@@ -279,7 +280,7 @@ describe("email to the assignee", () => {
 describe("a requirement saved through the API", () => {
   it("comments on the linked issue and emails the assignee once the save has answered", async () => {
     const tenant = await siteWith({ comment_on_associated_issues: true, send_email_notification_to_assignee: true });
-    await seedDefaultRequirementTypes(ctx.deps.db, tenant.tenantId);
+    await seedDefaultRequirementTypes(ctx.deps, appActor(tenant.tenantId));
     const auth = await bearer(ctx, tenant);
     const types = await request(ctx.app).get("/api/requirement/type").set("Authorization", auth);
     const type = types.body.requirement_types[0];

@@ -1,5 +1,4 @@
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
-import type { Db } from "../../db/knex.js";
 import {
   countActiveRequirementsOfType,
   findRequirementType,
@@ -10,16 +9,17 @@ import {
   updateRequirementType as storeUpdateRequirementType,
 } from "../../db/requirementTypeStore.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
-export const listRequirementTypes = (db: Db, tenantId: string): Promise<RequirementType[]> =>
-  storeListRequirementTypes(db, tenantId);
+export const listRequirementTypes = (deps: ServiceDeps, actor: Actor): Promise<RequirementType[]> =>
+  storeListRequirementTypes(deps.db, actor.tenantId);
 
 export async function createRequirementType(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   input: { name: string; prefix: string; level?: number | undefined },
 ): Promise<RequirementType> {
-  const [type] = await insertRequirementTypes(db, tenantId, [
+  const [type] = await insertRequirementTypes(deps.db, actor.tenantId, [
     { name: input.name, prefix: input.prefix, level: input.level ?? 1, levelEditable: true },
   ]);
   if (!type) throw notFound("Requirement type");
@@ -28,12 +28,13 @@ export async function createRequirementType(
 
 /** A level moves only on editable types, and never under existing links (they would break the one-level rule). */
 export async function updateRequirementType(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   requirementTypeId: number,
   input: { name: string; prefix: string; level?: number | undefined },
 ): Promise<RequirementType> {
-  return db.transaction(async (trx) => {
+  const { tenantId } = actor;
+  return deps.db.transaction(async (trx) => {
     const type = await findRequirementType(trx, tenantId, requirementTypeId);
     if (!type) throw notFound("Requirement type");
     const level = input.level ?? type.level;
@@ -54,8 +55,9 @@ export async function updateRequirementType(
 }
 
 /** Spec section 5: allowed only while no active requirement has the type (deleted ones keep naming it). */
-export async function deleteRequirementType(db: Db, tenantId: string, requirementTypeId: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deleteRequirementType(deps: ServiceDeps, actor: Actor, requirementTypeId: number): Promise<void> {
+  const { tenantId } = actor;
+  await deps.db.transaction(async (trx) => {
     const type = await findRequirementType(trx, tenantId, requirementTypeId, "update");
     if (!type) throw notFound("Requirement type");
     const inUse = await countActiveRequirementsOfType(trx, tenantId, requirementTypeId);

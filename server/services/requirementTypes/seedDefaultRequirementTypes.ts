@@ -1,5 +1,5 @@
-import type { Knex } from "knex";
 import { countRequirementTypesEver, insertRequirementTypes } from "../../db/requirementTypeStore.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 /**
  * A V-model chain, so that a first requirement can be created and linked at once (docs/decisions.md).
@@ -13,11 +13,11 @@ export const DEFAULT_REQUIREMENT_TYPES = [
 ] as const;
 
 /** Gives a newly installed tenant the default requirement types (called once, when the tenant is created). */
-export async function seedDefaultRequirementTypes(db: Knex, tenantId: string): Promise<void> {
-  if ((await countRequirementTypesEver(db, tenantId)) > 0) return;
+export async function seedDefaultRequirementTypes(deps: ServiceDeps, actor: Actor): Promise<void> {
+  if ((await countRequirementTypesEver(deps.db, actor.tenantId)) > 0) return;
   await insertRequirementTypes(
-    db,
-    tenantId,
+    deps.db,
+    actor.tenantId,
     DEFAULT_REQUIREMENT_TYPES.map((type) => ({ ...type, levelEditable: false })),
   );
 }

@@ -1,14 +1,6 @@
 import type { CreateRequirementValues, RequirementDetail } from "../../../common/schemas/requirement.js";
-import type { Db } from "../../db/knex.js";
 import { addLinks } from "../../db/requirementLinkStore.js";
-import {
-  insertRequirement,
-  replaceAttributeValues,
-  replaceComponents,
-  replaceContentLinks,
-  replaceIssueLinks,
-  touchRequirements,
-} from "../../db/requirementStore.js";
+import { insertRequirement, replaceAttributeValues, replaceComponents, replaceContentLinks, replaceIssueLinks, touchRequirements } from "../../db/requirementWriteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
@@ -19,18 +11,24 @@ import {
   displayIdTaken,
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
-import { type Actor, eventStateOf, recordRevisions, type ServiceDeps } from "./requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { eventStateOf, recordRevisions } from "./requirementViews.js";
 
-/** The transactional part, shared with the demo seed: answers the new requirement. */
-export async function createRequirementIn(trx: Db, actor: Actor, input: CreateRequirementValues): Promise<RequirementDetail> {
+/** The transactional part, shared with the demo seed (`deps.db` is the transaction): answers the new requirement. */
+export async function createRequirementIn(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: CreateRequirementValues,
+): Promise<RequirementDetail> {
   const { tenantId } = actor;
+  const trx = deps.db;
   const type = await findRequirementType(trx, tenantId, input.requirement_type_id, "share");
   if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
-  await assertFolderInProject(trx, tenantId, input.parent_folder_id, input.project);
-  await assertDisplayIdFree(trx, tenantId, input.project, input.display_id);
+  await assertFolderInProject(deps, actor, input.parent_folder_id, input.project);
+  await assertDisplayIdFree(deps, actor, input.project, input.display_id);
   const linkedIds = [...new Set(input.requirements)];
-  await assertLinkTargets(trx, tenantId, { projectId: input.project, level: type.level }, linkedIds, "requirements");
-  const attributes = await validateAttributeValues(trx, tenantId, input.project, input.attributes);
+  await assertLinkTargets(deps, actor, { projectId: input.project, level: type.level }, linkedIds, "requirements");
+  const attributes = await validateAttributeValues(deps, actor, input.project, input.attributes);
 
   const requirementId = await insertRequirement(trx, tenantId, {
     projectId: input.project,
@@ -64,7 +62,7 @@ export async function createRequirementIn(trx: Db, actor: Actor, input: CreateRe
     ...(linkedIds.length ? ["linked_requirements"] : []),
     ...(Object.keys(attributes).length ? ["attributes"] : []),
   ];
-  const details = await recordRevisions(trx, actor, [
+  const details = await recordRevisions(deps, actor, [
     { requirementId, action: "created", changedFields: filled },
     ...linkedIds.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
   ]);
@@ -80,7 +78,7 @@ export async function createRequirement(
 ): Promise<RequirementDetail> {
   let detail: RequirementDetail;
   try {
-    detail = await deps.db.transaction((trx) => createRequirementIn(trx, actor, input));
+    detail = await deps.db.transaction((trx) => createRequirementIn({ ...deps, db: trx }, actor, input));
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;

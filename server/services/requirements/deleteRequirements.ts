@@ -1,28 +1,27 @@
 import { linkedRequirementIds, removeAllLinks } from "../../db/requirementLinkStore.js";
-import { touchRequirements } from "../../db/requirementStore.js";
+import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
-import type { Db } from "../../db/knex.js";
 import { notFound } from "../../errors.js";
 import type { RequirementEventState } from "../events.js";
-import {
-  type Actor,
-  eventStateOf,
-  loadRequirementDetails,
-  recordRevisions,
-  type ServiceDeps,
-  snapshotOf,
-} from "./requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { eventStateOf, loadRequirementDetails, recordRevisions, snapshotOf } from "./requirementViews.js";
 
 /**
  * Soft delete inside the caller's transaction: the row keeps its data with deleted_at set, a
  * 'deleted' revision freezes its last state (links included), then its links are dropped and the
  * requirements on the other side get a revision of their own. Answers the states for the events.
+ * `deps.db` is the transaction.
  */
-export async function deleteRequirementsIn(trx: Db, actor: Actor, requirementIds: number[]): Promise<RequirementEventState[]> {
+export async function deleteRequirementsIn(
+  deps: ServiceDeps,
+  actor: Actor,
+  requirementIds: number[],
+): Promise<RequirementEventState[]> {
   const { tenantId } = actor;
+  const trx = deps.db;
   const ids = [...new Set(requirementIds)];
   if (ids.length === 0) return [];
-  const before = await loadRequirementDetails(trx, tenantId, ids);
+  const before = await loadRequirementDetails(deps, actor, ids);
   if (before.length !== ids.length) throw notFound("Requirement");
   const deleting = new Set(ids);
   const neighbours = [...new Set([...(await linkedRequirementIds(trx, tenantId, ids)).values()].flat())].filter(
@@ -45,7 +44,7 @@ export async function deleteRequirementsIn(trx: Db, actor: Actor, requirementIds
   await removeAllLinks(trx, tenantId, ids);
   await touchRequirements(trx, tenantId, neighbours, {});
   await recordRevisions(
-    trx,
+    deps,
     actor,
     neighbours.map((id) => ({ requirementId: id, action: "updated", changedFields: ["linked_requirements"] })),
   );
@@ -54,7 +53,7 @@ export async function deleteRequirementsIn(trx: Db, actor: Actor, requirementIds
 
 /** POST /api/requirement/delete/bulk: all or nothing. */
 export async function deleteRequirements(deps: ServiceDeps, actor: Actor, requirementIds: number[]): Promise<number[]> {
-  const deleted = await deps.db.transaction((trx) => deleteRequirementsIn(trx, actor, requirementIds));
+  const deleted = await deps.db.transaction((trx) => deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds));
   emitDeleted(deps, actor, deleted);
   return deleted.map((state) => state.requirementId);
 }

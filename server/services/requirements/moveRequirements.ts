@@ -1,7 +1,9 @@
 import { findFolder } from "../../db/folderStore.js";
-import { findRequirements, touchRequirements } from "../../db/requirementStore.js";
+import { findRequirements } from "../../db/requirementLiteStore.js";
+import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldError, notFound } from "../../errors.js";
-import { type Actor, recordRevisions, type ServiceDeps } from "./requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { recordRevisions } from "./requirementViews.js";
 
 /** POST /api/requirement/move/bulk: one transaction; each requirement that actually moves gets a 'moved' revision. */
 export async function moveRequirements(
@@ -25,7 +27,7 @@ export async function moveRequirements(
     const moving = rows.filter((row) => row.parent_folder_id !== parentFolderId).map((row) => row.requirement_id);
     await touchRequirements(trx, tenantId, moving, { parent_folder_id: parentFolderId });
     await recordRevisions(
-      trx,
+      { ...deps, db: trx },
       actor,
       moving.map((id) => ({ requirementId: id, action: "moved", changedFields: ["parent_folder_id"] })),
     );

@@ -1,24 +1,28 @@
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
-import type { Db } from "../../db/knex.js";
-import { listRequirements, type RequirementFilter } from "../../db/requirementStore.js";
+import { listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { loadRequirementDetails, toLite } from "./requirementViews.js";
 
-export async function getRequirement(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetail> {
-  const [detail] = await loadRequirementDetails(db, tenantId, [requirementId]);
+export async function getRequirement(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+  const [detail] = await loadRequirementDetails(deps, actor, [requirementId]);
   if (!detail) throw notFound("Requirement");
   return detail;
 }
 
-export async function listRequirementLites(db: Db, tenantId: string, filter: RequirementFilter): Promise<RequirementLite[]> {
-  return (await listRequirements(db, tenantId, filter)).map(toLite);
+export async function listRequirementLites(
+  deps: ServiceDeps,
+  actor: Actor,
+  filter: RequirementFilter,
+): Promise<RequirementLite[]> {
+  return (await listRequirements(deps.db, actor.tenantId, filter)).map(toLite);
 }
 
 /** The Activity list; a deleted requirement's history stays readable. */
-export async function listRequirementRevisions(db: Db, tenantId: string, requirementId: number): Promise<Revision[]> {
-  const revisions = await listRevisions(db, tenantId, requirementId);
+export async function listRequirementRevisions(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<Revision[]> {
+  const revisions = await listRevisions(deps.db, actor.tenantId, requirementId);
   if (revisions.length === 0) throw notFound("Requirement");
   return revisions.map((revision) => ({
     revision: revision.revision,
@@ -30,8 +34,12 @@ export async function listRequirementRevisions(db: Db, tenantId: string, require
 }
 
 /** POST /api/requirement/display_ids: requirement id to the ID label ("SYS-12"); unknown or deleted ids are left out. */
-export async function requirementDisplayIds(db: Db, tenantId: string, requirementIds: number[]): Promise<Record<string, string>> {
+export async function requirementDisplayIds(
+  deps: ServiceDeps,
+  actor: Actor,
+  requirementIds: number[],
+): Promise<Record<string, string>> {
   if (requirementIds.length === 0) return {};
-  const rows = await listRequirements(db, tenantId, { requirementIds: [...new Set(requirementIds)] });
+  const rows = await listRequirements(deps.db, actor.tenantId, { requirementIds: [...new Set(requirementIds)] });
   return Object.fromEntries(rows.map((row) => [String(row.requirement_id), requirementIdLabel(row)]));
 }

@@ -1,7 +1,8 @@
 import { findFolder } from "../../db/folderStore.js";
-import type { Db } from "../../db/knex.js";
-import { findRequirements, isDisplayIdTaken } from "../../db/requirementStore.js";
+import { findRequirements } from "../../db/requirementLiteStore.js";
+import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { AppError, fieldError } from "../../errors.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 export const STALE_EDIT_MESSAGE =
   "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
@@ -10,8 +11,8 @@ export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requ
 
 /** Spec sections 4 and 9: links only between levels one apart, never to itself, within the project or with Global Requirements. */
 export async function assertLinkTargets(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   self: { requirementId?: number; projectId: number; level: number },
   linkedIds: number[],
   field: string,
@@ -20,7 +21,7 @@ export async function assertLinkTargets(
   if (self.requirementId !== undefined && linkedIds.includes(self.requirementId)) {
     throw fieldError(field, "A requirement cannot be linked to itself");
   }
-  const rows = await findRequirements(db, tenantId, linkedIds);
+  const rows = await findRequirements(deps.db, actor.tenantId, linkedIds);
   const found = new Set(rows.map((row) => row.requirement_id));
   const missing = linkedIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw fieldError(field, `Linked requirement ${missing.join(", ")} does not exist`);
@@ -37,22 +38,27 @@ export async function assertLinkTargets(
   }
 }
 
-export async function assertFolderInProject(db: Db, tenantId: string, folderId: number | null, projectId: number) {
+export async function assertFolderInProject(
+  deps: ServiceDeps,
+  actor: Actor,
+  folderId: number | null,
+  projectId: number,
+) {
   if (folderId === null) return;
-  const folder = await findFolder(db, tenantId, folderId);
+  const folder = await findFolder(deps.db, actor.tenantId, folderId);
   if (!folder || folder.project_id !== projectId) {
     throw fieldError("parent_folder_id", "The folder does not exist in this project");
   }
 }
 
 export async function assertDisplayIdFree(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   projectId: number,
   displayId: string | null,
   exceptRequirementId?: number,
 ): Promise<void> {
-  if (displayId !== null && (await isDisplayIdTaken(db, tenantId, projectId, displayId, exceptRequirementId))) {
+  if (displayId !== null && (await isDisplayIdTaken(deps.db, actor.tenantId, projectId, displayId, exceptRequirementId))) {
     throw displayIdTaken();
   }
 }

@@ -7,18 +7,12 @@ import type {
   RequirementSnapshot,
   RevisionAction,
 } from "../../../common/schemas/requirement.js";
-import type { Db } from "../../db/knex.js";
-import {
-  findRequirementDetails,
-  type LinkedRequirementRow,
-  type RequirementItemRow,
-  type RequirementRow,
-} from "../../db/requirementStore.js";
+import { findRequirementDetails, type LinkedRequirementRow } from "../../db/requirementDetailStore.js";
+import type { RequirementItemRow } from "../../db/requirementListStore.js";
+import type { RequirementRow } from "../../db/requirementRows.js";
 import { insertRevisions } from "../../db/revisionStore.js";
-import type { Actor } from "../context.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import type { RequirementEventState } from "../events.js";
-
-export type { Actor, ServiceDeps } from "../context.js";
 
 export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   type: "requirement",
@@ -50,12 +44,12 @@ const toLinked = (row: LinkedRequirementRow): LinkedRequirement => ({
 
 /** Full details of many requirements in one query, in id order. */
 export async function loadRequirementDetails(
-  db: Db,
-  tenantId: string,
+  deps: ServiceDeps,
+  actor: Actor,
   requirementIds: number[],
   options: { includeDeleted?: boolean } = {},
 ): Promise<RequirementDetail[]> {
-  const rows = await findRequirementDetails(db, tenantId, requirementIds, options);
+  const rows = await findRequirementDetails(deps.db, actor.tenantId, requirementIds, options);
   return rows.map((row) => ({
     requirement_id: row.requirement_id,
     display_id: row.display_id,
@@ -126,22 +120,22 @@ export type RevisionEntry = { requirementId: number; action: RevisionAction; cha
  * (callers bump that column first). Answers the details it froze.
  */
 export async function recordRevisions(
-  db: Db,
+  deps: ServiceDeps,
   actor: Actor,
   entries: RevisionEntry[],
 ): Promise<Map<number, RequirementDetail>> {
   const details = new Map(
     (
       await loadRequirementDetails(
-        db,
-        actor.tenantId,
+        deps,
+        actor,
         entries.map((entry) => entry.requirementId),
         { includeDeleted: true },
       )
     ).map((detail) => [detail.requirement_id, detail]),
   );
   await insertRevisions(
-    db,
+    deps.db,
     actor.tenantId,
     entries.flatMap((entry) => {
       const detail = details.get(entry.requirementId);

@@ -1,19 +1,8 @@
 import type { Attachment, RequirementDetail, UpdateRequirementValues } from "../../../common/schemas/requirement.js";
 import { addLinks, removeLinks } from "../../db/requirementLinkStore.js";
-import {
-  attachmentsOwnedElsewhere,
-  findRequirements,
-  type RequirementChanges,
-  replaceAttachments,
-  replaceAttributeValues,
-  replaceComponents,
-  replaceContentLinks,
-  replaceIssueLinks,
-  touchRequirements,
-  updateRequirementIfRevision,
-} from "../../db/requirementStore.js";
+import { attachmentsOwnedElsewhere, type RequirementChanges, replaceAttachments, replaceAttributeValues, replaceComponents, replaceContentLinks, replaceIssueLinks, touchRequirements, updateRequirementIfRevision } from "../../db/requirementWriteStore.js";
+import { findRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
-import type { AppDeps } from "../../deps.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
 import { deleteRemovedAttachments, verifyAddedAttachments } from "../storage/requirementAttachments.js";
@@ -26,14 +15,8 @@ import {
   STALE_EDIT_MESSAGE,
   TYPE_LOCKED_MESSAGE,
 } from "./requirementRules.js";
-import {
-  type Actor,
-  eventStateOf,
-  loadRequirementDetails,
-  type RevisionEntry,
-  recordRevisions,
-  type ServiceDeps,
-} from "./requirementViews.js";
+import type { Actor, ServiceDeps } from "../context.js";
+import { eventStateOf, loadRequirementDetails, type RevisionEntry, recordRevisions } from "./requirementViews.js";
 
 /** Any subset of the PUT body; absent fields keep their value. PATCH sends only attachments. */
 export type RequirementEdit = Partial<UpdateRequirementValues>;
@@ -48,7 +31,7 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
  * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
  */
 export async function updateRequirement(
-  deps: ServiceDeps & Pick<AppDeps, "storage" | "logger">,
+  deps: ServiceDeps<"storage" | "logger">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
@@ -57,14 +40,15 @@ export async function updateRequirement(
   const attachments = edit.attachments && [
     ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
   ];
-  if (attachments) await verifyAddedAttachments(deps, tenantId, requirementId, attachments);
+  if (attachments) await verifyAddedAttachments(deps, actor, requirementId, attachments);
   let result: { before: RequirementDetail; after: RequirementDetail; changed: boolean };
   try {
     result = await deps.db.transaction(async (trx) => {
+      const inTransaction = { ...deps, db: trx };
       const [current] = await findRequirements(trx, tenantId, [requirementId], { forUpdate: true });
       if (!current) throw notFound("Requirement");
       if (edit.revision !== undefined && edit.revision !== current.revision) throw conflict(STALE_EDIT_MESSAGE);
-      const [before] = await loadRequirementDetails(trx, tenantId, [requirementId]);
+      const [before] = await loadRequirementDetails(inTransaction, actor, [requirementId]);
       if (!before) throw notFound("Requirement");
 
       const changes: RequirementChanges = {};
@@ -78,7 +62,7 @@ export async function updateRequirement(
       const description = edit.description ?? undefined;
       if (description !== undefined && description !== before.description) change("description", "description", description);
       if (edit.display_id !== undefined && edit.display_id !== before.display_id) {
-        await assertDisplayIdFree(trx, tenantId, current.project_id, edit.display_id, requirementId);
+        await assertDisplayIdFree(inTransaction, actor, current.project_id, edit.display_id, requirementId);
         change("display_id", "display_id", edit.display_id);
       }
       if (edit.assigned_to !== undefined && edit.assigned_to !== current.assigned_to) {
@@ -86,7 +70,7 @@ export async function updateRequirement(
       }
       if (edit.status !== undefined && edit.status !== current.status_id) change("status", "status_id", edit.status);
       if (edit.parent_folder_id !== undefined && edit.parent_folder_id !== current.parent_folder_id) {
-        await assertFolderInProject(trx, tenantId, edit.parent_folder_id, current.project_id);
+        await assertFolderInProject(inTransaction, actor, edit.parent_folder_id, current.project_id);
         change("parent_folder_id", "parent_folder_id", edit.parent_folder_id);
       }
 
@@ -105,8 +89,8 @@ export async function updateRequirement(
       const removed = currentLinks.filter((id) => !nextLinks.includes(id));
       if (added.length > 0) {
         await assertLinkTargets(
-          trx,
-          tenantId,
+          inTransaction,
+          actor,
           { requirementId, projectId: current.project_id, level },
           added,
           "linked_requirements",
@@ -124,7 +108,7 @@ export async function updateRequirement(
       const beforeContents = before.contents.map((c) => c.atlassian_content_id);
       if (contents && !sameList(contents, beforeContents)) changedFields.push("contents");
 
-      const attributes = edit.attributes && (await validateAttributeValues(trx, tenantId, current.project_id, edit.attributes));
+      const attributes = edit.attributes && (await validateAttributeValues(inTransaction, actor, current.project_id, edit.attributes));
       if (attributes && JSON.stringify(attributes) !== JSON.stringify(before.attributes)) changedFields.push("attributes");
 
       if (attachments) {
@@ -162,7 +146,7 @@ export async function updateRequirement(
         { requirementId, action: "updated", changedFields },
         ...neighbours.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
       ];
-      const details = await recordRevisions(trx, actor, entries);
+      const details = await recordRevisions(inTransaction, actor, entries);
       const after = details.get(requirementId);
       if (!after) throw notFound("Requirement");
       return { before, after, changed: true };
@@ -172,7 +156,7 @@ export async function updateRequirement(
     throw error;
   }
   if (result.changed) {
-    await deleteRemovedAttachments(deps, tenantId, result.before.attachments, result.after.attachments);
+    await deleteRemovedAttachments(deps, actor, result.before.attachments, result.after.attachments);
     deps.events?.emit("requirementSaved", {
       tenantId,
       accountId: actor.accountId,

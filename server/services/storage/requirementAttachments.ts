@@ -1,7 +1,7 @@
 import type { Attachment } from "../../../common/schemas/requirement.js";
 import { attachedFileNames } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { storageKey } from "../../storage/objectStorage.js";
+import type { Actor, ServiceDeps } from "../context.js";
 import { verifyUploadedAttachment } from "./verifyUploadedAttachment.js";
 
 /**
@@ -10,15 +10,15 @@ import { verifyUploadedAttachment } from "./verifyUploadedAttachment.js";
  * one connection would be held by the transaction meanwhile.
  */
 export async function verifyAddedAttachments(
-  deps: Pick<AppDeps, "db" | "storage">,
-  tenantId: string,
+  deps: ServiceDeps<"storage">,
+  actor: Actor,
   requirementId: number,
   attachments: Attachment[],
 ): Promise<void> {
-  const attached = new Set(await attachedFileNames(deps.db, tenantId, requirementId));
+  const attached = new Set(await attachedFileNames(deps.db, actor.tenantId, requirementId));
   for (const attachment of attachments) {
     if (!attached.has(attachment.uuid_file_name)) {
-      await verifyUploadedAttachment(deps, tenantId, attachment.uuid_file_name);
+      await verifyUploadedAttachment(deps, actor, attachment.uuid_file_name);
     }
   }
 }
@@ -28,11 +28,12 @@ export async function verifyAddedAttachments(
  * succeeded, so a failing delete is only logged (the object is orphaned, not lost data).
  */
 export async function deleteRemovedAttachments(
-  deps: Pick<AppDeps, "storage" | "logger">,
-  tenantId: string,
+  deps: ServiceDeps<"storage" | "logger">,
+  actor: Actor,
   before: Attachment[],
   after: Attachment[],
 ): Promise<void> {
+  const { tenantId } = actor;
   const kept = new Set(after.map((attachment) => attachment.uuid_file_name));
   for (const { uuid_file_name } of before) {
     if (kept.has(uuid_file_name)) continue;

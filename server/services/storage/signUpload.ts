@@ -5,11 +5,10 @@ import {
   type SignPutResponse,
   type UploadOperation,
 } from "../../../common/schemas/storage.js";
-import type { AuthContext } from "../../connect/appToken.js";
 import { insertUpload } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { badRequest } from "../../errors.js";
 import { areaOf, newStoredFileName, storageKey } from "../../storage/objectStorage.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 export type SignUploadInput = { operation: UploadOperation; original_file_name: string; file_type: string };
 
@@ -18,25 +17,25 @@ export type SignUploadInput = { operation: UploadOperation; original_file_name: 
  * fresh name under the caller's tenant, so an upload can neither overwrite nor reach another's.
  */
 export async function signUpload(
-  deps: Pick<AppDeps, "db" | "storage">,
-  auth: AuthContext,
+  deps: ServiceDeps<"storage">,
+  actor: Actor,
   input: SignUploadInput,
 ): Promise<SignPutResponse> {
   const isCsv = path.extname(input.original_file_name).toLowerCase() === ".csv";
   if (input.operation === "import" && !isCsv) throw badRequest(IMPORT_NOT_CSV_MESSAGE);
   const uuidFileName = newStoredFileName(input.original_file_name);
-  const key = storageKey(auth.tenantId, areaOf(input.operation), uuidFileName);
+  const key = storageKey(actor.tenantId, areaOf(input.operation), uuidFileName);
   const presignedUrl = await deps.storage.presignPut(key, {
     contentType: input.file_type,
     // The spec names a limit for attachments only; imports get the same ceiling rather than none.
     maxBytes: MAX_ATTACHMENT_BYTES,
   });
-  await insertUpload(deps.db, auth.tenantId, {
+  await insertUpload(deps.db, actor.tenantId, {
     uuidFileName,
     operation: input.operation,
     originalFileName: input.original_file_name,
     contentType: input.file_type || null,
-    createdBy: auth.accountId,
+    createdBy: actor.accountId,
   });
   return { presigned_url: presignedUrl, uuid_file_name: uuidFileName };
 }

@@ -1,8 +1,8 @@
 import { ATTACHMENT_TOO_LARGE_MESSAGE, MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { findUpload, recordUploadedObject, type Upload } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { badRequest } from "../../errors.js";
 import { areaOf, storageKey } from "../../storage/objectStorage.js";
+import type { Actor, ServiceDeps } from "../context.js";
 
 export const ATTACHMENT_NOT_UPLOADED_MESSAGE = "Error adding attachment: The file was not uploaded";
 
@@ -13,10 +13,11 @@ export const ATTACHMENT_NOT_UPLOADED_MESSAGE = "Error adding attachment: The fil
  * PATCH's transaction (it asks storage over the network) and pass the root db.
  */
 export async function verifyUploadedAttachment(
-  deps: Pick<AppDeps, "db" | "storage">,
-  tenantId: string,
+  deps: ServiceDeps<"storage">,
+  actor: Actor,
   uuidFileName: string,
 ): Promise<Upload> {
+  const { tenantId } = actor;
   const upload = await findUpload(deps.db, tenantId, uuidFileName);
   if (upload?.operation !== "attachment") throw badRequest(ATTACHMENT_NOT_UPLOADED_MESSAGE);
   const key = storageKey(tenantId, areaOf(upload.operation), upload.uuidFileName);

@@ -1,0 +1,81 @@
+/** One requirement with everything hanging off it, as the detail panel and revisions need it. */
+import type { Db } from "./knex.js";
+import { asJson } from "./queryHelpers.js";
+import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
+
+/** A linked requirement as the detail lists it. */
+export type LinkedRequirementRow = Pick<
+  RequirementRow,
+  "requirement_id" | "project_id" | "requirement_type_id" | "prefix" | "level" | "display_id" | "name"
+>;
+
+/** A requirement with everything hanging off it. */
+export type RequirementDetailRow = RequirementRow & {
+  components: string[];
+  issues: string[];
+  contents: string[];
+  attributes: Record<string, string>;
+  attachments: { original_file_name: string; uuid_file_name: string }[];
+  /** Active requirements linked either way, by id. */
+  linked: LinkedRequirementRow[];
+};
+
+const toLinkedRow = (row: Record<string, unknown>): LinkedRequirementRow => ({
+  requirement_id: Number(row.requirement_id),
+  project_id: Number(row.project_id),
+  requirement_type_id: Number(row.requirement_type_id),
+  prefix: String(row.prefix),
+  level: Number(row.level),
+  display_id: row.display_id === null || row.display_id === undefined ? null : String(row.display_id),
+  name: String(row.name),
+});
+
+/**
+ * Requirements with their relations and linked requirements in one round trip (one aggregate
+ * subquery per table), in id order: the detail is read on every selection in the tree.
+ */
+export async function findRequirementDetails(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+  options: { includeDeleted?: boolean } = {},
+): Promise<RequirementDetailRow[]> {
+  if (requirementIds.length === 0) return [];
+  const ids = (table: string) => `FROM ${table} x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id`;
+  // Links are stored once per pair, so both directions are read, each through its own index.
+  const linked = `(SELECT json_agg(json_build_object(
+      'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
+      'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name) ORDER BY o.requirement_id)
+    FROM (SELECT l.linked_requirement_id AS other FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.requirement_id = r.requirement_id
+          UNION ALL
+          SELECT l.requirement_id FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.linked_requirement_id = r.requirement_id) k
+    JOIN requirements o ON o.tenant_id = r.tenant_id AND o.requirement_id = k.other
+    JOIN requirement_types ot ON ot.tenant_id = o.tenant_id AND ot.requirement_type_id = o.requirement_type_id
+    WHERE o.deleted_at IS NULL) AS linked`;
+  const rows = await selectRequirements(db, tenantId, options)
+    .whereIn("r.requirement_id", requirementIds)
+    .orderBy("r.requirement_id")
+    .select(
+      db.raw(`(SELECT json_agg(x.atlassian_component_id ORDER BY x.atlassian_component_id) ${ids("requirement_components")}) AS components`),
+      db.raw(`(SELECT json_agg(x.atlassian_issue_id ORDER BY x.atlassian_issue_id) ${ids("requirement_issue_links")}) AS issues`),
+      db.raw(`(SELECT json_agg(x.atlassian_content_id ORDER BY x.atlassian_content_id) ${ids("requirement_content_links")}) AS contents`),
+      db.raw(
+        `(SELECT json_object_agg(x.attribute_id, x.value ORDER BY x.attribute_id) ${ids("requirement_attribute_values")}) AS attributes`,
+      ),
+      db.raw(
+        `(SELECT json_agg(json_build_object('original_file_name', x.original_file_name, 'uuid_file_name', x.uuid_file_name) ORDER BY x.created_at, x.uuid_file_name) ${ids("attachments")} AND x.operation = 'attachment') AS attachments`,
+      ),
+      db.raw(linked),
+    );
+  return rows.map((row: Record<string, unknown>) => ({
+    ...toRow(row),
+    components: asJson<unknown[]>(row.components, []).map(String),
+    issues: asJson<unknown[]>(row.issues, []).map(String),
+    contents: asJson<unknown[]>(row.contents, []).map(String),
+    attributes: Object.fromEntries(
+      Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)]),
+    ),
+    attachments: asJson(row.attachments, []),
+    linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
+  }));
+}

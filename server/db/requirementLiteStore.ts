@@ -1,0 +1,47 @@
+/** Requirements without their relations: pickers, filters by project, issue or page, and locks. */
+import type { Db } from "./knex.js";
+import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
+
+export type RequirementFilter = {
+  projectIds?: number[];
+  issueId?: string;
+  contentId?: string;
+  requirementIds?: number[];
+};
+
+/** Active requirements matching every given filter, by project and id. */
+export async function listRequirements(db: Db, tenantId: string, filter: RequirementFilter): Promise<RequirementRow[]> {
+  const query = selectRequirements(db, tenantId);
+  if (filter.projectIds) query.whereIn("r.project_id", filter.projectIds);
+  if (filter.requirementIds) query.whereIn("r.requirement_id", filter.requirementIds);
+  if (filter.issueId !== undefined) {
+    query.whereExists(
+      db("requirement_issue_links as i")
+        .whereRaw("i.tenant_id = r.tenant_id AND i.requirement_id = r.requirement_id")
+        .where("i.atlassian_issue_id", filter.issueId)
+        .select(db.raw("1")),
+    );
+  }
+  if (filter.contentId !== undefined) {
+    query.whereExists(
+      db("requirement_content_links as c")
+        .whereRaw("c.tenant_id = r.tenant_id AND c.requirement_id = r.requirement_id")
+        .where("c.atlassian_content_id", filter.contentId)
+        .select(db.raw("1")),
+    );
+  }
+  const rows = await query.orderBy([{ column: "r.project_id" }, { column: "r.requirement_id" }]);
+  return rows.map(toRow);
+}
+
+export async function findRequirements(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+  options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
+): Promise<RequirementRow[]> {
+  if (requirementIds.length === 0) return [];
+  const query = selectRequirements(db, tenantId, options).whereIn("r.requirement_id", requirementIds).orderBy("r.requirement_id");
+  if (options.forUpdate) query.forUpdate("r");
+  return (await query).map(toRow);
+}

@@ -1,0 +1,156 @@
+/** Writes of a requirement and of the rows hanging off it. */
+import type { Knex } from "knex";
+import type { Db } from "./knex.js";
+
+export type NewRequirement = {
+  projectId: number;
+  parentFolderId: number | null;
+  requirementTypeId: number;
+  displayId: string | null;
+  name: string;
+  description: string;
+  statusId: string | null;
+  assignedTo: string | null;
+  createdBy: string;
+};
+
+export async function insertRequirement(db: Db, tenantId: string, requirement: NewRequirement): Promise<number> {
+  const [row] = await db("requirements")
+    .insert({
+      tenant_id: tenantId,
+      project_id: requirement.projectId,
+      parent_folder_id: requirement.parentFolderId,
+      requirement_type_id: requirement.requirementTypeId,
+      display_id: requirement.displayId,
+      name: requirement.name,
+      description: requirement.description,
+      status_id: requirement.statusId,
+      assigned_to: requirement.assignedTo,
+      created_by: requirement.createdBy,
+    })
+    .returning("requirement_id");
+  return Number(row.requirement_id);
+}
+
+export type RequirementChanges = Partial<{
+  parent_folder_id: number | null;
+  requirement_type_id: number;
+  display_id: string | null;
+  name: string;
+  description: string;
+  status_id: string | null;
+  assigned_to: string | null;
+}>;
+
+/**
+ * Compare-and-set: applies the changes and bumps `revision` only on rows still at the expected
+ * revision; answers how many rows changed (0 = someone else saved in between).
+ */
+export async function updateRequirementIfRevision(
+  db: Db,
+  tenantId: string,
+  requirementId: number,
+  expectedRevision: number,
+  changes: RequirementChanges,
+): Promise<number> {
+  return db("requirements")
+    .where({ tenant_id: tenantId, requirement_id: requirementId, revision: expectedRevision })
+    .whereNull("deleted_at")
+    .update({ ...changes, revision: db.raw("revision + 1"), updated_at: db.fn.now() });
+}
+
+/** Applies the same change to many rows and bumps each one's revision (moves, link side effects, deletes). */
+export async function touchRequirements(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+  changes: RequirementChanges & { deleted_at?: Knex.Raw },
+): Promise<void> {
+  if (requirementIds.length === 0) return;
+  await db("requirements")
+    .where("tenant_id", tenantId)
+    .whereIn("requirement_id", requirementIds)
+    .update({ ...changes, revision: db.raw("revision + 1"), updated_at: db.fn.now() });
+}
+
+async function replaceValues(
+  db: Db,
+  tenantId: string,
+  table: string,
+  column: string,
+  requirementId: number,
+  values: string[],
+): Promise<void> {
+  await db(table).where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return;
+  await db(table).insert(unique.map((value) => ({ tenant_id: tenantId, requirement_id: requirementId, [column]: value })));
+}
+
+export const replaceComponents = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(db, tenantId, "requirement_components", "atlassian_component_id", requirementId, ids);
+export const replaceIssueLinks = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(db, tenantId, "requirement_issue_links", "atlassian_issue_id", requirementId, ids);
+export const replaceContentLinks = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(db, tenantId, "requirement_content_links", "atlassian_content_id", requirementId, ids);
+
+export async function replaceAttributeValues(
+  db: Db,
+  tenantId: string,
+  requirementId: number,
+  values: Record<string, string>,
+): Promise<void> {
+  await db("requirement_attribute_values").where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
+  const rows = Object.entries(values).map(([attributeId, value]) => ({
+    tenant_id: tenantId,
+    requirement_id: requirementId,
+    attribute_id: Number(attributeId),
+    value,
+  }));
+  if (rows.length > 0) await db("requirement_attribute_values").insert(rows);
+}
+
+/** Attachment files already bound to another requirement (their names cannot be taken over). */
+export async function attachmentsOwnedElsewhere(
+  db: Db,
+  tenantId: string,
+  requirementId: number,
+  uuidFileNames: string[],
+): Promise<string[]> {
+  if (uuidFileNames.length === 0) return [];
+  const rows = await db("attachments")
+    .where("tenant_id", tenantId)
+    .whereIn("uuid_file_name", uuidFileNames)
+    .where((q) => q.whereNot("requirement_id", requirementId).orWhereNot("operation", "attachment"))
+    .whereNotNull("requirement_id")
+    .select("uuid_file_name");
+  return rows.map((row) => String(row.uuid_file_name));
+}
+
+export async function replaceAttachments(
+  db: Db,
+  tenantId: string,
+  requirementId: number,
+  attachments: { original_file_name: string; uuid_file_name: string }[],
+  createdBy: string,
+): Promise<void> {
+  const keep = attachments.map((attachment) => attachment.uuid_file_name);
+  await db("attachments")
+    .where({ tenant_id: tenantId, requirement_id: requirementId, operation: "attachment" })
+    .whereNotIn("uuid_file_name", keep)
+    .delete();
+  if (attachments.length === 0) return;
+  await db("attachments")
+    .insert(
+      attachments.map((attachment) => ({
+        tenant_id: tenantId,
+        uuid_file_name: attachment.uuid_file_name,
+        original_file_name: attachment.original_file_name,
+        requirement_id: requirementId,
+        operation: "attachment",
+        created_by: createdBy,
+      })),
+    )
+    .onConflict(["tenant_id", "uuid_file_name"])
+    .merge(["requirement_id", "original_file_name", "operation"]);
+}
