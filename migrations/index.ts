@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import * as initialSchema from "./0001_initial_schema.js";
 import * as requirementTreeIndexes from "./0003_requirement_tree_indexes.js";
+import * as hotReadIndexes from "./0007_hot_read_indexes.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -11,4 +12,5 @@ type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Prom
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ["0001_initial_schema", initialSchema],
   ["0003_requirement_tree_indexes", requirementTreeIndexes],
+  ["0007_hot_read_indexes", hotReadIndexes],
 ];

@@ -42,16 +42,19 @@ export async function findRequirementDetails(
 ): Promise<RequirementDetailRow[]> {
   if (requirementIds.length === 0) return [];
   const ids = (table: string) => `FROM ${table} x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id`;
-  // Links are stored once per pair, so both directions are read, each through its own index.
-  const linked = `(SELECT json_agg(json_build_object(
-      'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
-      'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name) ORDER BY o.requirement_id)
-    FROM (SELECT l.linked_requirement_id AS other FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.requirement_id = r.requirement_id
-          UNION ALL
-          SELECT l.requirement_id FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.linked_requirement_id = r.requirement_id) k
-    JOIN requirements o ON o.tenant_id = r.tenant_id AND o.requirement_id = k.other
-    JOIN requirement_types ot ON ot.tenant_id = o.tenant_id AND ot.requirement_type_id = o.requirement_type_id
-    WHERE o.deleted_at IS NULL) AS linked`;
+  // Links are stored once per pair, so both directions are read, each through its own index; each
+  // linked requirement is then one primary-key probe of its own (a scalar subquery the planner
+  // cannot turn around into a scan of the tenant's requirements probing the links per row).
+  const linked = `(SELECT json_agg(k.linked ORDER BY k.other) FROM (
+      SELECT l.other, (SELECT json_build_object(
+          'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
+          'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name)
+        FROM requirements o JOIN t ot ON ot.requirement_type_id = o.requirement_type_id
+        WHERE o.tenant_id = r.tenant_id AND o.requirement_id = l.other AND o.deleted_at IS NULL) AS linked
+      FROM (SELECT x.linked_requirement_id AS other FROM requirement_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id
+            UNION ALL
+            SELECT x.requirement_id FROM requirement_links x WHERE x.tenant_id = r.tenant_id AND x.linked_requirement_id = r.requirement_id) l
+    ) k WHERE k.linked IS NOT NULL) AS linked`;
   const rows = await selectRequirements(db, tenantId, options)
     .whereIn("r.requirement_id", requirementIds)
     .orderBy("r.requirement_id")
