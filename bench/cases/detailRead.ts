@@ -38,10 +38,14 @@ WHERE r.tenant_id = ? AND r.requirement_id = ? AND r.deleted_at IS NULL`;
 function bareApp(db: Db, tenantId: string): express.Express {
   const app = express();
   app.get("/requirement/:id", async (req, res) => {
-    const result = await db.raw(BARE_DETAIL_SQL, [tenantId, Number(req.params.id)]);
-    const row = result.rows[0];
-    if (row) res.json(row);
-    else res.status(404).end();
+    try {
+      const result = await db.raw(BARE_DETAIL_SQL, [tenantId, Number(req.params.id)]);
+      const row = result.rows[0];
+      if (row) res.json(row);
+      else res.status(404).end();
+    } catch {
+      res.status(500).end();
+    }
   });
   return app;
 }
@@ -51,6 +55,14 @@ async function listen(app: express.Express): Promise<{ url: string; close: () =>
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Requests the load generator abandoned at the end still wait for a connection: let them finish. */
+async function settle(db: Db): Promise<void> {
+  const pool = (db.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
+  for (let waited = 0; pool && waited < 30_000 && pool.numUsed() + pool.numPendingAcquires() > 0; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function measure(url: string, pathOf: (id: number) => string, headers: Record<string, string>): Promise<LoadResult> {
@@ -75,7 +87,9 @@ const detailRead: BenchCase = {
     const bare = await listen(bareApp(database.db, tenant.tenantId));
     try {
       const oursLoad = await measure(ours.url, (id) => `/api/requirement/${id}`, { authorization: await bearer(ctx, tenant) });
+      await settle(database.db);
       const bareLoad = await measure(bare.url, (id) => `/requirement/${id}`, {});
+      await settle(database.db);
       const results: BenchResult[] = [
         {
           case: "detail-read",
