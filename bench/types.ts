@@ -4,8 +4,13 @@ export type BenchResult = {
   db: "pglite" | "postgres" | "none";
   ours: number;
   baseline: number;
+  /** What ours and baseline measure: a time ("ms"), a rate ending in "/s" ("req/s"), or a count. */
   unit: string;
-  /** ours / baseline: lower is better, 1 means as fast as the bare baseline. */
+  /**
+   * ours / baseline, in `unit`. For a time or a size (ms, s, bytes) lower is better; for a rate
+   * (a unit ending in /s, such as req/s) higher is better. Either way 1 means level with the bare
+   * baseline: 0.6 req/s-wise is 60% of its throughput, 0.6 ms-wise is 40% faster than it.
+   */
   ratio: number;
 };
 

@@ -3,6 +3,7 @@ import * as initialSchema from "./0001_initial_schema.js";
 import * as requirementTreeIndexes from "./0003_requirement_tree_indexes.js";
 import * as jobStatus from "./0004_job_status.js";
 import * as baselines from "./0005_baselines.js";
+import * as hotReadIndexes from "./0007_hot_read_indexes.js";
 import * as forgeInstallations from "./0008_forge_installations.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
@@ -16,5 +17,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0003_requirement_tree_indexes", requirementTreeIndexes],
   ["0004_job_status", jobStatus],
   ["0005_baselines", baselines],
+  ["0007_hot_read_indexes", hotReadIndexes],
   ["0008_forge_installations", forgeInstallations],
 ];

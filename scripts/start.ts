@@ -61,13 +61,14 @@ const freshDataFolder = !fs.existsSync(path.join(dataDir, "emulator", "sites.jso
 if (freshDataFolder && process.env.SEED_DEMO !== "false") {
   afterInstallSteps.push(async ({ emulator }) => {
     const site = emulator.sites.get(DEFAULT_SITE);
-    const project = site?.content.projects[0];
     const installation = site && (await findInstallationByClientKey(addon.deps.db, site.jira.clientKey));
-    if (!site || !project || !installation) return;
-    const issueIds = site.content.issues.filter((issue) => issue.projectId === project.id).map((issue) => issue.id);
+    if (!site || !installation) return;
     const actor = { tenantId: installation.tenantId, accountId: seedUsers[0]?.accountId ?? "demo" };
-    await seedDemoProject(addon.deps, actor, { projectId: Number(project.id), issueIds: issueIds.slice(0, 6) });
-    console.log(`Seeded demo requirements into ${project.name}.`);
+    for (const project of site.content.projects) {
+      const issues = site.content.issues.filter((issue) => issue.projectId === project.id);
+      await seedDemoProject(addon.deps, actor, { projectId: Number(project.id), projectKey: project.key, issues });
+    }
+    console.log(`Seeded demo requirements into ${site.content.projects.map((project) => project.name).join(", ")}.`);
   });
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PANEL_LOCATION, SPA_ROUTES } from "../common/spaRoutes.js";
 import { loadConfig } from "./config.js";
 import { confluenceDescriptor, jiraDescriptor } from "./connect/modules.js";
-import { mountSpa, withClientConfig } from "./spa.js";
+import { frameAncestors, mountSpa, withClientConfig } from "./spa.js";
 
 let distDir: string;
 let app: Express;
@@ -70,6 +70,19 @@ describe("the built app served in production", () => {
     expect((await request(app).get("/app/host-loader.js")).status).toBe(200);
   });
 
+  it.each([...SPA_ROUTES, ...SPA_ROUTES.map((route) => `/authenticate${route}`)])(
+    "sends %s with the headers of a page framed by Jira and Confluence",
+    async (route) => {
+      const response = await request(app).get(route);
+      expect(response.status).toBe(200);
+      expect(response.headers["content-security-policy"]).toBe("frame-ancestors https://*.atlassian.net https://*.jira.com");
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      expect(response.headers["referrer-policy"]).toBe("no-referrer");
+      // X-Frame-Options cannot name other origins; it would keep the page out of the host's iframe.
+      expect(response.headers["x-frame-options"]).toBeUndefined();
+    },
+  );
+
   it("leaves other paths to the rest of the app", async () => {
     expect((await request(app).get("/unknown-page")).status).toBe(404);
     expect((await request(app).post("/requirements")).status).toBe(404);
@@ -84,5 +97,22 @@ describe("the browser's error reporting DSN", () => {
     expect(withClientConfig(page, { sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
       '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />\n  </head>',
     );
+  });
+});
+
+describe("who may frame the pages", () => {
+  const emulatorKeys = "http://localhost:2990/_emulator/connect-keys";
+
+  it("adds the local emulator outside production, taken from the install-key server it runs", () => {
+    expect(frameAncestors({ env: "development", connectKeysCdnUrl: emulatorKeys })).toEqual([
+      "https://*.atlassian.net",
+      "https://*.jira.com",
+      "http://localhost:2990",
+    ]);
+  });
+
+  it("names only the Atlassian sites in production", () => {
+    expect(frameAncestors({ env: "production", connectKeysCdnUrl: emulatorKeys })).toEqual(["https://*.atlassian.net", "https://*.jira.com"]);
+    expect(frameAncestors({ env: "development", connectKeysCdnUrl: undefined })).toEqual(["https://*.atlassian.net", "https://*.jira.com"]);
   });
 });

@@ -1,12 +1,21 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import helmet from "helmet";
 import { SENTRY_DSN_META } from "../common/errorReports.js";
 import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
-const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+/** The folder holding package.json: one up from server/ when run from source, three up from dist/server/server/ when compiled. */
+function findProjectRoot(from: string): string {
+  const parent = path.dirname(from);
+  if (existsSync(path.join(from, "package.json")) || parent === from) return from;
+  return findProjectRoot(parent);
+}
+
+const projectRoot = findProjectRoot(fileURLToPath(new URL(".", import.meta.url)));
 
 export type SpaOptions = {
   /** Built files (production); defaults to dist/client. Served under ASSET_BASE as vite.config.ts builds them. */
@@ -20,12 +29,45 @@ export const ASSET_BASE = "/app";
 
 const htmlFile = (entry: SpaEntry) => `${entry}.html`;
 
+/** The Atlassian Cloud sites that may frame the pages (Jira and Confluence live on both domains). */
+export const ATLASSIAN_HOST_SOURCES = ["https://*.atlassian.net", "https://*.jira.com"] as const;
+
+/**
+ * Who may frame the pages: the Atlassian sites, and outside production the host that serves the
+ * install keys (CONNECT_KEYS_CDN_URL), which is the local emulator playing Jira and Confluence.
+ */
+export function frameAncestors(config: Pick<Config, "env" | "connectKeysCdnUrl">): string[] {
+  const sources: string[] = [...ATLASSIAN_HOST_SOURCES];
+  if (config.env !== "production" && config.connectKeysCdnUrl) sources.push(new URL(config.connectKeysCdnUrl).origin);
+  return sources;
+}
+
+/**
+ * Headers of a page that lives in a host iframe: a CSP whose frame-ancestors replaces
+ * X-Frame-Options (which cannot name other origins), no MIME sniffing, and no Referer, since
+ * the page URL carries the host's signed JWT. Scripts are not restricted by the CSP: the pages
+ * load the host's all.js and Atlaskit's runtime styles.
+ */
+function pageHeaders(config: Config): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc, frameAncestors: frameAncestors(config) },
+    },
+    xFrameOptions: false,
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    referrerPolicy: { policy: "no-referrer" },
+  });
+}
+
 /**
  * Serves the React app: through Vite's middleware while developing (no build step, HMR), from the
  * built dist/client in production. Only the spec's routes answer html; anything else falls through.
  */
 export async function mountSpa(app: Express, config: Config, options: SpaOptions = {}): Promise<void> {
   const mode = options.mode ?? (config.env === "production" ? "static" : "vite");
+  const headers = pageHeaders(config);
+  app.use((req: Request, res: Response, next: NextFunction) => (spaEntryOf(req.path) ? headers(req, res, next) : next()));
   if (mode === "static") mountStatic(app, options.distDir ?? path.join(projectRoot, "dist", "client"), config);
   else await mountVite(app, config);
 }

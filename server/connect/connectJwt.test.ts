@@ -1,6 +1,6 @@
 import * as atlassianJwt from "atlassian-jwt";
 import { describe, expect, it } from "vitest";
-import { CONTEXT_QSH, queryStringHash, signAppJwt, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
+import { CLOCK_SKEW_SECONDS, CONTEXT_QSH, queryStringHash, signAppJwt, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
 
 const secret = "shared-secret-of-the-installation";
 const page = "/authenticate/requirements?projectId=10000&projectKey=DEMO&lic=active&xdm_e=https%3A%2F%2Fsite.atlassian.net";
@@ -31,6 +31,18 @@ describe("Connect JWT verification", () => {
 
   it("refuses an expired token", () => {
     expect(verify(sign({ exp: now - 1 }))).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("refuses a token issued in the future beyond the clock skew", () => {
+    const checkedAt = now + 10;
+    expect(verify(sign({ iat: now + 86_400, exp: now + 86_400 + 180 }))).toEqual({ ok: false, reason: "future" });
+    expect(verify(sign({ iat: checkedAt + CLOCK_SKEW_SECONDS + 1 }))).toEqual({ ok: false, reason: "future" });
+    expect(verify(sign({ iat: checkedAt + CLOCK_SKEW_SECONDS })).ok).toBe(true);
+    expect(verify(sign({ iat: "tomorrow" }))).toEqual({ ok: false, reason: "malformed" });
+  });
+
+  it("accepts a token without iat (the claim is optional)", () => {
+    expect(verify(sign({ iat: undefined })).ok).toBe(true);
   });
 
   it("refuses a token signed with another secret", () => {

@@ -5,7 +5,13 @@ export const CONTEXT_QSH = "context-qsh";
 
 export type ConnectJwtClaims = { iss: string; sub?: string; qsh: string; exp: number; iat?: number };
 
-export type ConnectJwtFailure = "malformed" | "algorithm" | "signature" | "expired" | "qsh";
+export type ConnectJwtFailure = "malformed" | "algorithm" | "signature" | "expired" | "future" | "qsh";
+
+/**
+ * How far the host's clock may run ahead of ours: a token issued later than this from now is
+ * refused (a token minted for later use, or a host clock far off), see docs/decisions.md.
+ */
+export const CLOCK_SKEW_SECONDS = 60;
 
 export type ConnectJwtResult = { ok: true; claims: ConnectJwtClaims } | { ok: false; reason: ConnectJwtFailure };
 
@@ -27,7 +33,8 @@ export function queryStringHash(method: string, pathAndQuery: string, baseUrl?: 
 /**
  * Verifies a Connect JWT the host issued for the add-on: HS256 only (so `alg: none` and every other
  * algorithm fail), signed with the installation's shared secret, unexpired, and with a qsh of the
- * signed request (`method` + `pathAndQuery`) or the literal `context-qsh`.
+ * signed request (`method` + `pathAndQuery`) or the literal `context-qsh`, and not issued in the
+ * future beyond `CLOCK_SKEW_SECONDS`.
  */
 export function verifyConnectJwt(
   token: string,
@@ -50,7 +57,9 @@ export function verifyConnectJwt(
   const { iss, sub, qsh, exp, iat } = claims;
   if (typeof iss !== "string" || typeof qsh !== "string" || typeof exp !== "number") return { ok: false, reason: "malformed" };
   if (sub !== undefined && typeof sub !== "string") return { ok: false, reason: "malformed" };
+  if (iat !== undefined && typeof iat !== "number") return { ok: false, reason: "malformed" };
   if (exp <= nowSeconds) return { ok: false, reason: "expired" };
+  if (iat !== undefined && iat > nowSeconds + CLOCK_SKEW_SECONDS) return { ok: false, reason: "future" };
   if (qsh !== CONTEXT_QSH && qsh !== queryStringHash(request.method, request.pathAndQuery, request.baseUrl)) {
     return { ok: false, reason: "qsh" };
   }

@@ -1,6 +1,6 @@
 import type { ExchangeTokenBody } from "../../common/schemas/auth.js";
 import type { Db } from "../db/knex.js";
-import { findEnabledInstallation, findInstallationByClientKey } from "../db/installationStore.js";
+import { findInstallationByClientKey } from "../db/installationStore.js";
 import { forbidden, unauthorized } from "../errors.js";
 import { type AuthContext, signAppToken } from "./appToken.js";
 import { type ConnectJwtFailure, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
@@ -10,6 +10,7 @@ const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
   algorithm: "The Connect token is not signed with HS256",
   signature: "The Connect token's signature is invalid",
   expired: "The Connect token has expired",
+  future: "The Connect token was issued in the future",
   qsh: "The Connect token was not issued for this page",
 };
 
@@ -54,8 +55,4 @@ export async function refreshAppToken(db: Db, appTokenSecret: string, auth: Auth
   const installation = await findInstallationByClientKey(db, auth.clientKey);
   if (!installation?.enabled || installation.tenantId !== auth.tenantId) throw unauthorized("rmCloud is not installed on this site");
   return signAppToken(appTokenSecret, auth);
-}
-
-export async function isInstalledOnConfluence(db: Db, tenantId: string): Promise<boolean> {
-  return (await findEnabledInstallation(db, tenantId, "confluence")) !== undefined;
 }

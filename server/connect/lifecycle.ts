@@ -9,6 +9,7 @@ import {
 } from "../db/installationStore.js";
 import { appActor } from "../services/context.js";
 import { seedDefaultRequirementTypes } from "../services/requirementTypes/seedDefaultRequirementTypes.js";
+import { forgetInstallationsOf } from "../middleware/auth.js";
 import type { Product } from "./appToken.js";
 
 /** The `installed` payload of a Jira or Confluence site (fields rmCloud relies on). */
@@ -43,7 +44,7 @@ export async function recordInstallation(db: Db, payload: InstallPayload): Promi
   const product = productOf(payload);
   const baseUrl = payload.baseUrl.replace(/\/+$/, "");
   const { sharedSecret, ...clientInfo } = payload;
-  return db.transaction(async (trx) => {
+  const recorded = await db.transaction(async (trx) => {
     const existing = await findInstallationByClientKey(trx, payload.clientKey);
     const tenant = existing ? { tenantId: existing.tenantId, created: false } : await insertTenantIfAbsent(trx, siteUrlOf(baseUrl));
     if (tenant.created) await seedDefaultRequirementTypes({ db: trx }, appActor(tenant.tenantId));
@@ -52,6 +53,8 @@ export async function recordInstallation(db: Db, payload: InstallPayload): Promi
     await refreshTenantActive(trx, tenant.tenantId);
     return tenant;
   });
+  forgetInstallationsOf(recorded.tenantId);
+  return recorded;
 }
 
 /**
@@ -59,8 +62,10 @@ export async function recordInstallation(db: Db, payload: InstallPayload): Promi
  * from now on) and the tenant closes once none of its products has rmCloud installed. Data stays.
  */
 export async function recordUninstallation(db: Db, clientKey: string): Promise<void> {
-  await db.transaction(async (trx) => {
-    const tenantId = await disableInstallation(trx, clientKey);
-    if (tenantId) await refreshTenantActive(trx, tenantId);
+  const tenantId = await db.transaction(async (trx) => {
+    const disabledTenantId = await disableInstallation(trx, clientKey);
+    if (disabledTenantId) await refreshTenantActive(trx, disabledTenantId);
+    return disabledTenantId;
   });
+  if (tenantId) forgetInstallationsOf(tenantId);
 }

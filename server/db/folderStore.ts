@@ -26,8 +26,10 @@ const toRow = (row: Record<string, unknown>): FolderRow => ({
 });
 
 /**
- * Folder columns, the two descendant flags as index-only EXISTS probes (no N+1, no counting) and
- * the linked issues, all in the folder query.
+ * Folder columns, the two descendant flags as index-only probes (no N+1, no counting) and the
+ * linked issues, all in the folder query. The probes are `LIMIT 1` scalar subqueries rather than
+ * EXISTS: PostgreSQL may run an EXISTS as a hashed subplan, which reads every folder of the table
+ * to answer for a page of ten (the plan then grows with the tenant).
  */
 function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
   return db("folders as f")
@@ -40,10 +42,10 @@ function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
       "f.name",
       "f.description",
       db.raw(
-        "EXISTS (SELECT 1 FROM folders c WHERE c.tenant_id = f.tenant_id AND c.project_id = f.project_id AND c.parent_folder_id = f.folder_id AND c.deleted_at IS NULL) AS has_descendant_folders",
+        "(SELECT true FROM folders c WHERE c.tenant_id = f.tenant_id AND c.project_id = f.project_id AND c.parent_folder_id = f.folder_id AND c.deleted_at IS NULL LIMIT 1) IS NOT NULL AS has_descendant_folders",
       ),
       db.raw(
-        "EXISTS (SELECT 1 FROM requirements r WHERE r.tenant_id = f.tenant_id AND r.project_id = f.project_id AND r.parent_folder_id = f.folder_id AND r.deleted_at IS NULL) AS has_descendant_requirements",
+        "(SELECT true FROM requirements r WHERE r.tenant_id = f.tenant_id AND r.project_id = f.project_id AND r.parent_folder_id = f.folder_id AND r.deleted_at IS NULL LIMIT 1) IS NOT NULL AS has_descendant_requirements",
       ),
       db.raw(
         "(SELECT json_agg(i.atlassian_issue_id ORDER BY i.atlassian_issue_id) FROM folder_issues i WHERE i.tenant_id = f.tenant_id AND i.folder_id = f.folder_id) AS issue_ids",

@@ -1,4 +1,5 @@
 import type { Db } from "./knex.js";
+import { withRequirementTypes } from "./requirementRows.js";
 
 /** A live requirement as the link use cases need it: enough to scope, label and revise it. */
 export type LinkableRequirement = {
@@ -26,10 +27,9 @@ function toLinkable(row: Record<string, unknown>): LinkableRequirement {
 }
 
 function linkableRequirements(db: Db, tenantId: string) {
-  return db("requirements as r")
-    .join("requirement_types as t", function joinType() {
-      this.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id");
-    })
+  return withRequirementTypes(db, tenantId)
+    .from("requirements as r")
+    .join("t", "t.requirement_type_id", "r.requirement_type_id")
     .where("r.tenant_id", tenantId)
     .whereNull("r.deleted_at")
     .select(

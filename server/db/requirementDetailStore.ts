@@ -1,4 +1,5 @@
 /** One requirement with everything hanging off it, as the detail panel and revisions need it. */
+import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
 import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
@@ -30,30 +31,38 @@ const toLinkedRow = (row: Record<string, unknown>): LinkedRequirementRow => ({
   name: String(row.name),
 });
 
-/**
- * Requirements with their relations and linked requirements in one round trip (one aggregate
- * subquery per table), in id order: the detail is read on every selection in the tree.
- */
-export async function findRequirementDetails(
-  db: Db,
-  tenantId: string,
-  requirementIds: number[],
-  options: { includeDeleted?: boolean } = {},
-): Promise<RequirementDetailRow[]> {
-  if (requirementIds.length === 0) return [];
-  const ids = (table: string) => `FROM ${table} x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id`;
-  // Links are stored once per pair, so both directions are read, each through its own index.
-  const linked = `(SELECT json_agg(json_build_object(
-      'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
-      'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name) ORDER BY o.requirement_id)
-    FROM (SELECT l.linked_requirement_id AS other FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.requirement_id = r.requirement_id
+const ids = (table: string) => `FROM ${table} x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id`;
+// Links are stored once per pair, so both directions are read, each through its own index; each
+// linked requirement is then one primary-key probe of its own (a scalar subquery the planner
+// cannot turn around into a scan of the tenant's requirements probing the links per row).
+const LINKED = `(SELECT json_agg(k.linked ORDER BY k.other) FROM (
+    SELECT l.other, (SELECT json_build_object(
+        'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
+        'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name)
+      FROM requirements o JOIN t ot ON ot.requirement_type_id = o.requirement_type_id
+      WHERE o.tenant_id = r.tenant_id AND o.requirement_id = l.other AND o.deleted_at IS NULL) AS linked
+    FROM (SELECT x.linked_requirement_id AS other FROM requirement_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id
           UNION ALL
-          SELECT l.requirement_id FROM requirement_links l WHERE l.tenant_id = r.tenant_id AND l.linked_requirement_id = r.requirement_id) k
-    JOIN requirements o ON o.tenant_id = r.tenant_id AND o.requirement_id = k.other
-    JOIN requirement_types ot ON ot.tenant_id = o.tenant_id AND ot.requirement_type_id = o.requirement_type_id
-    WHERE o.deleted_at IS NULL) AS linked`;
-  const rows = await selectRequirements(db, tenantId, options)
-    .whereIn("r.requirement_id", requirementIds)
+          SELECT x.requirement_id FROM requirement_links x WHERE x.tenant_id = r.tenant_id AND x.linked_requirement_id = r.requirement_id) l
+  ) k WHERE k.linked IS NOT NULL) AS linked`;
+
+/** Stand-ins the statement is built with once; each call puts its own values in their places. */
+const TENANT = "\u0000tenant";
+const IDS = "\u0000ids";
+
+type Statement = { sql: string; bindings: readonly unknown[] };
+const statements = new Map<boolean, Statement>();
+
+/**
+ * The detail statement, built with the query builder once per process (and per includeDeleted):
+ * building it costs more CPU than PostgreSQL spends answering it. Ids travel as one array
+ * literal, so the text is the same for any number of them.
+ */
+function detailStatement(db: Db, includeDeleted: boolean): Statement {
+  const cached = statements.get(includeDeleted);
+  if (cached) return cached;
+  const { sql, bindings } = selectRequirements(db, TENANT, { includeDeleted })
+    .whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS])
     .orderBy("r.requirement_id")
     .select(
       db.raw(`(SELECT json_agg(x.atlassian_component_id ORDER BY x.atlassian_component_id) ${ids("requirement_components")}) AS components`),
@@ -65,8 +74,29 @@ export async function findRequirementDetails(
       db.raw(
         `(SELECT json_agg(json_build_object('original_file_name', x.original_file_name, 'uuid_file_name', x.uuid_file_name) ORDER BY x.created_at, x.uuid_file_name) ${ids("attachments")} AND x.operation = 'attachment') AS attachments`,
       ),
-      db.raw(linked),
-    );
+      db.raw(LINKED),
+    )
+    .toSQL();
+  const statement = { sql, bindings };
+  statements.set(includeDeleted, statement);
+  return statement;
+}
+
+/**
+ * Requirements with their relations and linked requirements in one round trip (one aggregate
+ * subquery per table), in id order: the detail is read on every selection in the tree.
+ */
+export async function findRequirementDetails(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+  options: { includeDeleted?: boolean } = {},
+): Promise<RequirementDetailRow[]> {
+  if (requirementIds.length === 0) return [];
+  const statement = detailStatement(db, options.includeDeleted ?? false);
+  const idArray = `{${requirementIds.map((id) => Math.trunc(Number(id))).join(",")}}`;
+  const bindings = statement.bindings.map((value) => (value === TENANT ? tenantId : value === IDS ? idArray : value));
+  const { rows } = await db.raw(statement.sql, bindings as Knex.RawBinding[]);
   return rows.map((row: Record<string, unknown>) => ({
     ...toRow(row),
     components: asJson<unknown[]>(row.components, []).map(String),

@@ -1,8 +1,7 @@
 /** The tree: requirements under folders, light enough for folders of thousands. */
 import type { Db } from "./knex.js";
 import { byParents } from "./queryHelpers.js";
-import type { RequirementRow } from "./requirementRows.js";
-
+import { type RequirementRow, withRequirementTypes } from "./requirementRows.js";
 
 /** What a tree item shows: no description or dates, so a folder of thousands stays light. */
 export type RequirementItemRow = Pick<
@@ -19,10 +18,9 @@ export async function listRequirementChildren(
 ): Promise<RequirementItemRow[]> {
   if (parentIds.length === 0) return [];
   const query = () =>
-    db("requirements as r")
-      .join("requirement_types as t", function () {
-        this.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id");
-      })
+    withRequirementTypes(db, tenantId)
+      .from("requirements as r")
+      .join("t", "t.requirement_type_id", "r.requirement_type_id")
       .where({ "r.tenant_id": tenantId, "r.project_id": projectId })
       .whereNull("r.deleted_at")
       .orderBy("r.requirement_id")

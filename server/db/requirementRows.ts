@@ -41,12 +41,22 @@ export const toRow = (row: Record<string, unknown>): RequirementRow => ({
   deleted_at: row.deleted_at === null ? null : new Date(row.deleted_at as string | Date),
 });
 
-/** The type's prefix and level come in the same query (a join on the type's primary key). */
+/**
+ * The tenant's requirement types (a handful of rows) as the materialized CTE `t`, read once per
+ * statement and joined from memory. A plain join lets the planner probe requirement_types' index
+ * once per requirement row: 79 million index scans a day on a table of 6 rows.
+ */
+export function withRequirementTypes(db: Db, tenantId: string): Knex.QueryBuilder {
+  return db
+    .queryBuilder()
+    .withMaterialized("t", db("requirement_types").where("tenant_id", tenantId).select("requirement_type_id", "name", "prefix", "level"));
+}
+
+/** The type's prefix and level come in the same query (from the `t` CTE). */
 export function selectRequirements(db: Db, tenantId: string, { includeDeleted = false } = {}): Knex.QueryBuilder {
-  const query = db("requirements as r")
-    .join("requirement_types as t", function () {
-      this.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id");
-    })
+  const query = withRequirementTypes(db, tenantId)
+    .from("requirements as r")
+    .join("t", "t.requirement_type_id", "r.requirement_type_id")
     .where("r.tenant_id", tenantId)
     .select(
       "r.requirement_id",

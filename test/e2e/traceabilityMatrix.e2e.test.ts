@@ -31,16 +31,16 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
   beforeAll(async () => {
     harness = await startHarness();
-    // What `npm start` seeds on a fresh data folder: the demo requirements, linked to PUMP's first issues.
+    // What `npm start` seeds on a fresh data folder: the infusion pump's demo requirements, linked to its issues.
     const site = harness.sites.get(DEFAULT_SITE);
     const installation = site && (await findInstallationByClientKey(harness.addonDeps.db, site.jira.clientKey));
     if (!site || !installation) throw new Error("The emulator's default site is not installed");
     tenantId = installation.tenantId;
-    const issueIds = site.content.issues.filter((issue) => issue.projectId === String(PUMP)).map((issue) => issue.id);
+    const issues = site.content.issues.filter((issue) => issue.projectId === String(PUMP));
     await seedDemoProject(
       harness.addonDeps,
       { tenantId: installation.tenantId, accountId: seedUsers[0]?.accountId ?? "demo" },
-      { projectId: PUMP, issueIds: issueIds.slice(0, 6) },
+      { projectId: PUMP, projectKey: "PUMP", issues },
     );
     page = await harness.newPage();
     await openMatrix();
@@ -53,26 +53,26 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
   it("shows a row per requirement with its ID, name and type, and its linked issues under their issue type", async () => {
     for (const heading of ["ID", "Name", "Type", "Epic", "Story", "Task", "Bug"]) await columnHeader(heading).waitFor();
-    await row("Reduce rear-end collisions").getByRole("cell", { name: /^BR-\d+$/ }).waitFor();
-    await row("Radar obstacle tracker").getByRole("cell", { name: "Software", exact: true }).waitFor();
+    await row("Prevent dose errors at the bedside").getByRole("cell", { name: /^BR-\d+$/ }).waitFor();
+    await row("Event log writer with power-fail flush").getByRole("cell", { name: "Software", exact: true }).waitFor();
     const issueLink = frame.getByRole("link", { name: /^PUMP-\d+$/ }).first();
     await issueLink.waitFor();
     expect(await issueLink.getAttribute("target")).toBe("_blank");
     expect(await issueLink.getAttribute("href")).toMatch(/\/browse\/PUMP-\d+$/);
-    expect(await frame.getByRole("row").count()).toBe(1 + 8);
+    expect(await frame.getByRole("row").count()).toBe(1 + 11);
   });
 
   it("filters requirements by label and name, and says so when nothing matches", async () => {
     const filter = frame.getByRole("textbox", { name: "Filter requirements" });
-    await filter.fill("braking");
-    await row("Automatic braking can be audited").waitFor();
-    await row("Emergency braking event log").waitFor();
+    await filter.fill("confirmation");
+    await row("Confirmation screen shows drug, rate and volume").waitFor();
+    await row("Confirmation screen renders the programmed dose").waitFor();
     await expect.poll(() => frame.getByRole("row").count()).toBe(1 + 2);
 
     await filter.fill("no such requirement");
     await frame.getByText("No requirements found for your search query").waitFor();
     await filter.fill("");
-    await expect.poll(() => frame.getByRole("row").count()).toBe(1 + 8);
+    await expect.poll(() => frame.getByRole("row").count()).toBe(1 + 11);
   });
 
   it("hides a column, which stays hidden after a reload, then exports the shown columns as a Word document", async () => {
@@ -94,7 +94,7 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
     const zip = await JSZip.loadAsync(fs.readFileSync(saved));
     const xml = (await zip.file("word/document.xml")?.async("string")) ?? "";
-    for (const name of ["Reduce rear-end collisions", "Forward collision warning", "Event log writer"]) expect(xml).toContain(name);
+    for (const name of ["Prevent dose errors at the bedside", "Drug library limit check", "Event log writer with power-fail flush"]) expect(xml).toContain(name);
     expect(xml).toContain(">Story<");
     expect(xml).not.toContain(">Bug<");
     expect(xml).toMatch(/PUMP-\d+/);

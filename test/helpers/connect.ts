@@ -110,9 +110,9 @@ export function postLifecycle(
 /** The Connect JWT a host puts on an iframe URL (or `context-qsh` for AP.context.getToken). */
 export function signConnectJwt(
   site: Pick<InstalledSite, "clientKey" | "sharedSecret">,
-  page: { method?: string; fullPath: string; accountId?: string; expiresIn?: number; qsh?: string },
+  page: { method?: string; fullPath: string; accountId?: string; expiresIn?: number; issuedIn?: number; qsh?: string },
 ): string {
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(Date.now() / 1000) + (page.issuedIn ?? 0);
   return atlassianJwt.encodeSymmetric(
     {
       iss: site.clientKey,

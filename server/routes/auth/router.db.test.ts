@@ -12,6 +12,7 @@ import {
   startKeyServer,
 } from "../../../test/helpers/connect.js";
 import { verifyAppToken } from "../../connect/appToken.js";
+import { CLOCK_SKEW_SECONDS } from "../../connect/connectJwt.js";
 
 let keys: KeyServer;
 let ctx: TestContext;
@@ -90,6 +91,14 @@ describe("POST /api/exchange-token", () => {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ Result: expect.any(String) });
     }
+  });
+
+  it("refuses a token issued a day in the future, and accepts one within the clock skew", async () => {
+    const tomorrow = await exchange(signConnectJwt(siteA, { fullPath: projectPage, issuedIn: 86_400 }));
+    expect(tomorrow.status).toBe(401);
+    expect(tomorrow.body).toEqual({ Result: "The Connect token was issued in the future" });
+    const slightlyAhead = await exchange(signConnectJwt(siteA, { fullPath: projectPage, issuedIn: CLOCK_SKEW_SECONDS - 5 }));
+    expect(slightlyAhead.status).toBe(200);
   });
 
   it("validates the body in the spec's format", async () => {

@@ -1,8 +1,8 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import { ExchangeTokenBodySchema, TokenResponseSchema, UserSchema } from "../../../common/schemas/auth.js";
-import { exchangeConnectToken, isInstalledOnConfluence, refreshAppToken } from "../../connect/exchangeToken.js";
-import { findTenant } from "../../db/tenantStore.js";
+import { exchangeConnectToken, refreshAppToken } from "../../connect/exchangeToken.js";
+import { findTenantSite } from "../../db/tenantStore.js";
 import type { AppDeps } from "../../deps.js";
 import { unauthorized } from "../../errors.js";
 import { authOf } from "../../middleware/auth.js";
@@ -70,12 +70,12 @@ export function router(deps: AppDeps): Router {
     "/api/user",
     handle(async (req, res) => {
       const { tenantId, accountId } = authOf(req);
-      const tenant = await findTenant(deps.db, tenantId);
-      if (!tenant) throw unauthorized("rmCloud is not installed on this site");
+      const site = await findTenantSite(deps.db, tenantId);
+      if (!site) throw unauthorized("rmCloud is not installed on this site");
       res.json({
         account_id: accountId,
-        installed_on_confluence: await isInstalledOnConfluence(deps.db, tenantId),
-        atlassian_base_url: tenant.siteUrl,
+        installed_on_confluence: site.installedOnConfluence,
+        atlassian_base_url: site.siteUrl,
       });
     }),
   );

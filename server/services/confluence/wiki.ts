@@ -1,5 +1,5 @@
 import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
-import { isInstalledOnConfluence } from "../../connect/exchangeToken.js";
+import { findEnabledInstallation } from "../../db/installationStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { badRequest, unavailable } from "../../errors.js";
 
@@ -31,7 +31,7 @@ export async function readWiki<T>(
   path: string,
   options: { missingIsUndefined?: boolean } = {},
 ): Promise<T | undefined> {
-  if (!(await isInstalledOnConfluence(deps.db, actor.tenantId))) throw badRequest(NOT_ON_CONFLUENCE);
+  if ((await findEnabledInstallation(deps.db, actor.tenantId, "confluence")) === undefined) throw badRequest(NOT_ON_CONFLUENCE);
   try {
     return await deps.hostClient.call<T>(actor.tenantId, "confluence", { method: "GET", path });
   } catch (error) {
