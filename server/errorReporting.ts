@@ -8,7 +8,7 @@ type Sentry = typeof import("@sentry/node");
 let sentry: Sentry | undefined;
 
 /**
- * Server errors go to Sentry when SENTRY_DSN is set: failed requests (the error handler's 500s),
+ * Server errors go to Sentry when SENTRY_DSN is set: failed requests (the error handler's 500s), jobs out of tries,
  * unhandled rejections and uncaught exceptions (Sentry's default integrations). Every event and
  * breadcrumb is scrubbed first (common/errorReports.ts). Answers whether reporting is on.
  */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { endJob, markJobStarted, setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
+import { reportError } from "../errorReporting.js";
 import {
   type AnyJobDefinition,
   defineBackgroundJob,
@@ -55,6 +56,7 @@ export async function runDefinition(
     await definition.handler(deps, payload.data, delivery);
   } catch (err) {
     log[delivery.isLastAttempt ? "error" : "warn"]({ err }, delivery.isLastAttempt ? "job failed, no tries left" : "job failed, will retry");
+    if (delivery.isLastAttempt) reportError(err, { job: definition.name });
     throw err;
   }
 }
@@ -106,6 +108,7 @@ async function runTrackedJob(
     }
     log[delivery.isLastAttempt ? "error" : "warn"]({ err, tenantId }, "job failed");
     if (delivery.isLastAttempt) {
+      reportError(err, { job: definition.name });
       await endJob(deps.db, tenantId, jobId, { status: "failed", error: errorMessage(err) });
     }
     throw err;
