@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import * as initialSchema from "./0001_initial_schema.js";
 import * as requirementTreeIndexes from "./0003_requirement_tree_indexes.js";
 import * as jobStatus from "./0004_job_status.js";
+import * as csvImports from "./0011_csv_imports.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -13,4 +14,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0001_initial_schema", initialSchema],
   ["0003_requirement_tree_indexes", requirementTreeIndexes],
   ["0004_job_status", jobStatus],
+  ["0011_csv_imports", csvImports],
 ];

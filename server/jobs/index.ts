@@ -1,4 +1,5 @@
+import { importRequirementsJob } from "../services/csv/importJob.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 
 /** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
-export const jobDefinitions: readonly AnyJobDefinition[] = [];
+export const jobDefinitions: readonly AnyJobDefinition[] = [importRequirementsJob];

@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
+import * as csv from "./csv/router.js";
 import * as customerSettings from "./customerSettings/router.js";
 import * as folders from "./folders/router.js";
 import * as issues from "./issues/router.js";
@@ -27,6 +28,7 @@ const features: Feature[] = [
   issues,
   storage,
   jobs,
+  csv,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
