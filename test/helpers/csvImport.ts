@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { HostCall, HostClient } from "../../server/connect/hostClient.js";
 import { insertUpload } from "../../server/db/uploadStore.js";
 import type { AppDeps } from "../../server/deps.js";
 import { newStoredFileName, storageKey } from "../../server/storage/objectStorage.js";
@@ -39,3 +40,23 @@ export async function putImportFile(
   await deps.storage.putObject(storageKey(tenantId, "imports", uuidFileName), content, "text/csv");
   return uuidFileName;
 }
+
+/**
+ * Jira as the export reads it for the fixture project: its components and statuses, issue keys
+ * (PUMP-<id>) and display names ("User <accountId>").
+ */
+export const pumpHostClient = (): HostClient => ({
+  call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
+    if (/\/project\/\d+\/components$/.test(call.path)) return PUMP_COMPONENTS as T;
+    if (/\/project\/\d+\/statuses$/.test(call.path)) return [{ id: "10001", name: "Story", statuses: PUMP_STATUSES }] as T;
+    if (call.path === "/rest/api/3/issue/bulkfetch") {
+      const ids = (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys;
+      return { issues: ids.map((id) => ({ id, key: `PUMP-${id}` })) } as T;
+    }
+    if (call.path.startsWith("/rest/api/3/user/bulk")) {
+      const ids = new URLSearchParams(call.path.split("?")[1]).getAll("accountId");
+      return { values: ids.map((accountId) => ({ accountId, displayName: `User ${accountId}` })) } as T;
+    }
+    throw new Error(`unexpected host call ${call.path}`);
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ImportRequest, ImportResult } from "../../../common/schemas/csvImport.js";
+import { setJobProgress } from "../../db/jobStore.js";
 import type { AppDeps } from "../../deps.js";
 import { defineJob, JobFailure } from "../../jobs/defineJob.js";
 import { startJob } from "../../jobs/startJob.js";
@@ -39,7 +40,11 @@ export const importRequirementsJob = defineJob({
   handler: async (deps, payload, job) => {
     const result = await runImport(deps, { tenantId: job.tenantId, accountId: job.accountId }, payload, {
       progress: job.progress,
-      beforeCommit: (trx, done) => job.finish(trx, done),
+      // The last progress with the rows: on PGlite the background progress write waits for this transaction, then finds the job over.
+      beforeCommit: async (trx, done) => {
+        await setJobProgress(trx, job.tenantId, job.id, { completed: done.imported, total: done.imported });
+        await job.finish(trx, done);
+      },
     });
     if (result.error_count > 0) throw new JobFailure(importFailureMessage(result), result);
     return result;
