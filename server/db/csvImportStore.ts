@@ -1,16 +1,8 @@
 import type { Db } from "./knex.js";
+import type { NewRequirement } from "./requirementWriteStore.js";
 
-/** A requirement an import writes. */
-export type ImportedRequirement = {
-  projectId: number;
-  parentFolderId: number | null;
-  requirementTypeId: number;
-  displayId: string | null;
-  name: string;
-  description: string;
-  statusId: string | null;
-  assignedTo: string | null;
-  createdBy: string;
+/** A requirement an import writes, with its components and custom field values. */
+export type ImportedRequirement = NewRequirement & {
   componentIds: string[];
   attributes: Record<string, string>;
 };

@@ -48,7 +48,7 @@ describe("the import job", () => {
     const stalling = new Proxy(ctx.deps.storage, {
       get: (target, property, receiver) =>
         property === "getObject"
-          ? async (key: string) => {
+          ? async () => {
               entered();
               return new Promise<never>(() => {});
             }
