@@ -3,7 +3,7 @@
  * import dialog (it shows the mapping) and the import job (it applies it), so both agree.
  */
 
-export type KnownField = "name" | "id" | "description" | "components" | "status";
+type KnownField = "name" | "id" | "description" | "components" | "status";
 
 /** Header names by field, compared case-insensitively; Jira's own export names come second. */
 const KNOWN_HEADERS: Record<KnownField, string[]> = {
@@ -28,7 +28,7 @@ export const EXPORT_HEADERS = {
   folder: "Folder",
 } as const;
 
-export type NamedField = { attribute_id: number; name: string };
+type NamedField = { attribute_id: number; name: string };
 
 export type HeaderMapping = {
   /** Column index of each single-valued field (the first column of that name counts). */

@@ -11,7 +11,7 @@ import { itemKeys } from "./items.js";
 import { requirementKeys } from "./requirements.js";
 
 /** Spec section 4: a job is polled every 2 seconds while it is queued or started. */
-export const JOB_POLL_MS = 2000;
+const JOB_POLL_MS = 2000;
 
 /**
  * Spec section 8's two upload messages: signing fails ('Did you upload a .csv?'), or storage

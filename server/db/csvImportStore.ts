@@ -105,7 +105,7 @@ export async function insertImportBatch(
   );
 }
 
-export type CompletedImport = { importedRows: number };
+type CompletedImport = { importedRows: number };
 
 export async function findCompletedImport(db: Db, tenantId: string, uuidFileName: string): Promise<CompletedImport | undefined> {
   const row = await db("csv_imports").where({ tenant_id: tenantId, uuid_file_name: uuidFileName }).first("imported_rows");

@@ -22,7 +22,7 @@ const ImportJobPayloadSchema = z.object({
 /** Row reasons shown in the dialog's error toast: the first few, then how many more. */
 const SHOWN_IN_MESSAGE = 10;
 
-export function importFailureMessage(result: ImportResult): string {
+function importFailureMessage(result: ImportResult): string {
   const shown = result.errors.slice(0, SHOWN_IN_MESSAGE).map((error) => `Row ${error.row}: ${error.reason}`);
   const more = result.error_count - shown.length;
   return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join("; ");

@@ -27,7 +27,7 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { csvRecords } from "./csvRecords.js";
 import { buildRowRules, hostComponentsOf, hostStatusesOf, type ImportedRow, readRow, type RowRules } from "./importRows.js";
 
-export type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
+type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
 export type ImportHooks = {
   /** Called as rows are checked and written; must not wait on the database (it may run inside the transaction). */
   progress?: (rows: { completed?: number; total?: number }) => void;

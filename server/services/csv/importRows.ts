@@ -3,11 +3,11 @@ import type { Attribute } from "../../../common/schemas/attribute.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
 import { MAX_ATTRIBUTE_VALUE_LENGTH } from "../attributes/validateAttributeValues.js";
 
-export const DESCRIPTION_MAX = 100_000;
+const DESCRIPTION_MAX = 100_000;
 
 /** A host component as the import matches it: by name, case-insensitively. */
-export type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
-export type HostStatus = { id: string; name: string };
+type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
+type HostStatus = { id: string; name: string };
 
 /** Everything a row is checked against, built once per import. */
 export type RowRules = {
@@ -33,7 +33,7 @@ export type ImportedRow = {
   attributes: Record<string, string>;
 };
 
-export type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
+type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
 
 const byName = <T extends { name: string }>(items: T[]) => new Map(items.map((item) => [item.name.trim().toLowerCase(), item]));
 
