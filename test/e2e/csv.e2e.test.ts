@@ -55,6 +55,22 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     expect(detail.status).not.toBeNull();
   });
 
+  it("shows the progress of a large file as completed of total rows", async () => {
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Import requirements" }).click();
+    const dialog = screen.dialog();
+    await screen.chooseOption("Requirement type", "Stakeholder");
+    const csv = ["Name,ID", ...Array.from({ length: 5000 }, (_, index) => `Bulk requirement ${index},BULK-${index}`)].join("\n");
+    await dialog.locator('input[type="file"]').setInputFiles({ name: "bulk.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await dialog.getByRole("table", { name: "Mapped columns" }).waitFor();
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await dialog.getByRole("status").filter({ hasText: /Importing: \d+ of 5000 rows/ }).waitFor({ timeout: 60_000 });
+    await screen.flag("Requirements imported successfully").waitFor({ timeout: 120_000 });
+    const stakeholder = (await screen.types()).find((type) => type.name === "Stakeholder");
+    const all = await screen.api<{ requirements: { requirement_type_id: number }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
+    expect(all.requirements.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
+  });
+
   it("shows each bad row and imports nothing", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();

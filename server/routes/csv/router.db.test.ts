@@ -125,6 +125,14 @@ describe("GET /api/requirement/export", () => {
     const [gone] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, display_id: "X-2" }).pluck("requirement_id");
     await request(ctx.app).post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [gone] }).expect(200);
 
+    const [x1] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, display_id: "X-1" }).pluck("requirement_id");
+    const software = (await listRequirementTypes(ctx.deps.db, tenant.tenantId)).find((type) => type.prefix === "SW");
+    const linked = await request(ctx.app)
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({ name: "Pump driver", project: 10003, requirement_type_id: software?.requirement_type_id, requirements: [x1], assigned_to: "557058:dana" });
+    expect(linked.status).toBe(201);
+
     const res = await request(ctx.app)
       .get("/api/requirement/export?atlassian_project_id=10003")
       .set("Authorization", auth)
@@ -145,8 +153,9 @@ describe("GET /api/requirement/export", () => {
     const plainId = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, name: "Plain" }).first("requirement_id");
     expect(rows).toEqual([
       ["ID", "Name", "Description", "Type", "Status", "Assignee", "Component/s", "Component/s", "Linked issues", "Linked requirements", "Folder"],
-      ["SYS-X-1", "'=cmd|calc", 'a, "b"\nc', "System", "Done", "", "Dosing", "Alarms", "", "", ""],
+      ["SYS-X-1", "'=cmd|calc", 'a, "b"\nc', "System", "Done", "", "Dosing", "Alarms", "", `SW-${linked.body.requirement_id}: Pump driver`, ""],
       [`SYS-${plainId.requirement_id}`, "Plain", "", "System", "", "", "", "", "", "", ""],
+      [`SW-${linked.body.requirement_id}`, "Pump driver", "", "Software", "", "User 557058:dana", "", "", "", "SYS-X-1: =cmd|calc", ""],
     ]);
 
     const elsewhere = await request(ctx.app).get("/api/requirement/export?atlassian_project_id=10003").set("Authorization", otherAuth);

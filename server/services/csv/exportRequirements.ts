@@ -1,9 +1,8 @@
 import { EXPORT_HEADERS, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { listAttributes } from "../../db/attributeStore.js";
-import { mostComponentsOfOneRequirement, projectFolders, requirementIdsAfter } from "../../db/csvExportStore.js";
+import { exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { loadRequirementDetails } from "../requirements/requirementViews.js";
 import { JiraNames } from "./jiraNames.js";
 
 /** Requirements read per query: enough to keep round trips few, small enough to keep memory flat. */
@@ -42,31 +41,31 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
 
   let after = 0;
   for (;;) {
-    const ids = await requirementIdsAfter(deps.db, tenantId, projectId, after, PAGE);
-    if (ids.length === 0) return;
-    after = ids[ids.length - 1] as number;
-    const details = await loadRequirementDetails(deps, actor, ids);
+    const page = await exportPage(deps.db, tenantId, projectId, after, PAGE);
+    const last = page[page.length - 1];
+    if (!last) return;
+    after = last.requirement_id;
     await names.load(
-      details.flatMap((detail) => detail.issues.map((issue) => issue.atlassian_issue_id)),
-      details.flatMap((detail) => (detail.assigned_to ? [detail.assigned_to.account_id] : [])),
+      page.flatMap((requirement) => requirement.issues),
+      page.flatMap((requirement) => (requirement.assigned_to ? [requirement.assigned_to] : [])),
     );
-    for (const detail of details) {
-      const components = detail.components.map((component) => names.component(component.atlassian_component_id));
+    for (const requirement of page) {
+      const components = requirement.components.map(names.component);
       yield [
-        requirementIdLabel(detail),
-        detail.name,
-        detail.description,
-        detail.requirement_type.name,
-        detail.status ? names.status(detail.status.atlassian_status_id) : "",
-        detail.assigned_to ? names.userName(detail.assigned_to.account_id) : "",
+        requirementIdLabel(requirement),
+        requirement.name,
+        requirement.description,
+        requirement.type_name,
+        requirement.status_id ? names.status(requirement.status_id) : "",
+        requirement.assigned_to ? names.userName(requirement.assigned_to) : "",
         ...Array.from({ length: componentColumns }, (_, index) => components[index] ?? ""),
-        detail.issues.map((issue) => names.issueKey(issue.atlassian_issue_id)).join(", "),
-        detail.linked_requirements_v2.map(requirementLabel).join("\n"),
+        requirement.issues.map(names.issueKey).join(", "),
+        requirement.linked.map(requirementLabel).join("\n"),
         ...fields.map((field) => {
-          const value = detail.attributes[field.attribute_id] ?? "";
+          const value = requirement.attributes[field.attribute_id] ?? "";
           return field.type === "select" ? (optionNames.get(value) ?? value) : value;
         }),
-        detail.parent_folder_id === null ? "" : folderPath(detail.parent_folder_id),
+        requirement.parent_folder_id === null ? "" : folderPath(requirement.parent_folder_id),
       ].map(toSpreadsheetSafe);
     }
   }
