@@ -5,6 +5,7 @@ import * as jobStatus from "./0004_job_status.js";
 import * as baselines from "./0005_baselines.js";
 import * as hotReadIndexes from "./0007_hot_read_indexes.js";
 import * as forgeInstallations from "./0008_forge_installations.js";
+import * as csvImports from "./0011_csv_imports.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -19,4 +20,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0005_baselines", baselines],
   ["0007_hot_read_indexes", hotReadIndexes],
   ["0008_forge_installations", forgeInstallations],
+  ["0011_csv_imports", csvImports],
 ];

@@ -7,6 +7,7 @@ import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
 import * as baselines from "./baselines/router.js";
+import * as csv from "./csv/router.js";
 import * as customerSettings from "./customerSettings/router.js";
 import * as folders from "./folders/router.js";
 import * as issues from "./issues/router.js";
@@ -33,6 +34,7 @@ const features: Feature[] = [
   confluence,
   jobs,
   baselines,
+  csv,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.destroy());
 
-/** A tenant with a row in every kind of table: folders in a tree, a requirement with revisions in a baseline, links, settings, a job, a sent notification. */
+/** A tenant with a row in every kind of table: folders in a tree, a requirement with revisions in a baseline, links, settings, a job, a sent notification, an import. */
 async function seedSite(db: Db, tenant: TestTenant): Promise<void> {
   const tenant_id = tenant.tenantId;
   const [type] = await db("requirement_types").insert({ tenant_id, name: "Business", prefix: "BR" }).returning("requirement_type_id");
@@ -45,6 +45,7 @@ async function seedSite(db: Db, tenant: TestTenant): Promise<void> {
   await db("customer_settings").insert({ tenant_id });
   await db("jobs").insert({ tenant_id, name: "export" });
   await db("notification_deliveries").insert({ tenant_id, delivery_key: "comment:1:1:10001" });
+  await db("csv_imports").insert({ tenant_id, uuid_file_name: `${tenant_id}.csv`, project_id: 10000, imported_rows: 2, created_by: "u" });
 }
 
 async function rowsOf(db: Db, tenantId: string): Promise<Record<string, number>> {

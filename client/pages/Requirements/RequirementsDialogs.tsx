@@ -11,7 +11,8 @@ import { FolderFormDialog } from "../../components/FolderForm/FolderFormDialog.j
 import { MoveDialog } from "../../components/MoveDialog/MoveDialog.js";
 import { RequirementFormDialog } from "../../components/RequirementForm/RequirementFormDialog.js";
 import { useAppState } from "../../state/AppState.js";
-import { PlaceholderDialog } from "./PlaceholderDialog.js";
+import { ExportDialog } from "./ExportDialog.js";
+import { ImportDialog } from "./ImportDialog.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
 import { requirementsNoun, withFlags } from "./withFlags.js";
 
@@ -216,8 +217,8 @@ export function RequirementsDialogs({
       );
     }
     case "import":
-      return <PlaceholderDialog title="Import requirements" onClose={onClose} />;
+      return <ImportDialog projectId={projectId} onClose={onClose} />;
     case "export":
-      return <PlaceholderDialog title="Export requirements" onClose={onClose} />;
+      return <ExportDialog projectId={projectId} onClose={onClose} />;
   }
 }

@@ -1,0 +1,100 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  IMPORT_UPLOAD_FAILED_MESSAGE,
+  type ImportRequestInput,
+} from "../../common/schemas/csvImport.js";
+import type { JobStatusResponse } from "../../common/schemas/job.js";
+import { IMPORT_NOT_CSV_MESSAGE, isUploadSuccess, type SignPutRequest, type SignPutResponse } from "../../common/schemas/storage.js";
+import { ApiError, api, buildUrl, tokenStore } from "./client.js";
+import { folderKeys } from "./folders.js";
+import { itemKeys } from "./items.js";
+import { requirementKeys } from "./requirements.js";
+
+/** Spec section 4: a job is polled every 2 seconds while it is queued or started. */
+const JOB_POLL_MS = 2000;
+
+/**
+ * Spec section 8's two upload messages: signing fails ('Did you upload a .csv?'), or storage
+ * refuses the bytes ('Error uploading file'). Answers the stored name for POST /api/import-issues.
+ */
+export async function uploadImportFile(file: File): Promise<string> {
+  const request: SignPutRequest = { operation: "import", original_file_name: file.name, file_type: file.type };
+  let signed: SignPutResponse;
+  try {
+    signed = await api.post<SignPutResponse>("/api/sign-s3-put", request);
+  } catch {
+    throw new Error(IMPORT_NOT_CSV_MESSAGE);
+  }
+  const response = await fetch(signed.presigned_url, {
+    method: "PUT",
+    headers: file.type ? { "Content-Type": file.type } : {},
+    body: file,
+  }).catch(() => undefined);
+  if (!response || !isUploadSuccess(response.status)) throw new Error(IMPORT_UPLOAD_FAILED_MESSAGE);
+  return signed.uuid_file_name;
+}
+
+export function useStartImport(projectId: number) {
+  const queryClient = useQueryClient();
+  return {
+    start: (request: ImportRequestInput) => api.post<{ job_id: string }>("/api/import-issues", request),
+    /** After a finished import: the tree, folder details and pickers show the new requirements. */
+    refresh: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: itemKeys.all(projectId) }),
+        queryClient.invalidateQueries({ queryKey: folderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: requirementKeys.all }),
+      ]),
+  };
+}
+
+/** Polls GET /api/job/status/{jobId} every 2 s, reporting each answer, until the job is finished or failed. */
+export async function waitForJob(jobId: string, onStatus: (status: JobStatusResponse) => void): Promise<JobStatusResponse> {
+  for (;;) {
+    const status = await api.get<JobStatusResponse>(`/api/job/status/${jobId}`);
+    onStatus(status);
+    if (status.status === "finished" || status.status === "failed") return status;
+    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+  }
+}
+
+/** The file name the server chose (Content-Disposition), or a plain fallback. */
+function downloadName(response: Response): string {
+  const match = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "");
+  return match?.[1] ?? "requirements.csv";
+}
+
+/**
+ * GET /api/requirement/export, saved as the file the server names. The request carries the app
+ * token, so it goes through fetch and a temporary object URL rather than a plain link.
+ */
+export async function downloadRequirementsExport(projectId: number): Promise<string> {
+  const token = tokenStore.get();
+  const response = await fetch(buildUrl("/api/requirement/export", { atlassian_project_id: projectId }), {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: shown as it is
+    }
+    throw new ApiError(response.status, body);
+  }
+  const name = downloadName(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return name;
+}
+
+export function useExportRequirements(projectId: number) {
+  return useMutation({ mutationFn: () => downloadRequirementsExport(projectId) });
+}

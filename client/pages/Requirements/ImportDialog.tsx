@@ -1,0 +1,260 @@
+import { Checkbox } from "@atlaskit/checkbox";
+import { ErrorMessage, HelperMessage, Label } from "@atlaskit/form";
+import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
+import SectionMessage from "@atlaskit/section-message";
+import Select from "@atlaskit/select";
+import { token } from "@atlaskit/tokens";
+import { useId, useMemo, useState } from "react";
+import { mapHeaders } from "../../../common/csvHeaders.js";
+import {
+  IMPORT_FAILED_PREFIX,
+  IMPORT_NO_FILE_MESSAGE,
+  IMPORT_SUCCESS_MESSAGE,
+  type ImportResult,
+} from "../../../common/schemas/csvImport.js";
+import type { JobStatusResponse } from "../../../common/schemas/job.js";
+import { useAttributes } from "../../api/attributes.js";
+import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
+import { useTopLevelFolders } from "../../api/folders.js";
+import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
+import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import { useRequirementTypes } from "../../api/requirementTypes.js";
+import { useFlags } from "../../components/Flags/Flags.js";
+import { useAppState } from "../../state/AppState.js";
+import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
+import { csvFileHeaders } from "./csvFileHeaders.js";
+
+type Option<T> = { label: string; value: T };
+const TOP_LEVEL: Option<number | null> = { label: "Top Level", value: null };
+
+/**
+ * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
+ * the requirement type and where the requirements go, see how the file's headers map, keep
+ * other headers in the description, then follow the job every 2 s until it ends.
+ */
+export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
+  const flags = useFlags();
+  const { setFolderOpen } = useAppState();
+  const ids = { file: useId(), type: useId(), location: useId() };
+  const [file, setFile] = useState<File | undefined>();
+  const [headers, setHeaders] = useState<string[]>([]);
+  const [typeId, setTypeId] = useState<number | undefined>();
+  const [location, setLocation] = useState<Option<number | null>>(TOP_LEVEL);
+  const [kept, setKept] = useState<string[]>([]);
+  const [assignByComponent, setAssignByComponent] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
+  const [isSubmitting, setSubmitting] = useState(false);
+  const [job, setJob] = useState<JobStatusResponse | undefined>();
+
+  const isProject = projectId !== GLOBAL_PROJECT_ID;
+  const types = useRequirementTypes();
+  const folders = useTopLevelFolders(projectId);
+  const attributes = useAttributes(projectId);
+  const components = useProjectComponents(projectId);
+  const statuses = useProjectStatuses(projectId);
+  const importer = useStartImport(projectId);
+
+  const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
+  const typeOptions = (types.data ?? []).map((type) => ({ label: `${type.name} (${type.prefix})`, value: type.requirement_type_id }));
+  const locationOptions = [TOP_LEVEL, ...(folders.data ?? []).map((folder) => ({ label: folder.name, value: folder.folder_id }))];
+
+  const status = job?.status;
+  const result = job?.result as ImportResult | null | undefined;
+
+  const chooseFile = async (chosen: File | undefined) => {
+    setFile(chosen);
+    setProblem(undefined);
+    setJob(undefined);
+    setKept([]);
+    setHeaders(chosen ? await csvFileHeaders(chosen) : []);
+  };
+
+  const submit = async () => {
+    if (!file) {
+      setProblem(IMPORT_NO_FILE_MESSAGE);
+      window.alert(`${IMPORT_NO_FILE_MESSAGE}.`);
+      return;
+    }
+    if (typeId === undefined) return;
+    setSubmitting(true);
+    setProblem(undefined);
+    try {
+      const fileName = await uploadImportFile(file);
+      const started = await importer.start({
+        file_name: fileName,
+        requirement_type: typeId,
+        location: location.value,
+        atlassian_project_id: projectId,
+        atlassian_component_json: JSON.stringify(components.data ?? []),
+        atlassian_statuses_json: JSON.stringify(statuses.data ?? []),
+        additional_headers: kept,
+        assign_based_on_component: assignByComponent,
+      });
+      const end = await waitForJob(started.job_id, setJob);
+      if (end.status === "finished") {
+        flags.success(IMPORT_SUCCESS_MESSAGE);
+        await importer.refresh();
+        if (location.value !== null) setFolderOpen(location.value, true);
+        onClose();
+        return;
+      }
+      flags.error(`${IMPORT_FAILED_PREFIX}${end.error ?? ""}`);
+      setSubmitting(false);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      setProblem(message);
+      flags.error(`${IMPORT_FAILED_PREFIX}${message}`);
+      setSubmitting(false);
+    }
+  };
+
+  const running = job !== undefined && status !== "failed";
+  return (
+    <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
+      <ModalHeader>
+        <ModalTitle>Import requirements</ModalTitle>
+      </ModalHeader>
+      <ModalBody>
+        <Label htmlFor={ids.file}>CSV file</Label>
+        <input
+          id={ids.file}
+          type="file"
+          accept=".csv,text/csv"
+          disabled={isSubmitting}
+          onChange={(event) => void chooseFile(event.target.files?.[0])}
+        />
+        <HelperMessage>Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status and custom field names are read too.</HelperMessage>
+        {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
+
+        <Label htmlFor={ids.type}>Requirement type (required)</Label>
+        <Select<Option<number>>
+          inputId={ids.type}
+          options={typeOptions}
+          value={typeOptions.find((option) => option.value === typeId) ?? null}
+          onChange={(option) => setTypeId(option?.value)}
+          isLoading={types.isLoading}
+          isDisabled={isSubmitting}
+        />
+
+        <Label htmlFor={ids.location}>Import into</Label>
+        <Select<Option<number | null>>
+          inputId={ids.location}
+          options={locationOptions}
+          value={location}
+          onChange={(option) => setLocation(option ?? TOP_LEVEL)}
+          isLoading={folders.isLoading}
+          isDisabled={isSubmitting}
+        />
+
+        {isProject ? (
+          <Checkbox
+            label="Assign each requirement to the assignee of its component"
+            isChecked={assignByComponent}
+            isDisabled={isSubmitting}
+            onChange={(event) => setAssignByComponent(event.target.checked)}
+          />
+        ) : null}
+
+        {headers.length > 0 ? <HeaderMapping headers={headers} mapping={mapping} attributes={attributes.data ?? []} kept={kept} onKeep={setKept} isDisabled={isSubmitting} /> : null}
+
+        {running ? (
+          <div role="status" style={{ marginTop: token("space.200") }}>
+            {job?.total_rows ? `Importing: ${job.completed_rows} of ${job.total_rows} rows` : "Starting the import..."}
+            <progress
+              max={job?.total_rows || 1}
+              value={job?.completed_rows ?? 0}
+              style={{ display: "block", width: "100%" }}
+              aria-label="Import progress"
+            />
+          </div>
+        ) : null}
+        {status === "failed" && result?.errors?.length ? <RowErrors result={result} /> : null}
+      </ModalBody>
+      <DialogFooter
+        label="Import"
+        isSubmitting={isSubmitting}
+        isDisabled={typeId === undefined}
+        onConfirm={() => void submit()}
+        onCancel={onClose}
+      />
+    </Modal>
+  );
+}
+
+function HeaderMapping({
+  headers,
+  mapping,
+  attributes,
+  kept,
+  onKeep,
+  isDisabled,
+}: {
+  headers: string[];
+  mapping: ReturnType<typeof mapHeaders>;
+  attributes: { attribute_id: number; name: string }[];
+  kept: string[];
+  onKeep(headers: string[]): void;
+  isDisabled: boolean;
+}) {
+  const header = (column: number | undefined) => (column === undefined ? undefined : headers[column]);
+  const known: [string, string | undefined][] = [
+    ["Name", header(mapping.name)],
+    ["ID", header(mapping.id)],
+    ["Description", header(mapping.description)],
+    ["Status", header(mapping.status)],
+    ["Components", mapping.components.length ? `${header(mapping.components[0])} (${mapping.components.length} columns)` : undefined],
+    ...mapping.attributes.map(
+      ({ attribute_id, column }) =>
+        [attributes.find((field) => field.attribute_id === attribute_id)?.name ?? "", header(column)] as [string, string | undefined],
+    ),
+  ];
+  return (
+    <div style={{ marginTop: token("space.200") }}>
+      <h4>Columns of the file</h4>
+      {mapping.name === undefined ? (
+        <SectionMessage appearance="warning">The file has no Name column (Name or Summary).</SectionMessage>
+      ) : null}
+      <table aria-label="Mapped columns">
+        <tbody>
+          {known
+            .filter(([, column]) => column !== undefined)
+            .map(([field, column]) => (
+              <tr key={field}>
+                <td>{field}</td>
+                <td>← {column}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+      {mapping.additional.length > 0 ? (
+        <fieldset style={{ border: "none", padding: 0 }}>
+          <legend>Additional headers to keep (added to the description)</legend>
+          {mapping.additional.map(({ header: name }) => (
+            <Checkbox
+              key={name}
+              label={name}
+              isChecked={kept.includes(name)}
+              isDisabled={isDisabled}
+              onChange={(event) => onKeep(event.target.checked ? [...kept, name] : kept.filter((item) => item !== name))}
+            />
+          ))}
+        </fieldset>
+      ) : null}
+    </div>
+  );
+}
+
+function RowErrors({ result }: { result: ImportResult }) {
+  return (
+    <SectionMessage appearance="error" title="Nothing was imported. Fix these rows and import the file again.">
+      <ul aria-label="Row errors">
+        {result.errors.map((error) => (
+          <li key={`${error.row}-${error.reason}`}>
+            Row {error.row}: {error.reason}
+          </li>
+        ))}
+      </ul>
+      {result.error_count > result.errors.length ? <p>and {result.error_count - result.errors.length} more</p> : null}
+    </SectionMessage>
+  );
+}

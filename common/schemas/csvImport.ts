@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { projectParamSchema } from "./item.js";
+import { UuidFileNameSchema } from "./storage.js";
+
+/** Spec section 8. */
+export const IMPORT_NO_FILE_MESSAGE = "No file selected";
+export const IMPORT_UPLOAD_FAILED_MESSAGE = "Error uploading file";
+export const IMPORT_SUCCESS_MESSAGE = "Requirements imported successfully";
+export const IMPORT_FAILED_PREFIX = "There was a problem importing your requirements: ";
+
+const jsonList = z
+  .string()
+  .max(5_000_000)
+  .nullish()
+  .transform((value, ctx) => {
+    if (value === null || value === undefined || value.trim() === "") return [] as unknown[];
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return parsed as unknown[];
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: "custom", message: "Must be a JSON list" });
+    return z.NEVER;
+  });
+
+const idSchema = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)], {
+  error: (issue) => (issue.input === undefined || issue.input === null || issue.input === "" ? "Required" : "Must be an id"),
+});
+
+/** POST /api/import-issues (spec section 7). */
+export const ImportRequestSchema = z.object({
+  file_name: z.string({ error: "Required" }).trim().min(1, "Required").pipe(UuidFileNameSchema),
+  requirement_type: idSchema,
+  location: z
+    .union([z.null(), z.literal(""), z.literal(0), idSchema])
+    .optional()
+    .transform((value) => (value === undefined || value === null || value === "" || value === 0 ? null : value)),
+  atlassian_project_id: projectParamSchema,
+  /** The host's components of the project, as JSON: [{id, name, lead?: {accountId}}]. */
+  atlassian_component_json: jsonList,
+  /** The host's statuses, as JSON: a flat [{id, name}] or the project statuses per issue type [{statuses: [...]}]. */
+  atlassian_statuses_json: jsonList,
+  /** Headers of the file to keep: their values are appended to the description. */
+  additional_headers: z.array(z.string().max(1000)).max(1000).default([]),
+  /** Assign each requirement to the assignee of its first component that has one (the component's lead by default). */
+  assign_based_on_component: z.boolean().default(false),
+});
+export type ImportRequestInput = z.input<typeof ImportRequestSchema>;
+export type ImportRequest = z.output<typeof ImportRequestSchema>;
+
+export const ImportResponseSchema = z.object({ job_id: z.string() });
+
+export type ImportRowError = { row: number; reason: string };
+
+/** What an import job answers when it ends: how many were written, or why nothing was. */
+export const ImportResultSchema = z.object({
+  imported: z.number(),
+  /** Each refused row with its number (the header is row 1) and reason; at most MAX_REPORTED_ROW_ERRORS. */
+  errors: z.array(z.object({ row: z.number(), reason: z.string() })),
+  /** All refused rows, also those beyond the list. */
+  error_count: z.number(),
+});
+export type ImportResult = z.infer<typeof ImportResultSchema>;
+
+export const MAX_REPORTED_ROW_ERRORS = 1000;
+
+export const ExportQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
+
+/** The exported file's name: a fixed prefix and the export date (UTC). */
+export const exportFileName = (date: Date) => `rmcloud-requirements-${date.toISOString().slice(0, 10)}.csv`;

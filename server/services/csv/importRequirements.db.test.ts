@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ImportRequest } from "../../../common/schemas/csvImport.js";
+import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
+import { createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
+import { csvFixture, PUMP_COMPONENTS, PUMP_STATUSES, putImportFile } from "../../../test/helpers/csvImport.js";
+import { listRequirementTypes } from "../../db/requirementTypeStore.js";
+import { AppError } from "../../errors.js";
+import { createAttribute } from "../attributes/createAttribute.js";
+import type { Actor } from "../context.js";
+import { loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
+import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
+import { runImport } from "./importRequirements.js";
+
+const PROJECT = 10000;
+let ctx: TestContext;
+let actor: Actor;
+let other: Actor;
+let systemTypeId: number;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const tenant = await createTenant(ctx.deps.db);
+  const otherTenant = await createTenant(ctx.deps.db);
+  actor = { tenantId: tenant.tenantId, accountId: "557058:test-user" };
+  other = { tenantId: otherTenant.tenantId, accountId: "557058:other-user" };
+  await seedDefaultRequirementTypes(ctx.deps, actor);
+  await seedDefaultRequirementTypes(ctx.deps, other);
+  const types = await listRequirementTypes(ctx.deps.db, tenant.tenantId);
+  systemTypeId = types.find((type) => type.prefix === "SYS")?.requirement_type_id ?? 0;
+});
+afterAll(() => ctx.destroy());
+
+const request = (fileName: string, overrides: Record<string, unknown> = {}): ImportRequest =>
+  ImportRequestSchema.parse({
+    file_name: fileName,
+    requirement_type: systemTypeId,
+    location: null,
+    atlassian_project_id: PROJECT,
+    atlassian_component_json: JSON.stringify(PUMP_COMPONENTS),
+    atlassian_statuses_json: JSON.stringify(PUMP_STATUSES),
+    additional_headers: [],
+    assign_based_on_component: false,
+    ...overrides,
+  });
+
+const requirementsOf = (projectId: number, tenantId = actor.tenantId) =>
+  ctx.deps.db("requirements").where({ tenant_id: tenantId, project_id: projectId }).orderBy("requirement_id");
+const countOf = async (table: string, tenantId = actor.tenantId) =>
+  Number((await ctx.deps.db(table).where({ tenant_id: tenantId }).count({ n: "*" }))[0]?.n);
+
+describe("runImport", () => {
+  it("imports Jira's export: every row in file order, with components, status and a full 'created' revision", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv"));
+    const progress: { completed?: number; total?: number }[] = [];
+    const result = await runImport(ctx.deps, actor, request(file, { additional_headers: ["Priority"] }), {
+      progress: (rows) => progress.push(rows),
+    });
+    expect(result).toEqual({ imported: 7, errors: [], error_count: 0 });
+    expect(progress).toEqual([{ completed: 0, total: 7 }, { completed: 7 }]);
+
+    const rows = await requirementsOf(PROJECT);
+    expect(rows.map((row) => [row.display_id, row.name, row.status_id])).toEqual([
+      ["PUMP-101", "Infusion rate shall be adjustable from 0.1 to 999 mL/h", "1"],
+      ["PUMP-102", 'Occlusion alarm within 30 s, "downstream"', "3"],
+      ["PUMP-103", "Battery status visible on every screen", "10001"],
+      ["PUMP-104", "Log every alarm with timestamp; keep 5,000 entries", "1"],
+      ["PUMP-105", '=HYPERLINK("http://example.invalid","click") must stay text', "1"],
+      ["PUMP-106", "Prime the line before the first infusion", "10001"],
+      ["PUMP-107", "Unicode names: 注入速度, Überwachung, ñandú", "1"],
+    ]);
+    const details = await loadRequirementDetails(
+      ctx.deps,
+      actor,
+      rows.map((row) => Number(row.requirement_id)),
+    );
+    const [first, , , fourth] = details;
+    expect(first?.description).toBe(
+      "The operator shall be able to set the infusion rate in steps of 0.1 mL/h.\nValues outside 0.1–999 mL/h are rejected with an audible alert.\n\nPriority: High",
+    );
+    expect(first?.components).toEqual([{ atlassian_component_id: "10100" }, { atlassian_component_id: "10101" }]);
+    expect(fourth?.components).toEqual([{ atlassian_component_id: "10102" }, { atlassian_component_id: "10104" }]);
+    expect(first?.requirement_type.prefix).toBe("SYS");
+
+    const revisions = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId }).orderBy("requirement_id");
+    expect(revisions).toHaveLength(7);
+    for (const [index, detail] of details.entries()) {
+      const revision = revisions[index];
+      expect(revision).toMatchObject({ revision: 1, action: "created", account_id: actor.accountId });
+      const snapshot = typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot;
+      expect(snapshot).toEqual(snapshotOf(detail));
+    }
+    expect(revisions[0].changed_fields).toEqual(["name", "requirement_type_id", "display_id", "description", "status", "components"]);
+  });
+
+  it("answers the earlier result when the same file is run again, writing nothing twice", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, "Name\nOnce\n");
+    const before = await countOf("requirements");
+    expect((await runImport(ctx.deps, actor, request(file))).imported).toBe(1);
+    expect((await runImport(ctx.deps, actor, request(file))).imported).toBe(1);
+    expect(await countOf("requirements")).toBe(before + 1);
+  });
+
+  it("refuses the whole file for one bad row, names it, and writes nothing; the fixed file then imports", async () => {
+    const before = { requirements: await countOf("requirements"), revisions: await countOf("requirement_revisions") };
+    const bad = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-one-bad-row.csv"));
+    const result = await runImport(ctx.deps, actor, request(bad, { atlassian_project_id: 10001 }));
+    expect(result).toEqual({ imported: 0, errors: [{ row: 9, reason: "Name is required" }], error_count: 1 });
+    expect(await countOf("requirements")).toBe(before.requirements);
+    expect(await countOf("requirement_revisions")).toBe(before.revisions);
+
+    const fixed = csvFixture("jira-export-one-bad-row.csv").toString("utf8").replace("\r\n,PUMP-108", "\r\nPriming check,PUMP-108");
+    const retry = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, fixed), { atlassian_project_id: 10001 }));
+    expect(retry).toEqual({ imported: 8, errors: [], error_count: 0 });
+    expect((await requirementsOf(10001)).map((row) => row.display_id)).toContain("PUMP-108");
+  });
+
+  it("reports duplicate custom IDs within the file and against the project, unknown components, statuses and options", async () => {
+    await createAttribute(ctx.deps, actor, {
+      name: "Risk",
+      project: 10002,
+      type: "select",
+      options: [{ name: "High" }, { name: "Low" }],
+    });
+    const first = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,R-1\n");
+    await runImport(ctx.deps, actor, request(first, { atlassian_project_id: 10002 }));
+    const csv = [
+      "Name,ID,Component/s,Status,risk",
+      "A,R-1,,,",
+      "B,R-2,,,",
+      "C,R-2,,,",
+      "D,,Pumps,,",
+      "E,,,Blocked,",
+      "F,,,,medium",
+      "G,,dosing,done,low",
+    ].join("\n");
+    const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10002 }));
+    expect(result.errors).toEqual([
+      { row: 2, reason: 'ID "R-1" is already used by another requirement in this project' },
+      { row: 4, reason: 'ID "R-2" is already used in row 3' },
+      { row: 5, reason: 'Component/s: "Pumps" is not a component of this project' },
+      { row: 6, reason: 'Status: "Blocked" is not a status of this project' },
+      { row: 7, reason: 'Risk: "medium" is not one of the field\'s options' },
+    ]);
+    expect(await requirementsOf(10002)).toHaveLength(1);
+  });
+
+  it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
+    const cases: [string, { row: number; reason: string }][] = [
+      ["Title,ID\nA,1\n", { row: 1, reason: "The file has no Name column (Name or Summary)" }],
+      ["", { row: 1, reason: "The file is empty" }],
+      ["Name,ID\n", { row: 2, reason: "The file has no requirements to import" }],
+    ];
+    for (const [csv, error] of cases) {
+      const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv)));
+      expect(result.errors).toEqual([error]);
+    }
+  });
+
+  it("imports into a folder of the project, assigning by component when asked", async () => {
+    const [folder] = await ctx.deps.db("folders")
+      .insert({ tenant_id: actor.tenantId, project_id: 10003, name: "Imported", created_by: actor.accountId })
+      .returning("folder_id");
+    const file = await putImportFile(ctx.deps, actor.tenantId, "Summary,Component/s,Component/s\nA,UI,Alarms\n");
+    await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10003, location: folder.folder_id, assign_based_on_component: true }));
+    const [row] = await requirementsOf(10003);
+    expect(row).toMatchObject({ parent_folder_id: Number(folder.folder_id), assigned_to: "557058:jonas" });
+  });
+
+  it("never reads another site's file, nor imports into another site's type", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, "Name\nSecret\n");
+    const refused = await runImport(ctx.deps, other, request(file)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).status).toBe(400);
+    expect(await countOf("requirements", other.tenantId)).toBe(0);
+  });
+
+  it("writes nothing when the worker stops mid-import, and the next try imports every row once", async () => {
+    const csv = ["Name,ID", ...Array.from({ length: 2500 }, (_, index) => `Row ${index},K-${index}`)].join("\r\n");
+    const file = await putImportFile(ctx.deps, actor.tenantId, csv);
+    const crash = runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10004 }), {
+      progress: (rows) => {
+        if (rows.completed === 2000) throw new Error("worker stopped");
+      },
+    });
+    await expect(crash).rejects.toThrow("worker stopped");
+    expect(await requirementsOf(10004)).toHaveLength(0);
+
+    expect((await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10004 }))).imported).toBe(2500);
+    const rows = await requirementsOf(10004);
+    expect(rows).toHaveLength(2500);
+    expect(new Set(rows.map((row) => row.display_id)).size).toBe(2500);
+    expect(rows.at(-1)?.name).toBe("Row 2499");
+  });
+});

@@ -1,0 +1,172 @@
+import { fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
+import type { Attribute } from "../../../common/schemas/attribute.js";
+import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
+import { MAX_ATTRIBUTE_VALUE_LENGTH } from "../attributes/validateAttributeValues.js";
+
+const DESCRIPTION_MAX = 100_000;
+
+/** A host component as the import matches it: by name, case-insensitively. */
+type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
+type HostStatus = { id: string; name: string };
+
+/** Everything a row is checked against, built once per import. */
+export type RowRules = {
+  mapping: HeaderMapping;
+  /** The chosen requirement type's prefix: an ID written as our export writes it ("SYS-12") loses it again. */
+  prefix: string;
+  components: Map<string, HostComponent>;
+  statuses: Map<string, HostStatus>;
+  fields: Map<number, Pick<Attribute, "attribute_id" | "name" | "type" | "options">>;
+  /** The additional headers the user kept, with their columns: appended to the description. */
+  kept: { header: string; columns: number[] }[];
+  assignBasedOnComponent: boolean;
+};
+
+export type ImportedRow = {
+  name: string;
+  displayId: string | null;
+  description: string;
+  statusId: string | null;
+  assignedTo: string | null;
+  componentIds: string[];
+  /** attribute_id to stored value (a select field's option id as text). */
+  attributes: Record<string, string>;
+};
+
+type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
+
+const byName = <T extends { name: string }>(items: T[]) => new Map(items.map((item) => [item.name.trim().toLowerCase(), item]));
+
+export function buildRowRules(input: {
+  mapping: HeaderMapping;
+  prefix: string;
+  components: HostComponent[];
+  statuses: HostStatus[];
+  fields: Pick<Attribute, "attribute_id" | "name" | "type" | "options">[];
+  additionalHeaders: string[];
+  assignBasedOnComponent: boolean;
+}): RowRules {
+  const wanted = new Set(input.additionalHeaders.map((header) => header.trim().toLowerCase()));
+  return {
+    mapping: input.mapping,
+    prefix: input.prefix,
+    components: byName(input.components),
+    statuses: byName(input.statuses),
+    fields: new Map(input.fields.map((field) => [field.attribute_id, field])),
+    kept: input.mapping.additional.filter((entry) => wanted.has(entry.header.toLowerCase())),
+    assignBasedOnComponent: input.assignBasedOnComponent,
+  };
+}
+
+const tooLong = (field: string, max: number) => `${field}: enter no more than ${max} characters`;
+
+/** One data row of the file, checked and turned into what is stored; every problem of the row at once. */
+export function readRow(rawCells: string[], rules: RowRules): RowReading {
+  const cell = (column: number | undefined) =>
+    column === undefined ? "" : fromSpreadsheetSafe(rawCells[column] ?? "");
+  const { mapping } = rules;
+  const errors: string[] = [];
+
+  const name = cell(mapping.name).trim();
+  if (name === "") errors.push("Name is required");
+  else if (name.length > REQUIREMENT_NAME_MAX) errors.push(tooLong("Name", REQUIREMENT_NAME_MAX));
+
+  const id = withoutPrefix(cell(mapping.id).trim(), rules.prefix);
+  if (id.length > DISPLAY_ID_MAX) errors.push(tooLong("ID", DISPLAY_ID_MAX));
+
+  const kept = rules.kept.flatMap(({ header, columns }) =>
+    columns.map((column) => cell(column).trim()).filter((value) => value !== "").map((value) => `${header}: ${value}`),
+  );
+  const ownDescription = cell(mapping.description);
+  const description = kept.length === 0 ? ownDescription : [ownDescription, kept.join("\n")].filter(Boolean).join("\n\n");
+  if (description.length > DESCRIPTION_MAX) errors.push(tooLong("Description", DESCRIPTION_MAX));
+
+  const componentIds: string[] = [];
+  let assignedTo: string | null = null;
+  for (const column of mapping.components) {
+    const componentName = cell(column).trim();
+    if (componentName === "") continue;
+    const component = rules.components.get(componentName.toLowerCase());
+    if (!component) {
+      errors.push(`Component/s: "${componentName}" is not a component of this project`);
+      continue;
+    }
+    if (!componentIds.includes(component.id)) componentIds.push(component.id);
+    if (rules.assignBasedOnComponent && assignedTo === null) assignedTo = component.assigneeAccountId;
+  }
+
+  const statusName = cell(mapping.status).trim();
+  const status = statusName === "" ? undefined : rules.statuses.get(statusName.toLowerCase());
+  if (statusName !== "" && !status) errors.push(`Status: "${statusName}" is not a status of this project`);
+
+  const attributes: Record<string, string> = {};
+  for (const { attribute_id, column } of mapping.attributes) {
+    const field = rules.fields.get(attribute_id);
+    const value = cell(column).trim();
+    if (!field || value === "") continue;
+    if (field.type === "select") {
+      const option = field.options.find((candidate) => candidate.name.trim().toLowerCase() === value.toLowerCase());
+      if (option) attributes[attribute_id] = String(option.attribute_option_id);
+      else errors.push(`${field.name}: "${value}" is not one of the field's options`);
+    } else if (value.length > MAX_ATTRIBUTE_VALUE_LENGTH) {
+      errors.push(tooLong(field.name, MAX_ATTRIBUTE_VALUE_LENGTH));
+    } else {
+      attributes[attribute_id] = value;
+    }
+  }
+
+  if (errors.length > 0) return { errors };
+  return {
+    row: {
+      name,
+      displayId: id === "" ? null : id,
+      description,
+      statusId: status?.id ?? null,
+      assignedTo,
+      componentIds,
+      attributes,
+    },
+    errors: [],
+  };
+}
+
+/** Our export writes the ID as the type prefix, a hyphen and the custom ID; importing it back keeps the custom ID only. */
+function withoutPrefix(id: string, prefix: string): string {
+  const head = `${prefix}-`;
+  return prefix !== "" && id.length > head.length && id.toLowerCase().startsWith(head.toLowerCase())
+    ? id.slice(head.length)
+    : id;
+}
+
+/** The host's component list as the dialog sends it (Jira's GET /project/{id}/components answer). */
+export function hostComponentsOf(list: unknown[]): HostComponent[] {
+  return list.flatMap((item) => {
+    const entry = item as {
+      id?: unknown;
+      name?: unknown;
+      realAssignee?: { accountId?: unknown };
+      assignee?: { accountId?: unknown };
+      lead?: { accountId?: unknown };
+      leadAccountId?: unknown;
+    } | null;
+    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") return [];
+    const assignee =
+      entry.realAssignee?.accountId ?? entry.assignee?.accountId ?? entry.lead?.accountId ?? entry.leadAccountId;
+    return [{ id: String(entry.id), name: entry.name, assigneeAccountId: typeof assignee === "string" ? assignee : null }];
+  });
+}
+
+/** Statuses flat ([{id, name}]) or per issue type ([{statuses: [{id, name}]}], GET /project/{id}/statuses), de-duplicated by id. */
+export function hostStatusesOf(list: unknown[]): HostStatus[] {
+  const flat = list.flatMap((item) => {
+    const entry = item as { statuses?: unknown } | null;
+    return Array.isArray(entry?.statuses) ? (entry.statuses as unknown[]) : [item];
+  });
+  const seen = new Map<string, HostStatus>();
+  for (const item of flat) {
+    const entry = item as { id?: unknown; name?: unknown } | null;
+    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") continue;
+    if (!seen.has(String(entry.id))) seen.set(String(entry.id), { id: String(entry.id), name: entry.name });
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
+
+/** Shaped like Jira's own export: Summary and Issue key, repeated Component/s, a quoted multi-line cell, a formula-looking name. */
+const JIRA_CSV = [
+  "\uFEFFSummary,Issue key,Issue Type,Status,Component/s,Component/s,Description,Sprint",
+  'Alarm within 30 s,PUMP-901,Story,To Do,Alarms,User interface,"Raise it loudly,\nthen log it",Sprint 1',
+  '"=HYPERLINK(""x"") stays text",PUMP-902,Bug,Done,,,,Sprint 2',
+  "Battery shown on every screen,PUMP-903,Task,In Progress,User interface,,,",
+].join("\r\n");
+
+describe("Import and export of requirements as CSV in the emulated Jira project page", () => {
+  const screen = requirementsScreenForSuite();
+
+  it("imports a Jira-style CSV through the dialog and the requirements appear in the opened target folder", async () => {
+    const folder = await screen.createFolder("Imported from Jira");
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Import requirements" }).click();
+    const dialog = screen.dialog();
+
+    expect(await dialog.getByRole("button", { name: "Import", exact: true }).isDisabled()).toBe(true);
+    await screen.chooseOption("Requirement type", "Business");
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await dialog.getByText("No file selected", { exact: true }).waitFor();
+
+    await dialog.locator('input[type="file"]').setInputFiles({ name: "jira.csv", mimeType: "text/csv", buffer: Buffer.from(JIRA_CSV) });
+    const mapped = dialog.getByRole("table", { name: "Mapped columns" });
+    await mapped.getByRole("row", { name: /Name ← Summary/ }).waitFor();
+    await mapped.getByRole("row", { name: /ID ← Issue key/ }).waitFor();
+    await dialog.getByRole("checkbox", { name: "Sprint" }).check();
+    await screen.chooseOption("Import into", "Imported from Jira");
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+
+    await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => screen.treeItem("Imported from Jira").getAttribute("aria-expanded")).toBe("true");
+    await screen.treeItem(/Alarm within 30 s/).waitFor();
+    await screen.treeItem(/=HYPERLINK\("x"\) stays text/).waitFor();
+
+    const items = await screen.api<{ descendants?: unknown; requirements?: unknown }>(
+      "GET",
+      `/api/item/${folder.folder_id}/descendant?atlassian_project_id=${PUMP}`,
+    );
+    expect(JSON.stringify(items)).toContain("PUMP-903");
+    const alarm = await screen.api<{ requirements: { requirement_id: number; name: string }[] }>(
+      "GET",
+      `/api/requirement?atlassian_project_id=${PUMP}`,
+    );
+    const id = alarm.requirements.find((requirement) => requirement.name === "Alarm within 30 s")?.requirement_id;
+    const detail = await screen.api<{ description: string; components: unknown[]; status: unknown }>("GET", `/api/requirement/${id}`);
+    expect(detail.description).toBe("Raise it loudly,\nthen log it\n\nSprint: Sprint 1");
+    expect(detail.components).toHaveLength(2);
+    expect(detail.status).not.toBeNull();
+  });
+
+  it("shows the progress of a large file as completed of total rows", async () => {
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Import requirements" }).click();
+    const dialog = screen.dialog();
+    await screen.chooseOption("Requirement type", "Stakeholder");
+    const csv = ["Name,ID", ...Array.from({ length: 5000 }, (_, index) => `Bulk requirement ${index},BULK-${index}`)].join("\n");
+    await dialog.locator('input[type="file"]').setInputFiles({ name: "bulk.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await dialog.getByRole("table", { name: "Mapped columns" }).waitFor();
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await dialog.getByRole("status").filter({ hasText: /Importing: \d+ of 5000 rows/ }).waitFor({ timeout: 60_000 });
+    await screen.flag("Requirements imported successfully").waitFor({ timeout: 120_000 });
+    const stakeholder = (await screen.types()).find((type) => type.name === "Stakeholder");
+    const all = await screen.api<{ requirements: { requirement_type_id: number }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
+    expect(all.requirements.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
+  });
+
+  it("shows each bad row and imports nothing", async () => {
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Import requirements" }).click();
+    const dialog = screen.dialog();
+    await screen.chooseOption("Requirement type", "Business");
+    const csv = "Name,Component/s\nGood row,Alarms\n,Alarms\nThird,Warp drive\n";
+    await dialog.locator('input[type="file"]').setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await dialog.getByRole("table", { name: "Mapped columns" }).waitFor();
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await screen.flag(/There was a problem importing your requirements: Row 3: Name is required/).waitFor({ timeout: 60_000 });
+    const errors = dialog.getByRole("list", { name: "Row errors" });
+    await errors.getByText("Row 3: Name is required").waitFor();
+    await errors.getByText('Row 4: Component/s: "Warp drive" is not a component of this project').waitFor();
+    const all = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
+    expect(all.requirements.map((requirement) => requirement.name)).not.toContain("Good row");
+  });
+
+  it("exports the project as a dated CSV file from the Export dialog", async () => {
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Export requirements" }).click();
+    const dialog = screen.dialog();
+    const [download] = await Promise.all([
+      screen.page.waitForEvent("download"),
+      dialog.getByRole("button", { name: "Export", exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`rmcloud-requirements-${new Date().toISOString().slice(0, 10)}.csv`);
+    const rows: string[][] = parse(await readFile((await download.path()) as string), { bom: true });
+    expect(rows[0]?.slice(0, 6)).toEqual(["ID", "Name", "Description", "Type", "Status", "Assignee"]);
+    const alarm = rows.find((row) => row[1] === "Alarm within 30 s");
+    expect(alarm?.[0]).toBe("BR-PUMP-901");
+    expect(alarm?.[4]).toBe("To Do");
+    expect(alarm?.slice(6, 8)).toEqual(["Alarms", "User interface"]);
+    expect(alarm?.at(-1)).toBe("Imported from Jira");
+    expect(rows.find((row) => row[0] === "BR-PUMP-902")?.[1]).toBe("'=HYPERLINK(\"x\") stays text");
+  });
+});
