@@ -1,7 +1,7 @@
 import express, { type Express } from "express";
-import { pinoHttp } from "pino-http";
 import { mountConnect } from "./connect/index.js";
 import type { AppDeps } from "./deps.js";
+import { requestLogger } from "./logger.js";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
 import { apiRouter } from "./routes/index.js";
 import { mountStorageEndpoint } from "./storage/index.js";
@@ -16,13 +16,7 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      autoLogging: { ignore: (req) => req.url === "/healthz" },
-      serializers: { req: (req) => ({ method: req.method, url: String(req.url).split("?")[0] }) },
-    }),
-  );
+  app.use(requestLogger(deps.logger));
   mountStorageEndpoint(app, deps.storage);
   app.use(express.json({ limit: "2mb" }));
 

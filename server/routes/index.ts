@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { type RequestHandler, Router } from "express";
 import { z } from "zod";
 import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
@@ -46,8 +46,34 @@ export function apiRouter(deps: AppDeps): Router {
   });
   api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret));
   api.use(auth.router(deps));
-  for (const feature of features) api.use(feature.router(deps));
+  for (const feature of features) api.use(scoped(feature.router(deps)));
   return api;
+}
+
+/** The first two segments ("/api/requirement") of every route a feature serves; null when one is not literal. */
+function prefixesOf(router: Router): Set<string> | null {
+  const prefixes = new Set<string>();
+  for (const layer of router.stack as { route?: { path?: unknown } }[]) {
+    const path = layer.route?.path;
+    if (typeof path !== "string") return null;
+    const prefix = path.split("/", 3).join("/").toLowerCase();
+    if (/[:*(?]/.test(prefix)) return null;
+    prefixes.add(prefix);
+  }
+  return prefixes;
+}
+
+/**
+ * A request enters only the features whose paths it names instead of testing every route of every
+ * feature mounted before its own (Express matches paths case-insensitively, so does this).
+ */
+function scoped(router: Router): RequestHandler {
+  const prefixes = prefixesOf(router);
+  if (!prefixes) return router;
+  return (req, res, next) => {
+    if (prefixes.has(req.path.split("/", 3).join("/").toLowerCase())) router(req, res, next);
+    else next();
+  };
 }
 
 /** Every documented route, in the order the router matches them. */
