@@ -101,6 +101,55 @@ describe("the Word export of the traceability matrix", () => {
     expect(xml).toContain(`Requirement ${count}<`);
   });
 
+  it("reads the issues of pages ahead while writing, every row keeping its own issues in order", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const [type] = await ctx.deps
+      .db("requirement_types")
+      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
+      .returning("requirement_type_id");
+    const count = 3 * EXPORT_PAGE_ROWS + 7;
+    await ctx.deps.db.batchInsert(
+      "requirements",
+      Array.from({ length: count }, (_, i) => ({
+        tenant_id: tenant.tenantId,
+        project_id: PROJECT,
+        requirement_type_id: type.requirement_type_id,
+        name: `Requirement ${i + 1}`,
+        created_by: "557058:test-user",
+      })),
+      500,
+    );
+    const created: { requirement_id: number }[] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).orderBy("requirement_id").select("requirement_id");
+    const linked: FakeIssue[] = created.map((_row, i) => ({
+      id: String(30000 + i),
+      key: `PUMP-${1000 + i}`,
+      summary: `Verifies requirement ${i + 1}`,
+      status: "Done",
+      issueTypeId: "10001",
+    }));
+    await ctx.deps.db.batchInsert(
+      "requirement_issue_links",
+      created.map((row, i) => ({ tenant_id: tenant.tenantId, requirement_id: row.requirement_id, atlassian_issue_id: linked[i]?.id })),
+      500,
+    );
+    const jira = fakeJira(linked);
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+    await writeMatrixExport(
+      { ...ctx.deps, hostClient: jira.client },
+      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+      { projectId: PROJECT, selectedIssueTypes: ["10001"], storageKey: key },
+      async () => {},
+    );
+    // One bulk fetch a page of requirements.
+    expect(jira.state.searches).toBe(4);
+    const rows = (await documentText(key)).split("<w:tr>").slice(2);
+    expect(rows).toHaveLength(count);
+    rows.forEach((row, i) => {
+      expect(row).toContain(`>Requirement ${i + 1}<`);
+      expect(row).toContain(`>PUMP-${1000 + i}<`);
+    });
+  });
+
   it("fails, leaving no file, when Jira fails for good", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
