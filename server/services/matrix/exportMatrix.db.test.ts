@@ -25,6 +25,23 @@ async function documentText(key: string) {
   return (await zip.file("word/document.xml")?.async("string")) ?? "";
 }
 
+/** `count` requirements of the project named "Requirement 1" onwards, their ids in that order. */
+async function insertRequirements(tenantId: string, count: number): Promise<{ requirement_id: number }[]> {
+  const [type] = await ctx.deps.db("requirement_types").insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 }).returning("requirement_type_id");
+  await ctx.deps.db.batchInsert(
+    "requirements",
+    Array.from({ length: count }, (_, i) => ({
+      tenant_id: tenantId,
+      project_id: PROJECT,
+      requirement_type_id: type.requirement_type_id,
+      name: `Requirement ${i + 1}`,
+      created_by: "557058:test-user",
+    })),
+    500,
+  );
+  return ctx.deps.db("requirements").where({ tenant_id: tenantId }).orderBy("requirement_id").select("requirement_id");
+}
+
 describe("the Word export of the traceability matrix", () => {
   it("writes the selected issue-type columns only, with key, summary and status, and reports progress up to every row", async () => {
     const tenant = await createTenant(ctx.deps.db);
@@ -71,22 +88,8 @@ describe("the Word export of the traceability matrix", () => {
 
   it("walks a project larger than one page, progress moving page by page", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const [type] = await ctx.deps
-      .db("requirement_types")
-      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
-      .returning("requirement_type_id");
     const count = EXPORT_PAGE_ROWS + 5;
-    await ctx.deps.db.batchInsert(
-      "requirements",
-      Array.from({ length: count }, (_, i) => ({
-        tenant_id: tenant.tenantId,
-        project_id: PROJECT,
-        requirement_type_id: type.requirement_type_id,
-        name: `Requirement ${i + 1}`,
-        created_by: "557058:test-user",
-      })),
-      500,
-    );
+    await insertRequirements(tenant.tenantId, count);
     const progress: number[] = [];
     const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
     await writeMatrixExport(
@@ -103,23 +106,8 @@ describe("the Word export of the traceability matrix", () => {
 
   it("reads the issues of pages ahead while writing, every row keeping its own issues in order", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const [type] = await ctx.deps
-      .db("requirement_types")
-      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
-      .returning("requirement_type_id");
     const count = 3 * EXPORT_PAGE_ROWS + 7;
-    await ctx.deps.db.batchInsert(
-      "requirements",
-      Array.from({ length: count }, (_, i) => ({
-        tenant_id: tenant.tenantId,
-        project_id: PROJECT,
-        requirement_type_id: type.requirement_type_id,
-        name: `Requirement ${i + 1}`,
-        created_by: "557058:test-user",
-      })),
-      500,
-    );
-    const created: { requirement_id: number }[] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).orderBy("requirement_id").select("requirement_id");
+    const created = await insertRequirements(tenant.tenantId, count);
     const linked: FakeIssue[] = created.map((_row, i) => ({
       id: String(30000 + i),
       key: `PUMP-${1000 + i}`,
