@@ -110,6 +110,52 @@ describe("the emulated Jira and Confluence", () => {
     expect((await call("/rest/api/3/search/jql?jql=sprint%20%3D%201", { as: "user" })).status).toBe(400);
   });
 
+  it("pages as Jira does at scale: 5000 a search page for ids only, 100 with fields; 1000 a bulk fetch when the fields are named", async () => {
+    const scaleDir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-scale-"));
+    const scale = await startEmulator({ port: 0, addonUrl: stub.url, dataDir: scaleDir, seed: { extraIssues: { PUMP: 6000 } }, installOnStart: false, log: () => {} });
+    const post = async (pathname: string, body: object) => {
+      const response = await call(pathname, { method: "POST", as: "user", base: scale.url, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as { issues: { id: string; key: string; fields: Record<string, unknown> }[]; nextPageToken?: string; isLast?: boolean; issueErrors?: { id: string }[] } };
+    };
+    try {
+      const ids = await post("/rest/api/3/search/jql", { jql: "project = PUMP ORDER BY id ASC", fields: ["id"], maxResults: 10000 });
+      expect(ids.body.issues).toHaveLength(5000);
+      expect(ids.body.isLast).toBe(false);
+      const withFields = await post("/rest/api/3/search/jql", { jql: "project = PUMP ORDER BY id ASC", fields: ["summary", "status", "issuetype"], maxResults: 5000 });
+      expect(withFields.body.issues).toHaveLength(100);
+      expect(withFields.body.nextPageToken).toBeTruthy();
+
+      // An `id in` search walks its ids page by page with nextPageToken, every one found once.
+      const wanted = ids.body.issues.slice(0, 250).map((issue) => issue.id);
+      const found: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await post("/rest/api/3/search/jql", { jql: `id in (${wanted.join(",")}) ORDER BY id ASC`, fields: ["summary"], maxResults: 5000, nextPageToken: token });
+        found.push(...page.body.issues.map((issue) => issue.id));
+        token = page.body.isLast ? undefined : page.body.nextPageToken;
+      } while (token);
+      expect(found).toEqual(wanted);
+
+      // Bulk fetch: 1000 with named single-valued fields, in ascending id order, unknown ids as issueErrors.
+      const thousand = ids.body.issues.slice(0, 999).map((issue) => issue.id).reverse();
+      const bulk = await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: [...thousand, "99999999"], fields: ["summary", "status", "issuetype"] });
+      expect(bulk.status).toBe(200);
+      expect(bulk.body.issues.map((issue) => issue.id)).toEqual([...thousand].reverse());
+      expect(Object.keys(bulk.body.issues[0]?.fields ?? {}).sort()).toEqual(["issuetype", "status", "summary"]);
+      expect(bulk.body.issueErrors?.map((error) => error.id)).toEqual(["99999999"]);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: ids.body.issues.slice(0, 1001).map((i) => i.id), fields: ["summary"] })).status).toBe(400);
+      // Wildcards, multi-valued fields or no fields at all: 100 at most.
+      const hundredAndOne = ids.body.issues.slice(0, 101).map((issue) => issue.id);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne, fields: ["*navigable"] })).status).toBe(400);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne, fields: ["summary", "comment"] })).status).toBe(400);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne })).status).toBe(400);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne.slice(1) })).status).toBe(200);
+    } finally {
+      await scale.stop();
+      fs.rmSync(scaleDir, { recursive: true, force: true });
+    }
+  });
+
   it("serves statuses in all three categories, components, issue types and up to 1000 assignable users", async () => {
     const statuses = (await (await call("/rest/api/3/project/10000/statuses", { as: "user" })).json()) as { statuses: { statusCategory: { key: string } }[] }[];
     expect(new Set(statuses.flatMap((t) => t.statuses.map((s) => s.statusCategory.key)))).toEqual(new Set(["new", "indeterminate", "done"]));

@@ -37,8 +37,27 @@ function findProject(site: Site, idOrKey: string) {
   return site.content.projects.find((p) => p.id === idOrKey || p.key.toLowerCase() === idOrKey.toLowerCase());
 }
 
+type IssueIndex = { count: number; byId: Map<string, SeedIssue>; byKey: Map<string, SeedIssue> };
+const issueIndexes = new WeakMap<SeedIssue[], IssueIndex>();
+
+/**
+ * The site's issues by id and by lower-cased key, as Jira's own index finds them: a read of 1000
+ * issues among 50,000 is 1000 lookups, not 1000 scans. Built again when the list is replaced (a
+ * deletion) or grows (the scale seed).
+ */
+function issueIndex(site: Site): IssueIndex {
+  const issues = site.content.issues;
+  let index = issueIndexes.get(issues);
+  if (!index || index.count !== issues.length) {
+    index = { count: issues.length, byId: new Map(issues.map((i) => [i.id, i])), byKey: new Map(issues.map((i) => [i.key.toLowerCase(), i])) };
+    issueIndexes.set(issues, index);
+  }
+  return index;
+}
+
 export function findIssue(site: Site, idOrKey: string) {
-  return site.content.issues.find((i) => i.id === idOrKey || i.key.toLowerCase() === idOrKey.toLowerCase());
+  const index = issueIndex(site);
+  return index.byId.get(idOrKey) ?? index.byKey.get(idOrKey.toLowerCase());
 }
 
 /**
@@ -121,7 +140,8 @@ function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: u
     const maxResults = Math.max(1, intParam(input.maxResults, 50, idsOnly ? 5000 : 100));
     const offset = decodePageToken(typeof input.nextPageToken === "string" ? input.nextPageToken : undefined);
     const ids = idsRequiredBy(query.where);
-    const candidates = ids ? site.content.issues.filter((issue) => ids.has(issue.id)) : site.content.issues;
+    const index = issueIndex(site);
+    const candidates = ids ? [...ids].flatMap((id) => index.byId.get(id) ?? []) : site.content.issues;
     const matched = runJql(query, candidates, (issue) => new IssueJqlView(site, issue));
     const page = matched.slice(offset, offset + maxResults);
     const isLast = offset + maxResults >= matched.length;
@@ -134,6 +154,24 @@ function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: u
     if (error instanceof JqlError) res.status(400).json(jiraError(error.message));
     else throw error;
   }
+}
+
+const MULTI_VALUED_FIELDS = new Set(["comment", "worklog", "attachment"]);
+const HEAVY_EXPANDS = new Set(["changelog", "editmeta", "operations", "renderedFields", "transitions", "versionedRepresentations"]);
+
+/**
+ * Jira's documented bulk fetch limit: 1000 issues a call when the fields are named (no wildcards,
+ * not only exclusions), at most 100 of them, none multi-valued, and no heavy expand; 100 otherwise.
+ */
+function bulkFetchLimit(fields: string[], expand: string[]): number {
+  const named = fields.flatMap((f) => f.split(",")).map((f) => f.trim()).filter(Boolean);
+  const included = named.filter((f) => !f.startsWith("-"));
+  const efficient =
+    included.length > 0 &&
+    included.length <= 100 &&
+    included.every((f) => !f.startsWith("*") && !MULTI_VALUED_FIELDS.has(f)) &&
+    expand.flatMap((e) => e.split(",")).every((e) => !HEAVY_EXPANDS.has(e.trim()));
+  return efficient ? 1000 : 100;
 }
 
 function pageOf<T>(req: Request, items: T[], defaultSize: number, maxSize: number) {
@@ -281,11 +319,14 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const site = siteOf(res);
     const body = (req.body ?? {}) as { issueIdsOrKeys?: unknown; fields?: unknown };
     const wanted = list(body.issueIdsOrKeys);
-    if (wanted.length > 100) return void res.status(400).json(jiraError("You can request up to 100 issues."));
-    const fields = resolveFields(list(body.fields), ["*navigable"]);
+    const requested = list(body.fields);
+    const max = bulkFetchLimit(requested, list((req.body as { expand?: unknown } | undefined)?.expand));
+    if (wanted.length > max) return void res.status(400).json(jiraError(`You can request up to ${max} issues.`));
+    const fields = resolveFields(requested, ["*navigable"]);
     const found = wanted.map((w) => ({ w, issue: findIssue(site, w) }));
+    const issues = [...new Set(found.flatMap(({ issue }) => issue ?? []))].sort((a, b) => Number(a.id) - Number(b.id));
     res.json({
-      issues: found.flatMap(({ issue }) => (issue ? [issueShape(site, issue, fields)] : [])),
+      issues: issues.map((issue) => issueShape(site, issue, fields)),
       issueErrors: found.filter(({ issue }) => !issue).map(({ w }) => ({ id: w, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
     });
   });

@@ -147,40 +147,64 @@ export function resolveFields(requested: string[] | undefined, fallback: string[
   return result;
 }
 
+type FieldBuilder = (site: Site, issue: SeedIssue) => unknown;
+
+const userOrNull = (site: Site, id: string | null) => {
+  const found = findUser(id);
+  return found ? userShape(site, found) : null;
+};
+
+const projectOfIssue = (site: Site, issue: SeedIssue) => site.content.projects.find((p) => p.id === issue.projectId);
+
+/** Each field's builder, made once: a page of 1000 issues builds only the fields asked for, and no closures per issue. */
+const ISSUE_FIELDS: Record<string, FieldBuilder> = {
+  summary: (_site, issue) => issue.summary,
+  issuetype: (site, issue) => {
+    const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
+    return type ? issueTypeShape(site, type) : null;
+  },
+  status: (site, issue) => {
+    const status = seedStatuses.find((s) => s.id === issue.statusId);
+    return status ? statusShape(site, status) : null;
+  },
+  priority: (site, issue) => ({ self: `${site.baseUrl}/rest/api/3/priority/3`, name: issue.priority, id: String(["Highest", "High", "Medium", "Low"].indexOf(issue.priority) + 1) }),
+  assignee: (site, issue) => userOrNull(site, issue.assigneeId),
+  reporter: (site, issue) => userOrNull(site, issue.reporterId),
+  created: (_site, issue) => issue.created.replace("Z", "+0000"),
+  updated: (_site, issue) => issue.updated.replace("Z", "+0000"),
+  statuscategorychangedate: (_site, issue) => issue.updated.replace("Z", "+0000"),
+  components: (site, issue) => {
+    const project = projectOfIssue(site, issue);
+    return project
+      ? project.components.filter((c) => issue.componentIds.includes(c.id)).map((c) => ({ self: `${site.baseUrl}/rest/api/3/component/${c.id}`, id: c.id, name: c.name, description: c.description }))
+      : [];
+  },
+  project: (site, issue) => {
+    const project = projectOfIssue(site, issue);
+    return project ? projectShape(site, project) : null;
+  },
+  // Looked up only when asked for: a scan of a 50,000-issue project for every issue of every page otherwise.
+  parent: (site, issue) => {
+    const parent = issue.parentId ? site.content.issues.find((i) => i.id === issue.parentId) : undefined;
+    return parent ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } } : undefined;
+  },
+  labels: (_site, issue) => issue.labels,
+  description: (_site, issue) => adf(issue.description),
+  comment: (site, issue) => ({
+    comments: issue.comments.map((c) => commentShape(site, issue, c)),
+    self: `${site.baseUrl}/rest/api/3/issue/${issue.id}/comment`,
+    maxResults: issue.comments.length,
+    total: issue.comments.length,
+    startAt: 0,
+  }),
+};
+
 export function issueShape(site: Site, issue: SeedIssue, fields: Set<string>) {
-  const project = site.content.projects.find((p) => p.id === issue.projectId);
-  const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
-  const status = seedStatuses.find((s) => s.id === issue.statusId);
-  const user = (id: string | null) => {
-    const found = findUser(id);
-    return found ? userShape(site, found) : null;
-  };
-  const all: Record<string, () => unknown> = {
-    summary: () => issue.summary,
-    issuetype: () => (type ? issueTypeShape(site, type) : null),
-    status: () => (status ? statusShape(site, status) : null),
-    priority: () => ({ self: `${site.baseUrl}/rest/api/3/priority/3`, name: issue.priority, id: String(["Highest", "High", "Medium", "Low"].indexOf(issue.priority) + 1) }),
-    assignee: () => user(issue.assigneeId),
-    reporter: () => user(issue.reporterId),
-    created: () => issue.created.replace("Z", "+0000"),
-    updated: () => issue.updated.replace("Z", "+0000"),
-    statuscategorychangedate: () => issue.updated.replace("Z", "+0000"),
-    components: () => (project ? project.components.filter((c) => issue.componentIds.includes(c.id)).map((c) => ({ self: `${site.baseUrl}/rest/api/3/component/${c.id}`, id: c.id, name: c.name, description: c.description })) : []),
-    project: () => (project ? projectShape(site, project) : null),
-    // Looked up only when asked for: a scan of a 50,000-issue project for every issue of every page otherwise.
-    parent: () => {
-      const parent = issue.parentId ? site.content.issues.find((i) => i.id === issue.parentId) : undefined;
-      return parent ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } } : undefined;
-    },
-    labels: () => issue.labels,
-    description: () => adf(issue.description),
-    comment: () => ({ comments: issue.comments.map((c) => commentShape(site, issue, c)), self: `${site.baseUrl}/rest/api/3/issue/${issue.id}/comment`, maxResults: issue.comments.length, total: issue.comments.length, startAt: 0 }),
-  };
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const build = all[field];
+    const build = ISSUE_FIELDS[field];
     if (build) {
-      const value = build();
+      const value = build(site, issue);
       if (value !== undefined) out[field] = value;
     }
   }

@@ -11,8 +11,8 @@ export const FAKE_ISSUE_TYPES = [
 
 /**
  * A Jira that knows `issues` and answers what the matrix export asks as the app: issue types,
- * the project, and `id in (...) AND issuetype in (...)` searches. `rateLimit` makes the next
- * searches answer 429 with Retry-After 0; `failSearches` makes them fail for good; `hold` stops one.
+ * the project, and issue bulk fetches (counted as `searches`). `rateLimit` makes the next
+ * reads answer 429 with Retry-After 0; `failSearches` makes them fail for good; `hold` stops one.
  */
 export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
   const byId = new Map(issues.map((issue) => [issue.id, issue]));
@@ -29,7 +29,7 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
       state.calls.push(call);
       if (call.path.startsWith("/rest/api/3/issuetype")) return FAKE_ISSUE_TYPES as T;
       if (call.path.startsWith("/rest/api/3/project/")) return { id: "10000", key: "PUMP", name: projectName } as T;
-      if (call.path === "/rest/api/3/search/jql") {
+      if (call.path === "/rest/api/3/issue/bulkfetch") {
         state.searches++;
         const hold = state.hold;
         if (hold) {
@@ -42,17 +42,15 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
           state.rateLimit--;
           throw new HostCallError(429, "", "Jira answered 429", 0);
         }
-        const jql = String((call.body as { jql: string }).jql);
-        const ids = /id in \(([^)]*)\)/.exec(jql)?.[1]?.split(",") ?? [];
-        const types = new Set(/issuetype in \(([^)]*)\)/.exec(jql)?.[1]?.split(",") ?? []);
-        const found = ids.map((id) => byId.get(id)).filter((issue): issue is FakeIssue => !!issue && types.has(issue.issueTypeId));
+        const wanted = (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys;
+        if (wanted.length > 1000) throw new HostCallError(400, "", "You can request up to 1000 issues.");
         return {
-          isLast: true,
-          issues: found.map((issue) => ({
+          issues: wanted.flatMap((id) => byId.get(id) ?? []).map((issue) => ({
             id: issue.id,
             key: issue.key,
             fields: { summary: issue.summary, status: { name: issue.status }, issuetype: { id: issue.issueTypeId } },
           })),
+          issueErrors: wanted.filter((id) => !byId.has(id)).map((id) => ({ id, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
         } as T;
       }
       throw new HostCallError(404, "", `${call.path} is not known to this fake Jira`);

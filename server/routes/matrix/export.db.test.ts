@@ -51,11 +51,12 @@ const startExport = (auth: string, body: object) =>
 
 const statusOf = (auth: string, jobId: string) => request(ctx.app).get(`/api/job/status/${jobId}`).set("Authorization", auth);
 
-const waitForStatus = (auth: string, jobId: string, status: string) =>
+/** Waits for the status, and for the fields in `also` too: progress is written a moment after the job starts. */
+const waitForStatus = (auth: string, jobId: string, status: string, also: Record<string, unknown> = {}) =>
   vi.waitFor(
     async () => {
       const response = await statusOf(auth, jobId);
-      expect(response.body.status).toBe(status);
+      expect(response.body).toMatchObject({ ...also, status });
       return response.body as { status: string; completed_rows: number; total_rows: number; error: string | null };
     },
     { timeout: 25_000, interval: 200 },
@@ -81,7 +82,7 @@ describe("POST /api/requirement/matrix/export and the export job", () => {
     const { inJira, release } = jira.holdNextSearch();
     await startWorker();
     await inJira;
-    expect(await waitForStatus(auth, jobId, "started")).toMatchObject({ total_rows: 2 });
+    await waitForStatus(auth, jobId, "started", { total_rows: 2 });
     release();
 
     expect(await waitForStatus(auth, jobId, "finished")).toMatchObject({ completed_rows: 2, total_rows: 2, error: null });

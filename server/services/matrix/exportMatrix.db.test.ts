@@ -25,6 +25,23 @@ async function documentText(key: string) {
   return (await zip.file("word/document.xml")?.async("string")) ?? "";
 }
 
+/** `count` requirements of the project named "Requirement 1" onwards, their ids in that order. */
+async function insertRequirements(tenantId: string, count: number): Promise<{ requirement_id: number }[]> {
+  const [type] = await ctx.deps.db("requirement_types").insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 }).returning("requirement_type_id");
+  await ctx.deps.db.batchInsert(
+    "requirements",
+    Array.from({ length: count }, (_, i) => ({
+      tenant_id: tenantId,
+      project_id: PROJECT,
+      requirement_type_id: type.requirement_type_id,
+      name: `Requirement ${i + 1}`,
+      created_by: "557058:test-user",
+    })),
+    500,
+  );
+  return ctx.deps.db("requirements").where({ tenant_id: tenantId }).orderBy("requirement_id").select("requirement_id");
+}
+
 describe("the Word export of the traceability matrix", () => {
   it("writes the selected issue-type columns only, with key, summary and status, and reports progress up to every row", async () => {
     const tenant = await createTenant(ctx.deps.db);
@@ -71,22 +88,8 @@ describe("the Word export of the traceability matrix", () => {
 
   it("walks a project larger than one page, progress moving page by page", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const [type] = await ctx.deps
-      .db("requirement_types")
-      .insert({ tenant_id: tenant.tenantId, name: "System", prefix: "SYS", level: 3 })
-      .returning("requirement_type_id");
     const count = EXPORT_PAGE_ROWS + 5;
-    await ctx.deps.db.batchInsert(
-      "requirements",
-      Array.from({ length: count }, (_, i) => ({
-        tenant_id: tenant.tenantId,
-        project_id: PROJECT,
-        requirement_type_id: type.requirement_type_id,
-        name: `Requirement ${i + 1}`,
-        created_by: "557058:test-user",
-      })),
-      500,
-    );
+    await insertRequirements(tenant.tenantId, count);
     const progress: number[] = [];
     const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
     await writeMatrixExport(
@@ -99,6 +102,40 @@ describe("the Word export of the traceability matrix", () => {
     const xml = await documentText(key);
     expect(xml.match(/<w:tr>/g)).toHaveLength(count + 1);
     expect(xml).toContain(`Requirement ${count}<`);
+  });
+
+  it("reads the issues of pages ahead while writing, every row keeping its own issues in order", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const count = 3 * EXPORT_PAGE_ROWS + 7;
+    const created = await insertRequirements(tenant.tenantId, count);
+    const linked: FakeIssue[] = created.map((_row, i) => ({
+      id: String(30000 + i),
+      key: `PUMP-${1000 + i}`,
+      summary: `Verifies requirement ${i + 1}`,
+      status: "Done",
+      issueTypeId: "10001",
+    }));
+    await ctx.deps.db.batchInsert(
+      "requirement_issue_links",
+      created.map((row, i) => ({ tenant_id: tenant.tenantId, requirement_id: row.requirement_id, atlassian_issue_id: linked[i]?.id })),
+      500,
+    );
+    const jira = fakeJira(linked);
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+    await writeMatrixExport(
+      { ...ctx.deps, hostClient: jira.client },
+      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+      { projectId: PROJECT, selectedIssueTypes: ["10001"], storageKey: key },
+      async () => {},
+    );
+    // One bulk fetch a page of requirements.
+    expect(jira.state.searches).toBe(4);
+    const rows = (await documentText(key)).split("<w:tr>").slice(2);
+    expect(rows).toHaveLength(count);
+    rows.forEach((row, i) => {
+      expect(row).toContain(`>Requirement ${i + 1}<`);
+      expect(row).toContain(`>PUMP-${1000 + i}<`);
+    });
   });
 
   it("fails, leaving no file, when Jira fails for good", async () => {

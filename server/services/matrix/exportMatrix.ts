@@ -4,13 +4,19 @@ import type { HostClient } from "../../connect/hostClient.js";
 import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrixStore.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { callRespectingRateLimits, type IssueDetails, readIssueDetails, type Sleep } from "./jiraIssueDetails.js";
+import { callRespectingRateLimits, type IssueDetails, issueDetailsReader, type Sleep } from "./jiraIssueDetails.js";
 import { streamWordTable, type WordCell } from "./wordDocument.js";
 
 export const DOCX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 export const GLOBAL_PROJECT_NAME = "Global Requirements";
 /** Requirements read (and their issues looked up) per step; progress moves after each. */
 export const EXPORT_PAGE_ROWS = 1000;
+/**
+ * Pages read ahead of the one being written. Requirements are read one page after another (keyset),
+ * but each page's Jira read starts as soon as its rows are in, so Jira answers for several pages
+ * while earlier ones are written; a page of 1000 rows and its issues is a few hundred kB.
+ */
+export const EXPORT_READ_AHEAD_PAGES = 3;
 
 export type MatrixExportInput = { projectId: number; selectedIssueTypes: readonly string[]; storageKey: string };
 /** Called as rows are written; `completedRows` only grows. */
@@ -42,7 +48,7 @@ type Page = { rows: ExportRow[]; issues: Map<string, IssueDetails> };
 
 /**
  * Writes the project's traceability matrix as a .docx straight into object storage: requirements
- * are read a page at a time (keyset), the page's issues looked up in Jira while the previous page
+ * are read a page at a time (keyset), a few pages' issues looked up in Jira while an earlier page
  * is being written, and each row streamed into the document, so memory stays flat however many
  * rows. Writing to the same key again replaces the file, so a retried job is harmless.
  */
@@ -63,22 +69,29 @@ export async function writeMatrixExport(
   await reportProgress(0, totalRows);
   const typeIds = issueTypes.map((type) => String(type.id));
 
-  const loadPage = async (afterRequirementId: number): Promise<Page> => {
-    const rows = await matrixRowsPage(deps.db, tenantId, input.projectId, afterRequirementId, EXPORT_PAGE_ROWS);
-    const issues = await readIssueDetails(deps.hostClient, tenantId, rows.flatMap((row) => row.issueIds), typeIds, options.sleep);
-    return { rows, issues };
+  const readIssues = issueDetailsReader(deps.hostClient, tenantId, typeIds, options.sleep);
+  const readAhead: Promise<Page>[] = [];
+  let previousRows: Promise<ExportRow[] | undefined> = Promise.resolve(undefined);
+  const readNextPage = () => {
+    const rows = previousRows.then((previous) =>
+      previous && previous.length < EXPORT_PAGE_ROWS
+        ? []
+        : matrixRowsPage(deps.db, tenantId, input.projectId, previous?.at(-1)?.requirementId ?? 0, EXPORT_PAGE_ROWS),
+    );
+    previousRows = rows;
+    const page = rows.then(async (pageRows) => ({ rows: pageRows, issues: await readIssues(pageRows.flatMap((row) => row.issueIds)) }));
+    // A failure of a page read ahead surfaces when it is awaited, not as an unhandled rejection meanwhile.
+    page.catch(() => undefined);
+    readAhead.push(page);
   };
 
   async function* tableRows(): AsyncGenerator<WordCell[]> {
     let completed = 0;
-    let pending = loadPage(0);
+    for (let i = 0; i <= EXPORT_READ_AHEAD_PAGES; i++) readNextPage();
     for (;;) {
-      const page = await pending;
-      const last = page.rows.at(-1);
-      if (!last) return;
-      pending = page.rows.length < EXPORT_PAGE_ROWS ? Promise.resolve({ rows: [], issues: new Map() }) : loadPage(last.requirementId);
-      // A failure of the page read ahead surfaces when it is awaited, not as an unhandled rejection meanwhile.
-      pending.catch(() => undefined);
+      const page = await (readAhead.shift() as Promise<Page>);
+      if (page.rows.length === 0) return;
+      readNextPage();
       for (const row of page.rows) yield rowCells(row, typeIds, page.issues);
       completed += page.rows.length;
       await reportProgress(completed, Math.max(totalRows, completed));

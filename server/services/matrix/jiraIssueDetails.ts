@@ -4,17 +4,21 @@ import { HostCallError } from "../../connect/hostClientImpl.js";
 /** What the Word export shows of an issue. */
 export type IssueDetails = { key: string; summary: string; status: string; issueTypeId: string };
 
-/** Jira Cloud answers at most 100 issues a search page when fields are asked for. */
-export const ISSUE_DETAILS_PAGE_SIZE = 100;
-/** Searches in flight at once: enough to keep Jira busy, few enough to stay clear of its rate limits. */
+/**
+ * Issues per read. Jira Cloud's bulk fetch answers up to 1000 issues a call when the fields are
+ * named and single-valued (100 otherwise), while its JQL search gives at most 100 a page once any
+ * field beyond id and key is asked for: ten times fewer calls for the same details.
+ */
+export const ISSUE_DETAILS_PER_CALL = 1000;
+/** Reads in flight at once for one export: enough to keep Jira busy, few enough to stay clear of its rate limits. */
 export const ISSUE_DETAILS_PARALLEL = 4;
+/** Named and single-valued, so that Jira serves the larger calls. */
+const DETAIL_FIELDS = ["summary", "status", "issuetype"];
 const MAX_ATTEMPTS = 8;
 const MAX_WAIT_SECONDS = 60;
 
-type SearchAnswer = {
+type BulkFetchAnswer = {
   issues?: { id: string; key: string; fields?: { summary?: string; status?: { name?: string }; issuetype?: { id?: string } } }[];
-  nextPageToken?: string;
-  isLast?: boolean;
 };
 
 export type Sleep = (ms: number) => Promise<void>;
@@ -39,54 +43,50 @@ export async function callRespectingRateLimits<T>(call: () => Promise<T>, sleep:
   }
 }
 
+/** Reads issue details for one export, its reads sharing one limit of calls in flight however many pages ask at once. */
+export type IssueDetailsReader = (issueIds: readonly string[]) => Promise<Map<string, IssueDetails>>;
+
 /**
  * Key, summary, status and type of the given issues of the given types, read as the app with
- * `POST /rest/api/3/search/jql` in pages of 100 ids, a few pages in flight. Issues Jira no longer
- * knows, and issues of other types, are simply absent.
+ * `POST /rest/api/3/issue/bulkfetch`, 1000 ids a call, at most a few calls in flight for the whole
+ * export. Issues Jira no longer knows (its issueErrors), and issues of other types, are simply absent.
  */
-export async function readIssueDetails(
-  hostClient: HostClient,
-  tenantId: string,
-  issueIds: readonly string[],
-  issueTypeIds: readonly string[],
-  sleep: Sleep = realSleep,
-): Promise<Map<string, IssueDetails>> {
-  const found = new Map<string, IssueDetails>();
-  const ids = [...new Set(issueIds.filter((id) => /^\d+$/.test(id)))];
-  if (ids.length === 0 || issueTypeIds.length === 0) return found;
-  const pages: string[][] = [];
-  for (let i = 0; i < ids.length; i += ISSUE_DETAILS_PAGE_SIZE) pages.push(ids.slice(i, i + ISSUE_DETAILS_PAGE_SIZE));
-  const types = issueTypeIds.filter((id) => /^\d+$/.test(id)).join(",");
-
-  const readPage = async (page: string[]) => {
-    let nextPageToken: string | undefined;
-    do {
-      const body = {
-        jql: `id in (${page.join(",")}) AND issuetype in (${types})`,
-        fields: ["summary", "status", "issuetype"],
-        maxResults: ISSUE_DETAILS_PAGE_SIZE,
-        ...(nextPageToken ? { nextPageToken } : {}),
-      };
-      const answer = await callRespectingRateLimits(
-        () => hostClient.call<SearchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/search/jql", body }),
-        sleep,
-      );
-      for (const issue of answer.issues ?? []) {
-        found.set(String(issue.id), {
-          key: issue.key,
-          summary: issue.fields?.summary ?? "",
-          status: issue.fields?.status?.name ?? "",
-          issueTypeId: String(issue.fields?.issuetype?.id ?? ""),
-        });
-      }
-      nextPageToken = answer.isLast === false || (answer.isLast === undefined && answer.nextPageToken) ? answer.nextPageToken : undefined;
-    } while (nextPageToken);
+export function issueDetailsReader(hostClient: HostClient, tenantId: string, issueTypeIds: readonly string[], sleep: Sleep = realSleep): IssueDetailsReader {
+  const types = new Set(issueTypeIds.filter((id) => /^\d+$/.test(id)));
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const limited = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (inFlight >= ISSUE_DETAILS_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+    else inFlight++;
+    try {
+      return await call();
+    } finally {
+      // The freed slot passes straight to the next waiting read, if any.
+      const next = waiting.shift();
+      if (next) next();
+      else inFlight--;
+    }
   };
 
-  let next = 0;
-  const worker = async () => {
-    while (next < pages.length) await readPage(pages[next++] as string[]);
+  const readCall = async (ids: string[], found: Map<string, IssueDetails>) => {
+    const body = { issueIdsOrKeys: ids, fields: DETAIL_FIELDS };
+    const answer = await limited(() =>
+      callRespectingRateLimits(() => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }), sleep),
+    );
+    for (const issue of answer.issues ?? []) {
+      const issueTypeId = String(issue.fields?.issuetype?.id ?? "");
+      if (!types.has(issueTypeId)) continue;
+      found.set(String(issue.id), { key: issue.key, summary: issue.fields?.summary ?? "", status: issue.fields?.status?.name ?? "", issueTypeId });
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(ISSUE_DETAILS_PARALLEL, pages.length) }, worker));
-  return found;
+
+  return async (issueIds) => {
+    const found = new Map<string, IssueDetails>();
+    const ids = [...new Set(issueIds.filter((id) => /^\d+$/.test(id)))];
+    if (ids.length === 0 || types.size === 0) return found;
+    const calls: Promise<void>[] = [];
+    for (let i = 0; i < ids.length; i += ISSUE_DETAILS_PER_CALL) calls.push(readCall(ids.slice(i, i + ISSUE_DETAILS_PER_CALL), found));
+    await Promise.all(calls);
+    return found;
+  };
 }
