@@ -39,9 +39,10 @@ export async function insertImportBatch(
     Object.entries(r.attributes).map(([attributeId, value]) => [index + 1, Number(attributeId), value] as const),
   );
   await db.raw(
-    `WITH u AS MATERIALIZED (
-       SELECT nextval(pg_get_serial_sequence('requirements', 'requirement_id')) AS id, x.*
-       FROM (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[])
+    `WITH seq AS (SELECT pg_get_serial_sequence('requirements', 'requirement_id')::regclass AS seq),
+     u AS MATERIALIZED (
+       SELECT nextval(seq.seq) AS id, x.*
+       FROM seq, (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[])
                WITH ORDINALITY AS x(display_id, name, description, status_id, assigned_to, ord)
              ORDER BY x.ord) x
      ),
@@ -119,15 +120,20 @@ export async function findCompletedImport(db: Db, tenantId: string, uuidFileName
 export async function recordImport(
   db: Db,
   tenantId: string,
-  entry: { uuidFileName: string; projectId: number; importedRows: number; createdBy: string },
+  entry: { uuidFileName: string; projectId: number; createdBy: string },
 ): Promise<void> {
   await db("csv_imports").insert({
     tenant_id: tenantId,
     uuid_file_name: entry.uuidFileName,
     project_id: entry.projectId,
-    imported_rows: entry.importedRows,
+    imported_rows: 0,
     created_by: entry.createdBy,
   });
+}
+
+/** The rows an import wrote, known only at its end (recordImport claimed the file at the start). */
+export async function setImportedRows(db: Db, tenantId: string, uuidFileName: string, importedRows: number): Promise<void> {
+  await db("csv_imports").where({ tenant_id: tenantId, uuid_file_name: uuidFileName }).update({ imported_rows: importedRows });
 }
 
 export function isAlreadyImported(error: unknown): boolean {

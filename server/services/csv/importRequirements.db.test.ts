@@ -144,6 +144,27 @@ describe("runImport", () => {
     expect(await requirementsOf(10002)).toHaveLength(1);
   });
 
+  it("after thousands of rows already written, still reports every later bad row and keeps none of the file", async () => {
+    const existing = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,L-1\n");
+    await runImport(ctx.deps, actor, request(existing, { atlassian_project_id: 10005 }));
+    const rows = Array.from({ length: 4500 }, (_, index) => `Row ${index},K-${index}`);
+    rows[3000] = ",K-3000";
+    rows[4000] = "Taken,L-1";
+    rows[4400] = "Twice,K-10";
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,ID", ...rows].join("\n"));
+    const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10005 }));
+    expect(result).toEqual({
+      imported: 0,
+      error_count: 3,
+      errors: [
+        { row: 3002, reason: "Name is required" },
+        { row: 4002, reason: 'ID "L-1" is already used by another requirement in this project' },
+        { row: 4402, reason: 'ID "K-10" is already used in row 12' },
+      ],
+    });
+    expect((await requirementsOf(10005)).map((row) => row.display_id)).toEqual(["L-1"]);
+  });
+
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
     const cases: [string, { row: number; reason: string }][] = [
       ["Title,ID\nA,1\n", { row: 1, reason: "The file has no Name column (Name or Summary)" }],

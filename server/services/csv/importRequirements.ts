@@ -7,6 +7,7 @@ import {
   type ImportRowError,
   MAX_REPORTED_ROW_ERRORS,
 } from "../../../common/schemas/csvImport.js";
+import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
   displayIdsInUse,
@@ -15,16 +16,17 @@ import {
   insertImportBatch,
   isAlreadyImported,
   recordImport,
+  setImportedRows,
 } from "../../db/csvImportStore.js";
 import { findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
 import type { AppDeps } from "../../deps.js";
-import { AppError, fieldError } from "../../errors.js";
+import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { csvRecords } from "./csvRecords.js";
+import { countRecords, csvRecords } from "./csvRecords.js";
 import { buildRowRules, hostComponentsOf, hostStatusesOf, type ImportedRow, readRow, type RowRules } from "./importRows.js";
 
 type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
@@ -35,8 +37,8 @@ export type ImportHooks = {
   beforeCommit?: (trx: Knex.Transaction, result: ImportResult) => Promise<void>;
 };
 
-/** Rows per multi-row insert: about 11,000 bind parameters, well under PostgreSQL's 65,535. */
-const BATCH_ROWS = 1000;
+/** Rows per insert: each column travels as one array, so a batch's size is bounded by memory, not bind parameters. */
+const BATCH_ROWS = 2000;
 const FILE_NOT_FOUND = "The file was not found. Upload it again.";
 
 /**
@@ -58,10 +60,11 @@ export async function checkImportRequest(db: Db, actor: Actor, request: ImportRe
 }
 
 /**
- * The import job's work: a first streamed pass checks every row (keeping only the custom IDs,
- * for duplicates), then, if no row is refused, one transaction writes all of them in batches of
- * multi-row inserts, each requirement with its 'created' revision. Either every row is
- * imported or none; the result names each refused row. Memory stays flat in the file's size.
+ * The import job's work, in one streamed pass inside one transaction: each row is checked and
+ * the valid ones written in batches of multi-row inserts, each requirement with its 'created'
+ * revision. From the first refused row on nothing more is written, but every row is still
+ * checked so the result names each refused one; then the transaction rolls back. Either every
+ * row is imported or none. Memory stays flat in the file's size (custom IDs aside, kept for duplicates).
  */
 export async function runImport(
   deps: ImportDeps,
@@ -75,25 +78,84 @@ export async function runImport(
   const type = await checkImportRequest(deps.db, actor, request);
   const readFile = () => deps.storage.getObject(storageKey(tenantId, "imports", request.file_name));
   const fields = await listAttributes(deps.db, tenantId, request.atlassian_project_id);
+  hooks.progress?.({ completed: 0, total: Math.max(0, (await countRecords(await readFile())) - 1) });
 
-  let rules: RowRules | undefined;
-  const rulesFor = (headers: string[]) =>
-    buildRowRules({
-      mapping: mapHeaders(headers, fields),
-      prefix: type.prefix,
-      components: hostComponentsOf(request.atlassian_component_json),
-      statuses: hostStatusesOf(request.atlassian_statuses_json),
-      fields,
-      additionalHeaders: request.additional_headers,
-      assignBasedOnComponent: request.assign_based_on_component,
+  try {
+    return await deps.db.transaction(async (trx) => {
+      // First, so a second worker on the same file waits here and then gives way.
+      await recordImport(trx, tenantId, {
+        uuidFileName: request.file_name,
+        projectId: request.atlassian_project_id,
+        createdBy: actor.accountId,
+      });
+      // Held to the commit: the type cannot be deleted under the import.
+      await findRequirementType(trx, tenantId, type.requirement_type_id, "share");
+      const imported = await checkAndWrite(trx, actor, request, type, await readFile(), fields, hooks);
+      await setImportedRows(trx, tenantId, request.file_name, imported);
+      const result = { imported, errors: [], error_count: 0 };
+      await hooks.beforeCommit?.(trx, result);
+      return result;
     });
+  } catch (error) {
+    if (error instanceof ImportRefused) return error.result;
+    if (!isAlreadyImported(error)) throw error;
+    const earlier = await findCompletedImport(deps.db, tenantId, request.file_name);
+    return { imported: earlier?.importedRows ?? 0, errors: [], error_count: 0 };
+  }
+}
 
+/** Thrown out of the import's transaction to roll it back when a row was refused. */
+class ImportRefused extends Error {
+  constructor(readonly result: ImportResult) {
+    super("import refused");
+  }
+}
+
+/** Checks every row of the file and writes the valid ones while none is refused; answers the rows written, or throws ImportRefused. */
+async function checkAndWrite(
+  trx: Knex.Transaction,
+  actor: Actor,
+  request: ImportRequest,
+  type: RequirementTypeRow,
+  file: Readable,
+  fields: Attribute[],
+  hooks: ImportHooks,
+): Promise<number> {
+  const { tenantId } = actor;
   const errors = new RowErrors();
   const rowOfDisplayId = new Map<string, number>();
+  let rules: RowRules | undefined;
+  let batch: ImportedRow[] = [];
+  let written = 0;
   let totalRows = 0;
-  for await (const { cells, row } of numbered(await readFile())) {
+  const write = async (rows: ImportedRow[]) => {
+    await reportTaken(trx, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
+    if (errors.count > 0) return;
+    await insertImportBatch(trx, tenantId, type, rows.map((row) => toRequirement(row, actor, request, type)));
+    written += rows.length;
+    hooks.progress?.({ completed: written });
+  };
+  // The database writes a batch while the next one is parsed; one statement at a time on the transaction.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const rows = batch;
+    batch = [];
+    await writing;
+    writing = write(rows);
+    // Awaited at the next batch or the end; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
+  };
+  for await (const { cells, row } of numbered(file)) {
     if (!rules) {
-      rules = rulesFor(cells);
+      rules = buildRowRules({
+        mapping: mapHeaders(cells, fields),
+        prefix: type.prefix,
+        components: hostComponentsOf(request.atlassian_component_json),
+        statuses: hostStatusesOf(request.atlassian_statuses_json),
+        fields,
+        additionalHeaders: request.additional_headers,
+        assignBasedOnComponent: request.assign_based_on_component,
+      });
       if (rules.mapping.name !== undefined) continue;
       errors.add(row, "The file has no Name column (Name or Summary)");
       break;
@@ -101,76 +163,25 @@ export async function runImport(
     totalRows += 1;
     const reading = readRow(cells, rules);
     for (const reason of reading.errors) errors.add(row, reason);
-    const displayId = reading.row?.displayId;
-    if (!displayId) continue;
-    const first = rowOfDisplayId.get(displayId);
-    if (first === undefined) rowOfDisplayId.set(displayId, row);
-    else errors.add(row, `ID "${displayId}" is already used in row ${first}`);
-  }
-  if (!rules) errors.add(1, "The file is empty");
-  else if (totalRows === 0 && errors.count === 0) errors.add(2, "The file has no requirements to import");
-  await reportTaken(deps.db, tenantId, request.atlassian_project_id, rowOfDisplayId, errors);
-  if (errors.count > 0) return errors.result();
-  rowOfDisplayId.clear();
-  hooks.progress?.({ completed: 0, total: totalRows });
-
-  const imported = await writeAll(deps, actor, request, type, readFile, rulesFor, totalRows, hooks).catch((error) => {
-    if (isAlreadyImported(error)) return undefined;
-    throw error;
-  });
-  if (imported === undefined) {
-    const earlier = await findCompletedImport(deps.db, tenantId, request.file_name);
-    return { imported: earlier?.importedRows ?? 0, errors: [], error_count: 0 };
-  }
-  return { imported, errors: [], error_count: 0 };
-}
-
-async function writeAll(
-  deps: ImportDeps,
-  actor: Actor,
-  request: ImportRequest,
-  type: RequirementTypeRow,
-  readFile: () => Promise<Readable>,
-  rulesFor: (headers: string[]) => RowRules,
-  totalRows: number,
-  hooks: ImportHooks,
-): Promise<number> {
-  const { tenantId } = actor;
-  return deps.db.transaction(async (trx) => {
-    // First, so a second worker on the same file waits here and then gives way.
-    await recordImport(trx, tenantId, {
-      uuidFileName: request.file_name,
-      projectId: request.atlassian_project_id,
-      importedRows: totalRows,
-      createdBy: actor.accountId,
-    });
-    // Held to the commit: the type cannot be deleted under the import.
-    await findRequirementType(trx, tenantId, type.requirement_type_id, "share");
-    let rules: RowRules | undefined;
-    let batch: ImportedRow[] = [];
-    let written = 0;
-    const flush = async () => {
-      await insertImportBatch(trx, tenantId, type, batch.map((row) => toRequirement(row, actor, request, type)));
-      written += batch.length;
-      batch = [];
-      hooks.progress?.({ completed: written });
-    };
-    for await (const { cells, row } of numbered(await readFile())) {
-      if (!rules) {
-        rules = rulesFor(cells);
+    if (!reading.row) continue;
+    const { displayId } = reading.row;
+    if (displayId) {
+      const first = rowOfDisplayId.get(displayId);
+      if (first !== undefined) {
+        errors.add(row, `ID "${displayId}" is already used in row ${first}`);
         continue;
       }
-      const reading = readRow(cells, rules);
-      // The file was checked whole before; a change under us must not write a half import.
-      if (!reading.row) throw new AppError(409, { Result: `Row ${row} changed since it was checked` });
-      batch.push(reading.row);
-      if (batch.length === BATCH_ROWS) await flush();
+      rowOfDisplayId.set(displayId, row);
     }
-    if (batch.length > 0) await flush();
-    if (written !== totalRows) throw new AppError(409, { Result: "The file changed while it was imported" });
-    await hooks.beforeCommit?.(trx, { imported: written, errors: [], error_count: 0 });
-    return written;
-  });
+    batch.push(reading.row);
+    if (batch.length === BATCH_ROWS) await flush();
+  }
+  if (batch.length > 0) await flush();
+  await writing;
+  if (!rules) errors.add(1, "The file is empty");
+  else if (totalRows === 0 && errors.count === 0) errors.add(2, "The file has no requirements to import");
+  if (errors.count > 0) throw new ImportRefused(errors.result());
+  return written;
 }
 
 /** Records with their row number as a spreadsheet shows it: the header is row 1. */
@@ -182,18 +193,18 @@ async function* numbered(input: Readable): AsyncGenerator<{ cells: string[]; row
   }
 }
 
+/** Custom IDs of the batch that the project already uses; checked before the batch is written, so its own rows are not found. */
 async function reportTaken(
-  db: Db,
+  trx: Knex.Transaction,
   tenantId: string,
   projectId: number,
+  batch: ImportedRow[],
   rowOfDisplayId: Map<string, number>,
   errors: RowErrors,
 ): Promise<void> {
-  const ids = [...rowOfDisplayId.keys()];
-  for (let start = 0; start < ids.length; start += BATCH_ROWS) {
-    for (const taken of await displayIdsInUse(db, tenantId, projectId, ids.slice(start, start + BATCH_ROWS))) {
-      errors.add(rowOfDisplayId.get(taken) ?? 0, `ID "${taken}" is already used by another requirement in this project`);
-    }
+  const ids = batch.flatMap((row) => (row.displayId ? [row.displayId] : []));
+  for (const taken of await displayIdsInUse(trx, tenantId, projectId, ids)) {
+    errors.add(rowOfDisplayId.get(taken) ?? 0, `ID "${taken}" is already used by another requirement in this project`);
   }
 }
 
