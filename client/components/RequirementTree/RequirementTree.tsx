@@ -1,3 +1,4 @@
+import { scrollPaneStyle } from "../ScrollPane/scrollPaneStyle.js";
 import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
 import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
 import FolderClosedIcon from "@atlaskit/icon/core/folder-closed";
@@ -91,13 +92,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   return (
     <div
       ref={scrollRef}
-      style={{
-        height: "calc(100vh - 180px)",
-        minHeight: 320,
-        overflow: "auto",
-        border: `1px solid ${token("color.border")}`,
-        borderRadius: token("radius.small"),
-      }}
+      style={scrollPaneStyle(180)}
     >
       <div
         ref={treeRef}

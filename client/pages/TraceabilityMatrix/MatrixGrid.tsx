@@ -1,3 +1,4 @@
+import { scrollPaneStyle } from "../../components/ScrollPane/scrollPaneStyle.js";
 import Lozenge from "@atlaskit/lozenge";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
@@ -53,13 +54,7 @@ export function MatrixGrid({ rows, requirementTypes, headings, issueTypes, issue
   return (
     <div
       ref={scrollRef}
-      style={{
-        height: "calc(100vh - 240px)",
-        minHeight: 320,
-        overflow: "auto",
-        border: `1px solid ${token("color.border")}`,
-        borderRadius: token("radius.small"),
-      }}
+      style={scrollPaneStyle(240)}
     >
       <table aria-label="Traceability matrix" aria-rowcount={rows.length + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
         <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
