@@ -137,6 +137,15 @@ export async function setImportedRows(db: Db, tenantId: string, uuidFileName: st
 }
 
 export function isAlreadyImported(error: unknown): boolean {
+  return isUniqueViolationOf(error, "csv_imports");
+}
+
+/** A custom ID the project's active requirements already use (requirements_display_id_unique, migration 0001). */
+export function isDisplayIdTaken(error: unknown): boolean {
+  return isUniqueViolationOf(error, "requirements_display_id_unique");
+}
+
+function isUniqueViolationOf(error: unknown, constraint: string): boolean {
   const candidate = error as { code?: string; constraint?: string; message?: string } | null;
-  return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes("csv_imports");
+  return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes(constraint);
 }

@@ -15,6 +15,7 @@ import {
   type ImportedRequirement,
   insertImportBatch,
   isAlreadyImported,
+  isDisplayIdTaken,
   recordImport,
   setImportedRows,
 } from "../../db/csvImportStore.js";
@@ -65,6 +66,8 @@ export async function checkImportRequest(db: Db, actor: Actor, request: ImportRe
  * revision. From the first refused row on nothing more is written, but every row is still
  * checked so the result names each refused one; then the transaction rolls back. Either every
  * row is imported or none. Memory stays flat in the file's size (custom IDs aside, kept for duplicates).
+ * A custom ID the project already uses stops the writing pass at the unique index; a second pass
+ * that only checks then names every refused row.
  */
 export async function runImport(
   deps: ImportDeps,
@@ -78,7 +81,17 @@ export async function runImport(
   const type = await checkImportRequest(deps.db, actor, request);
   const readFile = () => deps.storage.getObject(storageKey(tenantId, "imports", request.file_name));
   const fields = await listAttributes(deps.db, tenantId, request.atlassian_project_id);
-  hooks.progress?.({ completed: 0, total: Math.max(0, (await countRecords(await readFile())) - 1) });
+  const { progress } = hooks;
+  if (progress) {
+    progress({ completed: 0 });
+    // Counted beside the import rather than before it: the import waits on the database most of the time.
+    readFile()
+      .then(countRecords)
+      .then((records) => progress({ total: Math.max(0, records - 1) }))
+      .catch(() => undefined);
+  }
+  // Opened before the transaction: a storage that does not answer must not hold the import's locks.
+  const file = await readFile();
 
   try {
     return await deps.db.transaction(async (trx) => {
@@ -90,7 +103,7 @@ export async function runImport(
       });
       // Held to the commit: the type cannot be deleted under the import.
       await findRequirementType(trx, tenantId, type.requirement_type_id, "share");
-      const imported = await checkAndWrite(trx, actor, request, type, await readFile(), fields, hooks);
+      const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true });
       await setImportedRows(trx, tenantId, request.file_name, imported);
       const result = { imported, errors: [], error_count: 0 };
       await hooks.beforeCommit?.(trx, result);
@@ -98,10 +111,35 @@ export async function runImport(
     });
   } catch (error) {
     if (error instanceof ImportRefused) return error.result;
+    if (error instanceof DisplayIdTaken) return reportRefusedRows(deps, actor, request, type, await readFile(), fields);
     if (!isAlreadyImported(error)) throw error;
     const earlier = await findCompletedImport(deps.db, tenantId, request.file_name);
     return { imported: earlier?.importedRows ?? 0, errors: [], error_count: 0 };
+  } finally {
+    file.destroy();
   }
+}
+
+/**
+ * After the project's unique index refused a custom ID (and the transaction rolled back): the
+ * file checked again without writing, so the result names every refused row.
+ */
+async function reportRefusedRows(
+  deps: ImportDeps,
+  actor: Actor,
+  request: ImportRequest,
+  type: RequirementTypeRow,
+  file: Readable,
+  fields: Attribute[],
+): Promise<ImportResult> {
+  try {
+    await checkAndWrite(deps.db, actor, request, type, file, fields, {}, { write: false });
+  } catch (error) {
+    if (error instanceof ImportRefused) return error.result;
+    throw error;
+  }
+  // The requirement holding the ID was deleted in between: the job's retry imports the file.
+  throw new Error("A custom ID was taken during the import and is free again");
 }
 
 /** Thrown out of the import's transaction to roll it back when a row was refused. */
@@ -111,15 +149,28 @@ class ImportRefused extends Error {
   }
 }
 
-/** Checks every row of the file and writes the valid ones while none is refused; answers the rows written, or throws ImportRefused. */
+/** A batch used a custom ID the project already has: its unique index refused the insert. */
+class DisplayIdTaken extends Error {
+  constructor() {
+    super("custom ID taken");
+  }
+}
+
+/**
+ * Checks every row of the file and, with `write`, writes the valid ones while none is refused;
+ * answers the rows written, or throws ImportRefused. Custom IDs already in the project are left
+ * to the unique index while writing (DisplayIdTaken) and looked up batch by batch only when
+ * checking: the lookups cost as much as the writes they guard.
+ */
 async function checkAndWrite(
-  trx: Knex.Transaction,
+  db: Db,
   actor: Actor,
   request: ImportRequest,
   type: RequirementTypeRow,
   file: Readable,
   fields: Attribute[],
   hooks: ImportHooks,
+  mode: { write: boolean },
 ): Promise<number> {
   const { tenantId } = actor;
   const errors = new RowErrors();
@@ -129,9 +180,15 @@ async function checkAndWrite(
   let written = 0;
   let totalRows = 0;
   const write = async (rows: ImportedRow[]) => {
-    await reportTaken(trx, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
-    if (errors.count > 0) return;
-    await insertImportBatch(trx, tenantId, type, rows.map((row) => toRequirement(row, actor, request, type)));
+    if (!mode.write || errors.count > 0) {
+      await reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
+      return;
+    }
+    try {
+      await insertImportBatch(db, tenantId, type, rows.map((row) => toRequirement(row, actor, request, type)));
+    } catch (error) {
+      throw isDisplayIdTaken(error) ? new DisplayIdTaken() : error;
+    }
     written += rows.length;
     hooks.progress?.({ completed: written });
   };
@@ -195,7 +252,7 @@ async function* numbered(input: Readable): AsyncGenerator<{ cells: string[]; row
 
 /** Custom IDs of the batch that the project already uses; checked before the batch is written, so its own rows are not found. */
 async function reportTaken(
-  trx: Knex.Transaction,
+  db: Db,
   tenantId: string,
   projectId: number,
   batch: ImportedRow[],
@@ -203,7 +260,7 @@ async function reportTaken(
   errors: RowErrors,
 ): Promise<void> {
   const ids = batch.flatMap((row) => (row.displayId ? [row.displayId] : []));
-  for (const taken of await displayIdsInUse(trx, tenantId, projectId, ids)) {
+  for (const taken of await displayIdsInUse(db, tenantId, projectId, ids)) {
     errors.add(rowOfDisplayId.get(taken) ?? 0, `ID "${taken}" is already used by another requirement in this project`);
   }
 }
