@@ -32,10 +32,36 @@ export type ConnectModule = {
 
 export const descriptorPath = (product: ProductKey) => (product === "jira" ? "/atlassian-connect.json" : "/confluence/atlassian-connect.json");
 
-export async function fetchDescriptor(addonUrl: string, product: ProductKey): Promise<Descriptor> {
+async function fetchDescriptor(addonUrl: string, product: ProductKey): Promise<Descriptor> {
   const response = await fetch(`${addonUrl}${descriptorPath(product)}`, { signal: AbortSignal.timeout(10_000) });
   if (!response.ok) throw new Error(`The add-on's ${product} descriptor answered ${response.status}`);
   return (await response.json()) as Descriptor;
+}
+
+/**
+ * The add-on's descriptors as the emulated products know them: read once per product and kept, the
+ * way Jira keeps the descriptor of an installed app, instead of asked for on every app call and page.
+ * Installing reads them again (`refresh`), as Atlassian does when an app is installed or updated, so
+ * a changed descriptor counts from the next install on. A failed read is not kept: the add-on may
+ * simply not be up yet.
+ */
+export class Descriptors {
+  private readonly read = new Map<ProductKey, Promise<Descriptor>>();
+
+  constructor(private readonly addonUrl: string) {}
+
+  get(product: ProductKey): Promise<Descriptor> {
+    return this.read.get(product) ?? this.refresh(product);
+  }
+
+  refresh(product: ProductKey): Promise<Descriptor> {
+    const reading = fetchDescriptor(this.addonUrl, product);
+    this.read.set(product, reading);
+    reading.catch(() => {
+      if (this.read.get(product) === reading) this.read.delete(product);
+    });
+    return reading;
+  }
 }
 
 /** Every module of a type as a list (configurePage and postInstallPage are single objects). */

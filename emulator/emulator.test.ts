@@ -27,6 +27,13 @@ describe("the emulated Jira and Confluence", () => {
     return fetch(`${init.base ?? emulator.url}${pathAndQuery}`, { ...init, headers });
   };
 
+  /** The signed iframe URL of the stub's project page in ROVER, as the emulated Jira renders it. */
+  const projectPageUrl = async () => {
+    const html = await (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user" })).text();
+    const slot = /data-slot="([^"]+)"/.exec(html)?.[1] ?? "";
+    return new URL((JSON.parse(slot.replace(/&quot;/g, '"').replace(/&amp;/g, "&")) as { url: string }).url);
+  };
+
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-test-"));
     let emulatorUrl = "";
@@ -189,19 +196,14 @@ describe("the emulated Jira and Confluence", () => {
   });
 
   it("signs iframe URLs with the page's context and carries lic=none when the licence is off", async () => {
-    const urlOf = async () => {
-      const html = await (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user" })).text();
-      const slot = /data-slot="([^"]+)"/.exec(html)?.[1] ?? "";
-      return new URL((JSON.parse(slot.replace(/&quot;/g, '"').replace(/&amp;/g, "&")) as { url: string }).url);
-    };
-    const url = await urlOf();
+    const url = await projectPageUrl();
     expect(url.searchParams.get("projectId")).toBe("10001");
     expect(url.searchParams.get("projectKey")).toBe("ROVER");
     expect(url.searchParams.get("lic")).toBe("active");
     expect(url.searchParams.get("jwt")).toBeTruthy();
 
     await call("/_emulator/sites/default/license", { method: "POST", body: JSON.stringify({ active: false }) });
-    expect((await urlOf()).searchParams.get("lic")).toBe("none");
+    expect((await projectPageUrl()).searchParams.get("lic")).toBe("none");
     await call("/_emulator/sites/default/license", { method: "POST", body: JSON.stringify({ active: true }) });
   });
 
@@ -230,6 +232,37 @@ describe("the emulated Jira and Confluence", () => {
     expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(500);
     await call("/_emulator/faults", { method: "DELETE" });
     expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(200);
+  });
+
+  it("reads the add-on's descriptors once for its calls and pages, and again when the add-on is installed again", async () => {
+    const reads = { ...stub.descriptorReads };
+    for (let n = 0; n < 3; n++) expect((await call("/rest/api/3/project/search", { as: "app" })).status).toBe(200);
+    expect((await projectPageUrl()).searchParams.get("version")).toBe("1");
+    expect(stub.descriptorReads).toEqual(reads);
+
+    // A new version of the add-on counts from its next install, as in Jira.
+    stub.release(2);
+    expect((await projectPageUrl()).searchParams.get("version")).toBe("1");
+    expect((await call("/_emulator/sites/default/install", { method: "POST" })).status).toBe(200);
+    expect(stub.descriptorReads).toEqual({ jira: reads.jira + 1, confluence: reads.confluence + 1 });
+    expect((await projectPageUrl()).searchParams.get("version")).toBe("2");
+    expect((await call("/rest/api/3/project/search", { as: "app" })).status).toBe(200);
+    expect(stub.descriptorReads).toEqual({ jira: reads.jira + 1, confluence: reads.confluence + 1 });
+  });
+
+  it("asks an add-on that was not up yet for its descriptor again on the next page", async () => {
+    const fresh = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
+    const page = async () =>
+      (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user", base: fresh.url })).text();
+    try {
+      stub.setStarting(true);
+      expect(await page()).toContain("did not answer its descriptor");
+      stub.setStarting(false);
+      expect(await page()).toContain("data-slot");
+    } finally {
+      stub.setStarting(false);
+      await fresh.stop();
+    }
   });
 
   it("uninstalls a site with a signed uninstalled callback", async () => {

@@ -1,7 +1,6 @@
 import {
   type ConnectModule,
   type Descriptor,
-  fetchDescriptor,
   lifecyclePayload,
   modulesOf,
   qshOf,
@@ -15,12 +14,20 @@ export type InstallResult = { site: string; product: ProductKey; status: number 
 
 const PRODUCTS: ProductKey[] = ["jira", "confluence"];
 
-/** Posts the signed lifecycle callback of each product's descriptor, as Atlassian does on (un)install. */
-export async function postLifecycle(addonUrl: string, key: SigningKey, site: Site, eventType: "installed" | "uninstalled"): Promise<InstallResult[]> {
+/**
+ * Posts the signed lifecycle callback of each product's descriptor, as Atlassian does on (un)install.
+ * `descriptorOf` names the descriptor to use: read afresh for an install, the known one for an uninstall.
+ */
+export async function postLifecycle(
+  descriptorOf: (product: ProductKey) => Promise<Descriptor>,
+  key: SigningKey,
+  site: Site,
+  eventType: "installed" | "uninstalled",
+): Promise<InstallResult[]> {
   const results: InstallResult[] = [];
   for (const product of PRODUCTS) {
     try {
-      const descriptor = await fetchDescriptor(addonUrl, product);
+      const descriptor = await descriptorOf(product);
       const lifecyclePath = descriptor.lifecycle?.[eventType];
       if (!lifecyclePath) {
         results.push({ site: site.name, product, status: "error", message: `the descriptor has no ${eventType} lifecycle` });

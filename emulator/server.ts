@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
-import { type ConnectModule, type Descriptor, fetchDescriptor, findModule, modulesOf, signSymmetric, verifyAppJwt } from "./connect.js";
+import { type ConnectModule, type Descriptor, Descriptors, findModule, modulesOf, signSymmetric, verifyAppJwt } from "./connect.js";
 import { type InstallResult, postLifecycle, sendWebhook, signedIframeUrl } from "./install.js";
 import { listOutbox, outboxPage, outboxMessagePage } from "./outbox.js";
 import { type BridgeConfig, esc, layout, lozenge, type Slot, slotHtml } from "./pages.js";
@@ -87,7 +87,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   let faults: Fault[] = [];
   if (options.seed?.extraIssues) for (const site of sites.list()) addExtraIssues(site, options.seed.extraIssues);
 
-  const descriptor = (product: ProductKey) => fetchDescriptor(addonUrl, product);
+  const descriptors = new Descriptors(addonUrl);
+  const descriptor = (product: ProductKey) => descriptors.get(product);
 
   const app = express();
   app.disable("x-powered-by");
@@ -101,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const install = async (name: string) => {
     const site = sites.get(name);
     if (!site) throw new Error(`No site ${name}`);
-    const results = await postLifecycle(addonUrl, signingKey, site, "installed");
+    const results = await postLifecycle((product) => descriptors.refresh(product), signingKey, site, "installed");
     if (site.uninstalled) sites.update(site, { uninstalled: false });
     for (const r of results) log(`install ${r.site}/${r.product}: ${r.status}${r.message ? ` ${r.message}` : ""}`);
     return results;
@@ -109,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const uninstall = async (name: string) => {
     const site = sites.get(name);
     if (!site) throw new Error(`No site ${name}`);
-    const results = await postLifecycle(addonUrl, signingKey, site, "uninstalled");
+    const results = await postLifecycle(descriptor, signingKey, site, "uninstalled");
     sites.update(site, { uninstalled: true });
     return results;
   };

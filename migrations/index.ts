@@ -6,6 +6,7 @@ import * as baselines from "./0005_baselines.js";
 import * as hotReadIndexes from "./0007_hot_read_indexes.js";
 import * as forgeInstallations from "./0008_forge_installations.js";
 import * as csvImports from "./0011_csv_imports.js";
+import * as endedJobsIndex from "./0012_ended_jobs_index.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -21,4 +22,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0007_hot_read_indexes", hotReadIndexes],
   ["0008_forge_installations", forgeInstallations],
   ["0011_csv_imports", csvImports],
+  ["0012_ended_jobs_index", endedJobsIndex],
 ];

@@ -12,13 +12,16 @@ import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
 import { createObjectStorage } from "./storage/index.js";
 
-/** What the add-on and the worker processes run on: a migrated database and a started job queue. */
-export async function createDeps(config: Config): Promise<AppDeps> {
+/**
+ * What the add-on and the worker processes run on: a migrated database and a started job queue.
+ * `works`: this process will work on jobs, so it also sends the scheduled ones.
+ */
+export async function createDeps(config: Config, options: { works: boolean }): Promise<AppDeps> {
   const logger = createLogger(config.logLevel);
   if (await startErrorReporting(config)) logger.info("reporting errors to Sentry");
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
-  const jobs = new JobQueue(db, logger, { definitions: jobDefinitions });
+  const jobs = new JobQueue(db, logger, { definitions: jobDefinitions, sendsScheduledJobs: options.works });
   await jobs.start();
   return {
     config,
@@ -34,7 +37,7 @@ export async function createDeps(config: Config): Promise<AppDeps> {
 /** Starts the add-on: migrations, job workers (unless JOB_WORKERS=false), HTTP, and a graceful stop. */
 export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { works: config.jobWorkers });
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);

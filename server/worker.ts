@@ -10,7 +10,7 @@ import { createDeps } from "./main.js";
 export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise<{ deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
   if (!config.databaseUrl) throw new Error("npm run worker needs DATABASE_URL: workers share the queue through PostgreSQL");
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { works: true });
   await deps.jobs.work(deps);
   deps.logger.info("rmCloud job worker started");
 

@@ -15,6 +15,12 @@ export type StubAddon = {
   installs: Installation[];
   rejected: string[];
   webhooks: { path: string; body: unknown; verified: boolean }[];
+  /** How often each descriptor was read. */
+  descriptorReads: { jira: number; confluence: number };
+  /** Publishes a new version of the descriptors: the project page's URL carries `version={version}`. */
+  release(version: number): void;
+  /** While starting, the descriptors answer 503, as an add-on that is not up yet would fail. */
+  setStarting(starting: boolean): void;
   stop(): Promise<void>;
 };
 
@@ -32,17 +38,20 @@ export async function startStubAddon(keysUrl: () => string, key = "rmcloud-stub"
   const installs: Installation[] = [];
   const rejected: string[] = [];
   const webhooks: StubAddon["webhooks"] = [];
+  const descriptorReads = { jira: 0, confluence: 0 };
+  let version = 1;
+  let starting = false;
   const app = express();
   app.use(express.json());
   let url = "";
 
-  const modules = {
-    jiraProjectPages: [{ key: "requirements", name: { value: "Requirements" }, url: "/page?projectId={project.id}&projectKey={project.key}", iconUrl: "/icon.svg" }],
+  const modules = () => ({
+    jiraProjectPages: [{ key: "requirements", name: { value: "Requirements" }, url: `/page?projectId={project.id}&projectKey={project.key}&version=${version}`, iconUrl: "/icon.svg" }],
     webPanels: [{ key: "issue-panel", name: { value: "Requirements" }, location: "atl.jira.view.issue.right.context", url: "/page?issueId={issue.id}&projectId={project.id}" }],
     dialogs: [{ key: "link-dialog", url: "/page?dialog=1", options: { chrome: true, header: { value: "Update linked requirements" } } }],
     configurePage: { key: "configuration", name: { value: "Configuration" }, url: "/page?configuration=1" },
     webhooks: [{ event: "jira:issue_deleted", url: "/webhook/issue-deleted" }],
-  };
+  });
   const confluenceModules = {
     dynamicContentMacros: [
       { key: "linked-macro", name: { value: "Linked requirements" }, url: "/page?macro={macro.id}&pageId={page.id}&ids={ids}", editor: { url: "/page?editor=1", width: "600px", height: "400px" }, parameters: [{ identifier: "ids" }] },
@@ -56,10 +65,15 @@ export async function startStubAddon(keysUrl: () => string, key = "rmcloud-stub"
     apiMigrations: { "signed-install": true },
     lifecycle: { installed: "/installed", uninstalled: "/uninstalled" },
     scopes: ["READ", "WRITE"],
-    modules: product === "jira" ? modules : confluenceModules,
+    modules: product === "jira" ? modules() : confluenceModules,
   });
-  app.get("/atlassian-connect.json", (_req, res) => void res.json(descriptor("jira")));
-  app.get("/confluence/atlassian-connect.json", (_req, res) => void res.json(descriptor("confluence")));
+  for (const product of ["jira", "confluence"] as const) {
+    app.get(product === "jira" ? "/atlassian-connect.json" : "/confluence/atlassian-connect.json", (_req, res) => {
+      descriptorReads[product]++;
+      if (starting) res.status(503).end();
+      else res.json(descriptor(product));
+    });
+  }
 
   const lifecycle = async (req: express.Request, res: express.Response) => {
     try {
@@ -106,6 +120,13 @@ export async function startStubAddon(keysUrl: () => string, key = "rmcloud-stub"
     installs,
     rejected,
     webhooks,
+    descriptorReads,
+    release: (next) => {
+      version = next;
+    },
+    setStarting: (on) => {
+      starting = on;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -13,6 +13,7 @@ export type JobRow = {
 
 const columns = ["job_id", "name", "status", "completed_rows", "total_rows", "result", "error"];
 const open: JobStatus[] = ["queued", "started"];
+const ended: JobStatus[] = ["finished", "failed"];
 
 export async function insertJob(db: Db, tenantId: string, job: { jobId: string; name: string; accountId: string }) {
   await db("jobs").insert({ tenant_id: tenantId, job_id: job.jobId, name: job.name, account_id: job.accountId });
@@ -66,4 +67,39 @@ export async function endJob(
       updated_at: db.fn.now(),
     });
   return updated === 1;
+}
+
+/**
+ * The sites with jobs of this kind that ended before `endedBefore`: their ids only, so that a
+ * clean-up then reads and deletes one site's rows at a time. `updated_at` of an ended job is its end.
+ */
+export async function tenantsWithJobsEndedBefore(db: Db, name: string, endedBefore: Date): Promise<string[]> {
+  const rows: { tenant_id: string }[] = await db("jobs")
+    .distinct("tenant_id")
+    .where({ name })
+    .whereIn("status", ended)
+    .where("updated_at", "<", endedBefore);
+  return rows.map((row) => row.tenant_id);
+}
+
+/** Up to `limit` of the site's jobs of this kind that ended before `endedBefore`, oldest first. */
+export async function findJobsEndedBefore(
+  db: Db,
+  tenantId: string,
+  name: string,
+  endedBefore: Date,
+  limit: number,
+): Promise<Pick<JobRow, "job_id" | "result">[]> {
+  return db("jobs")
+    .where({ tenant_id: tenantId, name })
+    .whereIn("status", ended)
+    .where("updated_at", "<", endedBefore)
+    .orderBy("updated_at")
+    .limit(limit)
+    .select("job_id", "result");
+}
+
+export async function deleteJobs(db: Db, tenantId: string, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db("jobs").where({ tenant_id: tenantId }).whereIn("job_id", jobIds).delete();
 }

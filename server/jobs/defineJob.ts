@@ -86,7 +86,13 @@ export type BackgroundJobDefinition<P> = DefinitionOf<
   P,
   "background",
   (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>
->;
+> & {
+  /**
+   * A cron expression (UTC): pg-boss sends the job, with an empty payload, whenever it is due,
+   * once for all processes together (clean-ups). Without it the job is only sent by code.
+   */
+  cron?: string;
+};
 
 export type JobDefinition<P = unknown> = TrackedJobDefinition<P> | BackgroundJobDefinition<P>;
 
@@ -111,9 +117,9 @@ export function defineJob<P>(definition: Definition<P, TrackedJobDefinition<P>["
   return { kind: "tracked", concurrency: 1, ...definition, retry: { ...defaultRetry, ...definition.retry } };
 }
 
-/** Work behind the scenes (notifications): no status row; send it with `JobQueue.send`. */
+/** Work behind the scenes (notifications, clean-ups): no status row; send it with `JobQueue.send`, or give it a `cron`. */
 export function defineBackgroundJob<P>(
-  definition: Definition<P, BackgroundJobDefinition<P>["handler"]>,
+  definition: Definition<P, BackgroundJobDefinition<P>["handler"]> & Pick<BackgroundJobDefinition<P>, "cron">,
 ): BackgroundJobDefinition<P> {
   return { kind: "background", concurrency: 1, ...definition, retry: { ...defaultRetry, ...definition.retry } };
 }

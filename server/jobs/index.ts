@@ -1,7 +1,13 @@
 import { importRequirementsJob } from "../services/csv/importJob.js";
+import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJob.js";
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
 import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 
 /** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
-export const jobDefinitions: readonly AnyJobDefinition[] = [requirementSavedNotifications, matrixExportJob, importRequirementsJob];
+export const jobDefinitions: readonly AnyJobDefinition[] = [
+  requirementSavedNotifications,
+  matrixExportJob,
+  matrixExportCleanupJob,
+  importRequirementsJob,
+];

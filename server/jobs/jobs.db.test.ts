@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { z } from "zod";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../test/helpers/app.js";
 import type { Actor } from "../services/context.js";
-import { defineJob, JobFailure } from "./defineJob.js";
-import { JobQueue } from "./queue.js";
+import { defineBackgroundJob, defineJob, JobFailure } from "./defineJob.js";
+import { JobQueue, jobSchemaOf } from "./queue.js";
 import { startJob } from "./startJob.js";
 
 type Signal = { promise: Promise<void>; resolve: () => void };
@@ -75,7 +75,18 @@ const flaky = defineJob({
   },
 });
 
-const definitions = [countRows, countRowsOnce, rejectRows, flaky];
+/** Due every minute: the scheduler sends it as soon as it runs. */
+let scheduledRuns = 0;
+const everyMinute = defineBackgroundJob({
+  name: "test-every-minute",
+  payload: z.object({}),
+  cron: "* * * * *",
+  handler: async () => {
+    scheduledRuns++;
+  },
+});
+
+const definitions = [countRows, countRowsOnce, rejectRows, flaky, everyMinute];
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -83,8 +94,8 @@ let actor: Actor;
 const workers: JobQueue[] = [];
 
 /** A worker process of its own on the same database (the test app itself does not work). */
-async function startWorker(): Promise<JobQueue> {
-  const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, { definitions, pollingIntervalSeconds: 0.5 });
+async function startWorker(options: { sendsScheduledJobs?: boolean } = {}): Promise<JobQueue> {
+  const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, { definitions, pollingIntervalSeconds: 0.5, ...options });
   await queue.start();
   await queue.work({ ...ctx.deps, jobs: queue });
   workers.push(queue);
@@ -230,5 +241,15 @@ describe("GET /api/job/status/:jobId", () => {
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ Result: "Job not found" });
     }
+  });
+});
+
+describe("a background job with a cron", () => {
+  it("is scheduled by every process that starts the queue, and sent when due by one that sends scheduled jobs", async () => {
+    const schedules = await ctx.deps.db.withSchema(jobSchemaOf(ctx.deps.db)).select("name", "cron", "timezone").from("schedule");
+    expect(schedules).toContainEqual({ name: "test-every-minute", cron: "* * * * *", timezone: "UTC" });
+
+    await startWorker({ sendsScheduledJobs: true });
+    await vi.waitFor(() => expect(scheduledRuns).toBeGreaterThan(0), { timeout: 20_000, interval: 200 });
   });
 });

@@ -14,6 +14,11 @@ export type JobQueueOptions = {
   pollingIntervalSeconds?: number;
   /** Overrides every definition's retry settings (tests shorten the waits). */
   retry?: Partial<RetryPolicy>;
+  /**
+   * Runs pg-boss's scheduler here: it sends the jobs that have a `cron` when they are due (once for
+   * all processes, however many run it). Processes that work on jobs run it; web-only ones need not poll for it.
+   */
+  sendsScheduledJobs?: boolean;
 };
 
 export type SendOptions = {
@@ -46,7 +51,7 @@ export class JobQueue {
     this.boss = new PgBoss({
       db: pgBossDb(db),
       schema: jobSchemaOf(db),
-      schedule: false,
+      schedule: options.sendsScheduledJobs ?? false,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
     });
     this.boss.on("error", (err) => logger.error({ err }, "job queue error"));
@@ -68,6 +73,8 @@ export class JobQueue {
       };
       await this.boss.createQueue(definition.name, options);
       await this.boss.updateQueue(definition.name, options);
+      // An upsert: every process records the same schedule, whichever of them then sends it.
+      if (definition.kind === "background" && definition.cron) await this.boss.schedule(definition.name, definition.cron, {});
     }
     this.started = true;
   }

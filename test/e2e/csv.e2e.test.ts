@@ -14,8 +14,9 @@ const JIRA_CSV = [
 describe("Import and export of requirements as CSV in the emulated Jira project page", () => {
   const screen = requirementsScreenForSuite();
 
-  it("imports a Jira-style CSV through the dialog and the requirements appear in the opened target folder", async () => {
-    const folder = await screen.createFolder("Imported from Jira");
+  it("imports a Jira-style CSV through the dialog into a nested folder, and the requirements appear in it, opened", async () => {
+    const parent = await screen.createFolder("Imported from Jira");
+    const folder = await screen.createFolder("Sprint 1 backlog", { parentFolderId: parent.folder_id });
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();
     const dialog = screen.dialog();
@@ -30,20 +31,24 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     await mapped.getByRole("row", { name: /Name ← Summary/ }).waitFor();
     await mapped.getByRole("row", { name: /ID ← Issue key/ }).waitFor();
     await dialog.getByRole("checkbox", { name: "Sprint" }).check();
-    await screen.chooseOption("Import into", "Imported from Jira");
+    const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
+    expect(await importInto.getByRole("radio", { name: "Top Level" }).isChecked()).toBe(true);
+    await importInto.getByRole("button", { name: "Expand Imported from Jira" }).click();
+    await importInto.getByRole("radio", { name: "Sprint 1 backlog" }).check();
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
 
     await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
     await dialog.waitFor({ state: "detached" });
     await expect.poll(() => screen.treeItem("Imported from Jira").getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => screen.treeItem("Sprint 1 backlog").getAttribute("aria-expanded")).toBe("true");
     await screen.treeItem(/Alarm within 30 s/).waitFor();
     await screen.treeItem(/=HYPERLINK\("x"\) stays text/).waitFor();
 
-    const items = await screen.api<{ descendants?: unknown; requirements?: unknown }>(
+    const inFolder = await screen.api<{ items: { name: string; display_id?: string | null }[] }>(
       "GET",
       `/api/item/${folder.folder_id}/descendant?atlassian_project_id=${PUMP}`,
     );
-    expect(JSON.stringify(items)).toContain("PUMP-903");
+    expect(inFolder.items.map((item) => item.display_id)).toEqual(["PUMP-901", "PUMP-902", "PUMP-903"]);
     const alarm = await screen.api<{ requirements: { requirement_id: number; name: string }[] }>(
       "GET",
       `/api/requirement?atlassian_project_id=${PUMP}`,
@@ -103,7 +108,7 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     expect(alarm?.[0]).toBe("BR-PUMP-901");
     expect(alarm?.[4]).toBe("To Do");
     expect(alarm?.slice(6, 8)).toEqual(["Alarms", "User interface"]);
-    expect(alarm?.at(-1)).toBe("Imported from Jira");
+    expect(alarm?.at(-1)).toBe("Imported from Jira / Sprint 1 backlog");
     expect(rows.find((row) => row[0] === "BR-PUMP-902")?.[1]).toBe("'=HYPERLINK(\"x\") stays text");
   });
 });

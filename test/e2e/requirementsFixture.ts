@@ -96,8 +96,8 @@ export class RequirementsScreen {
     });
   }
 
-  async createFolder(name: string, project = PUMP): Promise<{ folder_id: number }> {
-    return this.api("POST", "/api/folder", { name, project, parent_folder_id: null });
+  async createFolder(name: string, options: { project?: number; parentFolderId?: number } = {}): Promise<{ folder_id: number }> {
+    return this.api("POST", "/api/folder", { name, project: options.project ?? PUMP, parent_folder_id: options.parentFolderId ?? null });
   }
 
   /** The tree's row of a folder or requirement. */

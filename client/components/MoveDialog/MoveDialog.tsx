@@ -52,7 +52,7 @@ export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictio
   );
 }
 
-/** The project's folder tree as radio buttons, each folder's children fetched when it is opened (Move, and a baseline's folder scope). */
+/** The project's folder tree as radio buttons, each folder's children fetched when it is opened (Move, a baseline's folder scope, Import). */
 export function FolderPicker({
   projectId,
   label,
@@ -60,6 +60,7 @@ export function FolderPicker({
   restrictions,
   value,
   onChange,
+  isDisabled = false,
 }: {
   projectId: number;
   label: string;
@@ -67,16 +68,17 @@ export function FolderPicker({
   topLevelLabel?: string;
   restrictions: MoveRestrictions;
   value: MoveTarget | undefined;
-  onChange(target: MoveTarget): void;
+  onChange: PickerProps["onChange"];
+  isDisabled?: boolean;
 }) {
   const topLevel = useTopLevelFolders(projectId);
   const name = useId();
-  const picker: PickerProps = { projectId, name, restrictions, value, onChange };
+  const picker: PickerProps = { projectId, name, restrictions, value, onChange, isDisabled };
   return (
     <div role="radiogroup" aria-label={label} style={{ maxHeight: 360, overflow: "auto" }}>
-      {topLevelLabel ? <TargetOption {...picker} folderId={null} label={topLevelLabel} level={0} /> : null}
+      {topLevelLabel ? <TargetOption {...picker} folderId={null} label={topLevelLabel} ancestors={[]} /> : null}
       {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} level={0} /> : null}
+      {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} ancestors={[]} /> : null}
     </div>
   );
 }
@@ -86,15 +88,20 @@ type PickerProps = {
   name: string;
   restrictions: MoveRestrictions;
   value: MoveTarget | undefined;
-  onChange(target: MoveTarget): void;
+  /** `ancestors` are the chosen folder's parents from the top level down, so a caller can open the tree down to it. */
+  onChange(target: MoveTarget, ancestors: readonly number[]): void;
+  isDisabled: boolean;
 };
 
-function FolderOptions({ folders, level, ...picker }: PickerProps & { folders: readonly FolderItem[]; level: number }) {
-  return folders.map((folder) => <FolderOption key={folder.folder_id} {...picker} folder={folder} level={level} />);
+/** `ancestors`: the folders above these, outermost first; their count is the indentation. */
+type Placement = { ancestors: readonly number[] };
+
+function FolderOptions({ folders, ancestors, ...picker }: PickerProps & Placement & { folders: readonly FolderItem[] }) {
+  return folders.map((folder) => <FolderOption key={folder.folder_id} {...picker} folder={folder} ancestors={ancestors} />);
 }
 
 /** A folder of the picker; its child folders are fetched when it is opened. */
-function FolderOption({ folder, level, ...picker }: PickerProps & { folder: FolderItem; level: number }) {
+function FolderOption({ folder, ancestors, ...picker }: PickerProps & Placement & { folder: FolderItem }) {
   const [isOpen, setOpen] = useState(false);
   // The folder being moved is never opened: none of its descendants can be a target.
   const canOpen = folder.has_descendant_folders && folder.folder_id !== picker.restrictions.movingFolderId;
@@ -105,7 +112,7 @@ function FolderOption({ folder, level, ...picker }: PickerProps & { folder: Fold
         {...picker}
         folderId={folder.folder_id}
         label={folder.name}
-        level={level}
+        ancestors={ancestors}
         toggle={
           canOpen ? (
             <IconButton
@@ -119,7 +126,9 @@ function FolderOption({ folder, level, ...picker }: PickerProps & { folder: Fold
         }
       />
       {isOpen && children.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {isOpen && children.data ? <FolderOptions {...picker} folders={children.data} level={level + 1} /> : null}
+      {isOpen && children.data ? (
+        <FolderOptions {...picker} folders={children.data} ancestors={[...ancestors, folder.folder_id]} />
+      ) : null}
     </>
   );
 }
@@ -129,11 +138,12 @@ function TargetOption({
   restrictions,
   value,
   onChange,
+  isDisabled,
   folderId,
   label,
-  level,
+  ancestors,
   toggle,
-}: PickerProps & { folderId: MoveTarget; label: string; level: number; toggle?: ReactNode }) {
+}: PickerProps & Placement & { folderId: MoveTarget; label: string; toggle?: ReactNode }) {
   const allowed = canMoveTo(folderId, restrictions);
   return (
     <div
@@ -142,7 +152,7 @@ function TargetOption({
         alignItems: "center",
         gap: token("space.050"),
         minHeight: 32,
-        paddingLeft: level * 20,
+        paddingLeft: ancestors.length * 20,
         color: allowed ? undefined : token("color.text.disabled"),
       }}
     >
@@ -152,8 +162,8 @@ function TargetOption({
           type="radio"
           name={name}
           checked={value === folderId}
-          disabled={!allowed}
-          onChange={() => onChange(folderId)}
+          disabled={!allowed || isDisabled}
+          onChange={() => onChange(folderId, ancestors)}
         />
         {label}
       </label>

@@ -15,31 +15,33 @@ import {
 import type { JobStatusResponse } from "../../../common/schemas/job.js";
 import { useAttributes } from "../../api/attributes.js";
 import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
-import { useTopLevelFolders } from "../../api/folders.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useFlags } from "../../components/Flags/Flags.js";
 import { useAppState } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
+import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
 import { csvFileHeaders } from "./csvFileHeaders.js";
 
 type Option<T> = { label: string; value: T };
-const TOP_LEVEL: Option<number | null> = { label: "Top Level", value: null };
+/** The target folder (null: the top level) and the folders above it, outermost first. */
+type ImportTarget = { folderId: number | null; ancestors: readonly number[] };
+const TOP_LEVEL: ImportTarget = { folderId: null, ancestors: [] };
 
 /**
  * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
- * the requirement type and where the requirements go, see how the file's headers map, keep
+ * the requirement type and the folder (at any depth) the requirements go into, see how the file's headers map, keep
  * other headers in the description, then follow the job every 2 s until it ends.
  */
 export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
   const { setFolderOpen } = useAppState();
-  const ids = { file: useId(), type: useId(), location: useId() };
+  const ids = { file: useId(), type: useId() };
   const [file, setFile] = useState<File | undefined>();
   const [headers, setHeaders] = useState<string[]>([]);
   const [typeId, setTypeId] = useState<number | undefined>();
-  const [location, setLocation] = useState<Option<number | null>>(TOP_LEVEL);
+  const [location, setLocation] = useState<ImportTarget>(TOP_LEVEL);
   const [kept, setKept] = useState<string[]>([]);
   const [assignByComponent, setAssignByComponent] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -48,7 +50,6 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
 
   const isProject = projectId !== GLOBAL_PROJECT_ID;
   const types = useRequirementTypes();
-  const folders = useTopLevelFolders(projectId);
   const attributes = useAttributes(projectId);
   const components = useProjectComponents(projectId);
   const statuses = useProjectStatuses(projectId);
@@ -56,7 +57,6 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
 
   const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
   const typeOptions = (types.data ?? []).map((type) => ({ label: `${type.name} (${type.prefix})`, value: type.requirement_type_id }));
-  const locationOptions = [TOP_LEVEL, ...(folders.data ?? []).map((folder) => ({ label: folder.name, value: folder.folder_id }))];
 
   const status = job?.status;
   const result = job?.result as ImportResult | null | undefined;
@@ -83,7 +83,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       const started = await importer.start({
         file_name: fileName,
         requirement_type: typeId,
-        location: location.value,
+        location: location.folderId,
         atlassian_project_id: projectId,
         atlassian_component_json: JSON.stringify(components.data ?? []),
         atlassian_statuses_json: JSON.stringify(statuses.data ?? []),
@@ -94,7 +94,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       if (end.status === "finished") {
         flags.success(IMPORT_SUCCESS_MESSAGE);
         await importer.refresh();
-        if (location.value !== null) setFolderOpen(location.value, true);
+        // Open the way down to the target too, or a nested target's requirements stay hidden in a closed parent.
+        if (location.folderId !== null) for (const folderId of [...location.ancestors, location.folderId]) setFolderOpen(folderId, true);
         onClose();
         return;
       }
@@ -136,13 +137,14 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           isDisabled={isSubmitting}
         />
 
-        <Label htmlFor={ids.location}>Import into</Label>
-        <Select<Option<number | null>>
-          inputId={ids.location}
-          options={locationOptions}
-          value={location}
-          onChange={(option) => setLocation(option ?? TOP_LEVEL)}
-          isLoading={folders.isLoading}
+        <h4 style={{ marginTop: token("space.200") }}>Import into</h4>
+        <FolderPicker
+          projectId={projectId}
+          label="Import into"
+          topLevelLabel="Top Level"
+          restrictions={{ currentFolderId: undefined }}
+          value={location.folderId}
+          onChange={(folderId, ancestors) => setLocation({ folderId, ancestors })}
           isDisabled={isSubmitting}
         />
 

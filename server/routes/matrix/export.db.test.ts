@@ -5,7 +5,9 @@ import { bearer, createTenant, createTestApp, insertRequirementRow, type TestCon
 import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
 import { localPath } from "../../../test/helpers/storage.js";
 import { JobQueue } from "../../jobs/queue.js";
+import { cleanUpMatrixExports, MATRIX_EXPORT_RETENTION_HOURS } from "../../services/matrix/cleanUpMatrixExports.js";
 import { matrixExportJob } from "../../services/matrix/matrixExportJob.js";
+import { storageKey } from "../../storage/objectStorage.js";
 
 const PROJECT = 10000;
 const issues: FakeIssue[] = [
@@ -57,7 +59,7 @@ const waitForStatus = (auth: string, jobId: string, status: string, also: Record
     async () => {
       const response = await statusOf(auth, jobId);
       expect(response.body).toMatchObject({ ...also, status });
-      return response.body as { status: string; completed_rows: number; total_rows: number; error: string | null };
+      return response.body as { status: string; completed_rows: number; total_rows: number; result: unknown; error: string | null };
     },
     { timeout: 25_000, interval: 200 },
   );
@@ -141,5 +143,68 @@ describe("POST /api/requirement/matrix/export and the export job", () => {
     expect((await startExport(auth, { type: "docx", selected_issue_types: [] })).status).toBe(400);
     expect((await startExport(auth, { atlassian_project_id: PROJECT, type: "docx", selected_issue_types: ["Story"] })).status).toBe(400);
     expect(await ctx.deps.db("jobs").where({ tenant_id: tenant.tenantId })).toEqual([]);
+  });
+});
+
+describe("the hourly clean-up of exported files", () => {
+  const HOUR_MS = 60 * 60 * 1000;
+
+  /** Moves the job's end back in time: the clean-up reads when a job ended from its status row. */
+  const endedHoursAgo = (tenant: TestTenant, jobId: string, hours: number) =>
+    ctx.deps.db("jobs")
+      .where({ tenant_id: tenant.tenantId, job_id: jobId })
+      .update({ updated_at: new Date(Date.now() - hours * HOUR_MS) });
+
+  /** A finished export of the site whose job ended `hoursAgo`: its job, download link and stored file. */
+  async function exportEnded(site: { tenant: TestTenant; auth: string }, hoursAgo: number) {
+    const started = await startExport(site.auth, { atlassian_project_id: PROJECT, type: "docx", selected_issue_types: ["10001"] });
+    const jobId = started.body.job_id as string;
+    const { result } = await waitForStatus(site.auth, jobId, "finished");
+    await endedHoursAgo(site.tenant, jobId, hoursAgo);
+    const key = storageKey(site.tenant.tenantId, "exports", (result as { file_name: string }).file_name);
+    return { ...site, jobId, url: started.body.presigned_url as string, key };
+  }
+
+  it("deletes every site's files of exports that ended over a day ago, keeps fresh ones, and the old ones' status and link answer 404", async () => {
+    const first = await siteWithMatrix();
+    const second = await siteWithMatrix();
+    await startWorker();
+    const stale = MATRIX_EXPORT_RETENTION_HOURS + 1;
+    const firstOld = await exportEnded(first, stale);
+    const firstFresh = await exportEnded(first, MATRIX_EXPORT_RETENTION_HOURS - 1);
+    const secondOld = await exportEnded(second, stale);
+    const secondFresh = await exportEnded(second, 0);
+
+    expect(await cleanUpMatrixExports(ctx.deps)).toBe(2);
+
+    for (const gone of [firstOld, secondOld]) {
+      expect(await ctx.deps.storage.head(gone.key)).toBeUndefined();
+      const status = await statusOf(gone.auth, gone.jobId);
+      expect(status.status).toBe(404);
+      expect(status.body).toEqual({ Result: "Job not found" });
+      const download = await request(ctx.app).get(localPath(ctx, gone.url));
+      expect(download.status).toBe(404);
+      expect(download.body).toEqual({ Result: "File not found" });
+    }
+    for (const kept of [firstFresh, secondFresh]) {
+      expect((await statusOf(kept.auth, kept.jobId)).body).toMatchObject({ status: "finished" });
+      expect(await downloadedDocument(kept.url)).toContain("Braking distance");
+    }
+
+    // A second run, as a retried or doubled one would be, finds nothing more to do.
+    expect(await cleanUpMatrixExports(ctx.deps)).toBe(0);
+    expect(await ctx.deps.storage.head(secondFresh.key)).toBeDefined();
+  });
+
+  it("removes a failed export's status row, which has no file", async () => {
+    const site = await siteWithMatrix();
+    jira.state.failSearches = true;
+    await startWorker();
+    const started = await startExport(site.auth, { atlassian_project_id: PROJECT, type: "docx", selected_issue_types: ["10001"] });
+    await waitForStatus(site.auth, started.body.job_id, "failed");
+    await endedHoursAgo(site.tenant, started.body.job_id, MATRIX_EXPORT_RETENTION_HOURS + 1);
+
+    expect(await cleanUpMatrixExports(ctx.deps)).toBe(1);
+    expect((await statusOf(site.auth, started.body.job_id)).status).toBe(404);
   });
 });
