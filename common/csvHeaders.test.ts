@@ -40,6 +40,19 @@ describe("mapHeaders", () => {
     expect(mapping.additional).toEqual([{ header: "Summary", columns: [0] }]);
   });
 
+  it("reads the Folder column our export writes, whatever its case", () => {
+    expect(mapHeaders(["ID", "Name", "Type", "Assignee", "Linked issues", "Priority", "Folder"], fields)).toMatchObject({
+      folder: 6,
+      additional: [
+        { header: "Type", columns: [2] },
+        { header: "Assignee", columns: [3] },
+        { header: "Linked issues", columns: [4] },
+      ],
+    });
+    expect(mapHeaders(["Name", " FOLDER "], []).folder).toBe(1);
+    expect(mapHeaders(["Name"], []).folder).toBeUndefined();
+  });
+
   it("has no name column when neither Name nor Summary is there", () => {
     expect(mapHeaders(["Title", "ID"], []).name).toBeUndefined();
   });

@@ -3,7 +3,7 @@
  * import dialog (it shows the mapping) and the import job (it applies it), so both agree.
  */
 
-type KnownField = "name" | "id" | "description" | "components" | "status";
+type KnownField = "name" | "id" | "description" | "components" | "status" | "folder";
 
 /** Header names by field, compared case-insensitively; Jira's own export names come second. */
 const KNOWN_HEADERS: Record<KnownField, string[]> = {
@@ -12,6 +12,7 @@ const KNOWN_HEADERS: Record<KnownField, string[]> = {
   description: ["description"],
   components: ["component/s", "components"],
   status: ["status"],
+  folder: ["folder"],
 };
 
 /** Header names of the columns our export writes, in that order; custom fields come between the linked requirements and the folder. */
@@ -28,6 +29,9 @@ export const EXPORT_HEADERS = {
   folder: "Folder",
 } as const;
 
+/** Between the folder names of a Folder cell, "Parent / Child": the export writes it, the import splits on it. */
+export const FOLDER_PATH_SEPARATOR = " / ";
+
 type NamedField = { attribute_id: number; name: string };
 
 export type HeaderMapping = {
@@ -36,6 +40,8 @@ export type HeaderMapping = {
   id?: number;
   description?: number;
   status?: number;
+  /** The folder path below the import's target ("Parent / Child"). */
+  folder?: number;
   /** Every Component/s column: Jira writes one per component. */
   components: number[];
   /** Custom field columns by attribute id. */
@@ -54,7 +60,7 @@ export function mapHeaders(headers: string[], customFields: NamedField[]): Heade
   const fieldsByName = new Map(customFields.map((field) => [normalise(field.name), field.attribute_id]));
   const mappedFields = new Set<number>();
   // Name and ID take their first synonym present: a file with both Name and Summary uses Name.
-  const single: Exclude<KnownField, "components">[] = ["name", "id", "description", "status"];
+  const single: Exclude<KnownField, "components">[] = ["name", "id", "description", "status", "folder"];
   for (const field of single) {
     for (const synonym of KNOWN_HEADERS[field]) {
       const column = headers.findIndex((header) => normalise(header) === synonym);

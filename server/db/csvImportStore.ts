@@ -42,8 +42,8 @@ export async function insertImportBatch(
     `WITH seq AS (SELECT pg_get_serial_sequence('requirements', 'requirement_id')::regclass AS seq),
      u AS MATERIALIZED (
        SELECT nextval(seq.seq) AS id, x.*
-       FROM seq, (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[])
-               WITH ORDINALITY AS x(display_id, name, description, status_id, assigned_to, ord)
+       FROM seq, (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[], :folderIds::bigint[])
+               WITH ORDINALITY AS x(display_id, name, description, status_id, assigned_to, parent_folder_id, ord)
              ORDER BY x.ord) x
      ),
      c AS (SELECT u.id, x.component FROM unnest(:componentRows::int[], :componentIds::text[]) AS x(ord, component) JOIN u ON u.ord = x.ord),
@@ -51,7 +51,7 @@ export async function insertImportBatch(
      inserted AS (
        INSERT INTO requirements (tenant_id, requirement_id, project_id, parent_folder_id, requirement_type_id,
          display_id, name, description, status_id, assigned_to, created_by)
-       SELECT :tenantId, u.id, :projectId, :folderId, :typeId, u.display_id, u.name, u.description, u.status_id, u.assigned_to, :createdBy
+       SELECT :tenantId, u.id, :projectId, u.parent_folder_id, :typeId, u.display_id, u.name, u.description, u.status_id, u.assigned_to, :createdBy
        FROM u ORDER BY u.ord
      ),
      inserted_components AS (
@@ -81,12 +81,11 @@ export async function insertImportBatch(
          'requirement_type', jsonb_build_object('requirement_type_id', :typeId::bigint, 'name', :typeName::text, 'prefix', :prefix::text, 'level', :level::int),
          'linked_requirements', '[]'::jsonb, 'attachments', '[]'::jsonb,
          'attributes', coalesce(va.attributes, '{}'::jsonb),
-         'parent_folder_id', :folderId::bigint, 'project', :projectId::bigint, 'deleted', false)
+         'parent_folder_id', u.parent_folder_id, 'project', :projectId::bigint, 'deleted', false)
      FROM u LEFT JOIN ca ON ca.id = u.id LEFT JOIN va ON va.id = u.id`,
     {
       tenantId,
       projectId: first.projectId,
-      folderId: first.parentFolderId,
       typeId: type.requirement_type_id,
       typeName: type.name,
       prefix: type.prefix,
@@ -97,6 +96,7 @@ export async function insertImportBatch(
       descriptions: column((r) => r.description),
       statuses: column((r) => r.statusId),
       assignees: column((r) => r.assignedTo),
+      folderIds: column((r) => r.parentFolderId),
       componentRows: components.map(([row]) => row),
       componentIds: components.map(([, id]) => id),
       valueRows: values.map(([row]) => row),

@@ -124,7 +124,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           disabled={isSubmitting}
           onChange={(event) => void chooseFile(event.target.files?.[0])}
         />
-        <HelperMessage>Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status and custom field names are read too.</HelperMessage>
+        <HelperMessage>Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status, Folder (a path such as "Parent / Child" below Import into) and custom field names are read too.</HelperMessage>
         {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
 
         <Label htmlFor={ids.type}>Requirement type (required)</Label>
@@ -204,6 +204,7 @@ function HeaderMapping({
     ["ID", header(mapping.id)],
     ["Description", header(mapping.description)],
     ["Status", header(mapping.status)],
+    ["Folder", header(mapping.folder)],
     ["Components", mapping.components.length ? `${header(mapping.components[0])} (${mapping.components.length} columns)` : undefined],
     ...mapping.attributes.map(
       ({ attribute_id, column }) =>

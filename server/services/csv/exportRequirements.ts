@@ -1,4 +1,4 @@
-import { EXPORT_HEADERS, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
+import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
@@ -81,7 +81,7 @@ function folderPaths(folders: { folder_id: number; parent_folder_id: number | nu
     const folder = byId.get(folderId);
     if (!folder) return "";
     const parent = folder.parent_folder_id === null || depth > 100 ? "" : pathOf(folder.parent_folder_id, depth + 1);
-    const path = parent === "" ? folder.name : `${parent} / ${folder.name}`;
+    const path = parent === "" ? folder.name : `${parent}${FOLDER_PATH_SEPARATOR}${folder.name}`;
     paths.set(folderId, path);
     return path;
   };

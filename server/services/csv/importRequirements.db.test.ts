@@ -190,6 +190,86 @@ describe("runImport", () => {
     expect(row).toMatchObject({ parent_folder_id: Number(folder.folder_id), assigned_to: "557058:jonas" });
   });
 
+  it("builds the Folder column's tree under the chosen folder: each folder once, an existing one reused", async () => {
+    const project = 10006;
+    const insertFolderRow = async (name: string, parent: number | null, deleted = false) =>
+      Number(
+        (
+          await ctx.deps.db("folders")
+            .insert({
+              tenant_id: actor.tenantId,
+              project_id: project,
+              parent_folder_id: parent,
+              name,
+              created_by: actor.accountId,
+              deleted_at: deleted ? ctx.deps.db.fn.now() : null,
+            })
+            .returning("folder_id")
+        )[0]?.folder_id,
+      );
+    const target = await insertFolderRow("Target", null);
+    const braking = await insertFolderRow("Braking", target);
+    await insertFolderRow("Front", braking, true);
+    await insertFolderRow("Braking", null);
+    const csv = [
+      "Name,Folder",
+      "Pads,Braking / Front",
+      "Discs,Braking / Front ",
+      "Pedal,Braking",
+      "Lights,braking / Lamps / LED",
+      "Loose,",
+    ].join("\n");
+    const file = await putImportFile(ctx.deps, actor.tenantId, csv);
+    expect((await runImport(ctx.deps, actor, request(file, { atlassian_project_id: project, location: target }))).imported).toBe(5);
+
+    const folders = await ctx.deps.db("folders").where({ tenant_id: actor.tenantId, project_id: project }).whereNull("deleted_at");
+    const parentOf = new Map(folders.map((folder) => [Number(folder.folder_id), folder.parent_folder_id === null ? null : Number(folder.parent_folder_id)]));
+    const pathOf = (folderId: number | null): string =>
+      folderId === null ? "" : `${pathOf(parentOf.get(folderId) ?? null)}/${folders.find((folder) => Number(folder.folder_id) === folderId)?.name}`;
+    expect(folders.map((folder) => pathOf(Number(folder.folder_id))).sort()).toEqual([
+      "/Braking",
+      "/Target",
+      "/Target/Braking",
+      "/Target/Braking/Front",
+      "/Target/braking",
+      "/Target/braking/Lamps",
+      "/Target/braking/Lamps/LED",
+    ]);
+    const rows = await requirementsOf(project);
+    expect(rows.map((row) => [row.name, pathOf(row.parent_folder_id === null ? null : Number(row.parent_folder_id))])).toEqual([
+      ["Pads", "/Target/Braking/Front"],
+      ["Discs", "/Target/Braking/Front"],
+      ["Pedal", "/Target/Braking"],
+      ["Lights", "/Target/braking/Lamps/LED"],
+      ["Loose", "/Target"],
+    ]);
+    expect(rows[1]?.parent_folder_id).toBe(rows[0]?.parent_folder_id);
+    expect(Number(rows[2]?.parent_folder_id)).toBe(braking);
+    const revisions = await ctx.deps.db("requirement_revisions")
+      .whereIn("requirement_id", rows.map((row) => row.requirement_id))
+      .orderBy("requirement_id");
+    expect(revisions.map((revision) => (typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot).parent_folder_id)).toEqual(
+      rows.map((row) => Number(row.parent_folder_id)),
+    );
+  });
+
+  it("creates no folder when the file is refused after a batch with new folders was written, naming each bad row", async () => {
+    const before = await countOf("folders");
+    const rows = Array.from({ length: 2100 }, (_, index) => `Row ${index},New / Batch ${index % 3}`);
+    rows[2050] = ",New";
+    rows[2060] = "Pedal,New / ";
+    rows[2070] = "Lever,Hand\\brake";
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,Folder", ...rows].join("\n"));
+    const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10007 }));
+    expect(result.errors).toEqual([
+      { row: 2052, reason: "Name is required" },
+      { row: 2062, reason: 'Folder: "New / " has an empty folder name' },
+      { row: 2072, reason: 'Folder: "Hand\\brake": The name cannot contain a backslash (\\)' },
+    ]);
+    expect(await countOf("folders")).toBe(before);
+    expect(await requirementsOf(10007)).toHaveLength(0);
+  });
+
   it("never reads another site's file, nor imports into another site's type", async () => {
     const file = await putImportFile(ctx.deps, actor.tenantId, "Name\nSecret\n");
     const refused = await runImport(ctx.deps, other, request(file)).catch((error: unknown) => error);

@@ -28,6 +28,7 @@ import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
+import { ImportFolders } from "./importFolders.js";
 import { buildRowRules, hostComponentsOf, hostStatusesOf, type ImportedRow, readRow, type RowRules } from "./importRows.js";
 
 type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
@@ -179,13 +180,26 @@ async function checkAndWrite(
   let batch: ImportedRow[] = [];
   let written = 0;
   let totalRows = 0;
+  const folders = new ImportFolders(db, tenantId, {
+    projectId: request.atlassian_project_id,
+    folderId: request.location,
+    createdBy: actor.accountId,
+  });
   const write = async (rows: ImportedRow[]) => {
     if (!mode.write || errors.count > 0) {
       await reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
       return;
     }
+    // Here rather than while parsing: one statement at a time on the transaction.
+    const parentFolderIds: (number | null)[] = [];
+    for (const row of rows) parentFolderIds.push(await folders.folderOf(row.folderPath));
     try {
-      await insertImportBatch(db, tenantId, type, rows.map((row) => toRequirement(row, actor, request, type)));
+      await insertImportBatch(
+        db,
+        tenantId,
+        type,
+        rows.map((row, index) => toRequirement(row, parentFolderIds[index] ?? null, actor, request, type)),
+      );
     } catch (error) {
       throw isDisplayIdTaken(error) ? new DisplayIdTaken() : error;
     }
@@ -282,13 +296,14 @@ class RowErrors {
 
 function toRequirement(
   row: ImportedRow,
+  parentFolderId: number | null,
   actor: Actor,
   request: ImportRequest,
   type: RequirementTypeRow,
 ): ImportedRequirement {
   return {
     projectId: request.atlassian_project_id,
-    parentFolderId: request.location,
+    parentFolderId,
     requirementTypeId: type.requirement_type_id,
     displayId: row.displayId,
     name: row.name,

@@ -67,7 +67,7 @@ const attributes = [
   { attribute_id: 8, name: "Rationale", type: "string" as const, options: [] },
 ];
 
-const headers = ["Name", "ID", "Description", "Component/s", "Component/s", "Status", "Priority", "Rationale", "Sprint"];
+const headers = ["Name", "ID", "Description", "Component/s", "Component/s", "Status", "Priority", "Rationale", "Sprint", "Folder"];
 const rules = (options: { additional?: string[]; assign?: boolean } = {}) =>
   buildRowRules({
     mapping: mapHeaders(headers, attributes),
@@ -94,6 +94,7 @@ describe("readRow", () => {
         assignedTo: null,
         componentIds: ["100", "101"],
         attributes: { 7: "70", 8: "Because" },
+        folderPath: [],
       },
       errors: [],
     });
@@ -136,6 +137,23 @@ describe("readRow", () => {
     expect(readRow(["A", "", "Text", "", "", "", "", "", "Sprint 12"], kept).row?.description).toBe("Text\n\nSprint: Sprint 12");
     expect(readRow(["A", "", "", "", "", "", "", "", "Sprint 12"], kept).row?.description).toBe("Sprint: Sprint 12");
     expect(readRow(["A", "", "Text"], kept).row?.description).toBe("Text");
+  });
+
+  it("splits the folder path our export writes into folder names, trimmed", () => {
+    const folderOf = (path: string) => readRow(["A", "", "", "", "", "", "", "", "", path], rules());
+    expect(folderOf("Braking / Front axle ").row?.folderPath).toEqual(["Braking", "Front axle"]);
+    expect(folderOf("Top").row?.folderPath).toEqual(["Top"]);
+    expect(folderOf("  ").row?.folderPath).toEqual([]);
+    expect(folderOf("A/B and C").row?.folderPath).toEqual(["A/B and C"]);
+    expect(folderOf("'-1 / +2").row?.folderPath).toEqual(["-1", "+2"]);
+  });
+
+  it("refuses a folder path with a name the tree would not take", () => {
+    const errorsOf = (path: string) => readRow(["A", "", "", "", "", "", "", "", "", path], rules()).errors;
+    expect(errorsOf("Braking /  / Front")).toEqual(['Folder: "Braking /  / Front" has an empty folder name']);
+    expect(errorsOf(" / Front")).toEqual(['Folder: " / Front" has an empty folder name']);
+    expect(errorsOf(`Braking / ${"f".repeat(101)}`)).toEqual([`Folder: "${"f".repeat(101)}": Enter no more than 100 characters`]);
+    expect(errorsOf("Braking\\Front")).toEqual(['Folder: "Braking\\Front": The name cannot contain a backslash (\\)']);
   });
 
   it("assigns the first component's assignee when asked to", () => {

@@ -1,5 +1,6 @@
-import { fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
+import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
+import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
 import { MAX_ATTRIBUTE_VALUE_LENGTH } from "../attributes/validateAttributeValues.js";
 
@@ -31,6 +32,8 @@ export type ImportedRow = {
   componentIds: string[];
   /** attribute_id to stored value (a select field's option id as text). */
   attributes: Record<string, string>;
+  /** Folder names from the import's target down to the requirement's folder; empty for the target itself. */
+  folderPath: string[];
 };
 
 type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
@@ -115,6 +118,8 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
     }
   }
 
+  const folderPath = readFolderPath(cell(mapping.folder), errors);
+
   if (errors.length > 0) return { errors };
   return {
     row: {
@@ -125,9 +130,23 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
       assignedTo,
       componentIds,
       attributes,
+      folderPath,
     },
     errors: [],
   };
+}
+
+/** "Parent / Child" split as the export joined it; each name must be one a folder created in the tree could have. */
+function readFolderPath(path: string, errors: string[]): string[] {
+  if (path.trim() === "") return [];
+  const names = path.split(FOLDER_PATH_SEPARATOR).map((name) => name.trim());
+  for (const name of names) {
+    const checked = folderNameSchema.safeParse(name);
+    if (checked.success) continue;
+    errors.push(name === "" ? `Folder: "${path}" has an empty folder name` : `Folder: "${name}": ${checked.error.issues[0]?.message}`);
+    break;
+  }
+  return names;
 }
 
 /** Our export writes the ID as the type prefix, a hyphen and the custom ID; importing it back keeps the custom ID only. */
