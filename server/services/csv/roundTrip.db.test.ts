@@ -8,7 +8,9 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
+import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
 import { PUMP_COMPONENTS, PUMP_STATUSES, pumpHostClient, putImportFile } from "../../../test/helpers/csvImport.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
@@ -74,6 +76,18 @@ const tricky = fc.string({
   maxLength: 40,
 });
 
+/**
+ * Folder names as the tree takes them, each path one to three deep. A name with " / " inside, or
+ * ending in " /" above another folder, does not split back the way it was joined (docs/decisions.md).
+ */
+const folderName = fc.oneof(
+  fc.constantFrom("Braking", "Front axle", "=SUM(A1)", 'Ümlaut, "quoted"'),
+  tricky
+    .map((name) => name.trim())
+    .filter((name) => folderNameSchema.safeParse(name).success && !name.includes(" / ") && !name.endsWith(" /")),
+);
+const folderPath = fc.oneof(fc.constant([]), fc.array(folderName, { minLength: 1, maxLength: 3 }));
+
 const table = fc.uniqueArray(
   fc.record({
     name: tricky.filter((name) => name.trim() !== "" && name.trim().length <= 255),
@@ -83,16 +97,17 @@ const table = fc.uniqueArray(
     status: fc.constantFrom("", ...PUMP_STATUSES.map((status) => status.name)),
     priority: fc.constantFrom("", ...OPTIONS),
     rationale: tricky,
+    folder: folderPath,
   }),
   { minLength: 1, maxLength: 6, selector: (row) => row.id || Symbol() },
 );
 
 describe("CSV round trip", () => {
-  it("export → import into an empty project → export gives the same rows", async () => {
+  it("export → import into an empty project → export gives the same rows and folder tree", async () => {
     await fc.assert(
       fc.asyncProperty(table, async (generated) => {
         const width = Math.max(1, ...generated.map((row) => row.components.length));
-        const header = ["Name", "ID", "Description", ...Array(width).fill("Component/s"), "Status", "Priority", "Rationale"];
+        const header = ["Name", "ID", "Description", ...Array(width).fill("Component/s"), "Status", "Priority", "Rationale", "Folder"];
         const body = generated.map((row) => [
           row.name,
           row.id,
@@ -101,10 +116,13 @@ describe("CSV round trip", () => {
           row.status,
           row.priority,
           row.rationale,
+          row.folder.join(FOLDER_PATH_SEPARATOR),
         ]);
         const source = await newProject();
         expect((await importCsv(source, stringify([header, ...body]))).errors).toEqual([]);
         const first = await exportCsv(source);
+        const folderCells = (csv: string) => rowsOf(csv).slice(1).map((row) => fromSpreadsheetSafe(row.at(-1) ?? ""));
+        expect(folderCells(first)).toEqual(body.map((row) => fromSpreadsheetSafe(row.at(-1) ?? "")));
 
         const target = await newProject();
         const again = await importCsv(target, first);
