@@ -76,14 +76,14 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     expect(all.requirements.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
   });
 
-  it("shows each bad row and imports nothing", async () => {
+  it("shows each bad row and imports nothing, not even the Folder column's folders", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();
     const dialog = screen.dialog();
     await screen.chooseOption("Requirement type", "Business");
-    const csv = "Name,Component/s\nGood row,Alarms\n,Alarms\nThird,Warp drive\n";
+    const csv = "Name,Component/s,folder\nGood row,Alarms,Never created / Below\n,Alarms,\nThird,Warp drive,\n";
     await dialog.locator('input[type="file"]').setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-    await dialog.getByRole("table", { name: "Mapped columns" }).waitFor();
+    await dialog.getByRole("table", { name: "Mapped columns" }).getByRole("row", { name: /Folder ← folder/ }).waitFor();
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await screen.flag(/There was a problem importing your requirements: Row 3: Name is required/).waitFor({ timeout: 60_000 });
     const errors = dialog.getByRole("list", { name: "Row errors" });
@@ -91,6 +91,8 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     await errors.getByText('Row 4: Component/s: "Warp drive" is not a component of this project').waitFor();
     const all = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
     expect(all.requirements.map((requirement) => requirement.name)).not.toContain("Good row");
+    const topLevel = await screen.api<{ folders: { name: string }[] }>("GET", `/api/folder/primary?atlassian_project_id=${PUMP}`);
+    expect(topLevel.folders.map((folder) => folder.name)).not.toContain("Never created");
   });
 
   it("exports the project as a dated CSV file from the Export dialog", async () => {
