@@ -66,7 +66,7 @@ export async function checkImportRequest(db: Db, actor: Actor, request: ImportRe
  * the valid ones written in batches of multi-row inserts, each requirement with its 'created'
  * revision. From the first refused row on nothing more is written, but every row is still
  * checked so the result names each refused one; then the transaction rolls back. Either every
- * row is imported or none. Memory stays flat in the file's size (custom IDs aside, kept for duplicates).
+ * row is imported or none. Memory stays flat in the file's size (custom IDs aside, kept for duplicates, and folder paths).
  * A custom ID the project already uses stops the writing pass at the unique index; a second pass
  * that only checks then names every refused row.
  */
