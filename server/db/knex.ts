@@ -52,8 +52,30 @@ const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
+/**
+ * Every process migrates at start. Knex's own lock refuses a second migrator (LockError) rather
+ * than waiting, and two processes creating its tables at once collide, so replicas and workers
+ * started together on PostgreSQL take turns on an advisory lock (per schema) and the later ones
+ * find nothing left to do. PGlite belongs to one process and has one connection to hold.
+ */
 export async function migrateToLatest(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  const config = db.client.config as { client?: unknown; searchPath?: string | string[] };
+  if (config.client !== "pg") {
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
+  const lockName = `rmcloud migrations ${[config.searchPath ?? "public"].flat().join(",")}`;
+  const connection = (await db.client.acquireConnection()) as { query: (sql: string, values: unknown[]) => Promise<unknown> };
+  try {
+    await connection.query("SELECT pg_advisory_lock(hashtext($1))", [lockName]);
+    try {
+      await db.migrate.latest({ migrationSource });
+    } finally {
+      await connection.query("SELECT pg_advisory_unlock(hashtext($1))", [lockName]);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 }
 
 export async function rollbackAll(db: Db): Promise<void> {

@@ -23,6 +23,7 @@ type KnexClient = {
  */
 export function pgBossDb(db: Knex | Knex.Transaction): PgBoss.Db {
   const client = db.client as unknown as KnexClient;
+  const ownsConnection = !("isTransaction" in db && db.isTransaction);
   return {
     executeSql: async (text: string, values?: unknown[]) => {
       const connection = await client.acquireConnection();
@@ -32,6 +33,13 @@ export function pgBossDb(db: Knex | Knex.Transaction): PgBoss.Db {
           return results.at(-1) ?? { rows: [] };
         }
         return await connection.query(text, values);
+      } catch (error) {
+        // A plan that failed after its own BEGIN (two processes creating pg-boss's schema at once:
+        // pg-boss expects the loser's "already exists") leaves the connection in an aborted
+        // transaction; rolled back here, or the pool hands it to the next query. A caller's
+        // transaction is the caller's to end.
+        if (ownsConnection) await connection.query("ROLLBACK").catch(() => undefined);
+        throw error;
       } finally {
         await client.releaseConnection(connection);
       }

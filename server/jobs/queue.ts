@@ -71,8 +71,8 @@ export class JobQueue {
         expireInSeconds: definition.retry.expireInSeconds,
         ...(definition.kind === "tracked" ? { deadLetter: deadTrackedJobs.name } : {}),
       };
-      await this.boss.createQueue(definition.name, options);
-      await this.boss.updateQueue(definition.name, options);
+      await retriedOnDeadlock(() => this.boss.createQueue(definition.name, options));
+      await retriedOnDeadlock(() => this.boss.updateQueue(definition.name, options));
       // An upsert: every process records the same schedule, whichever of them then sends it.
       if (definition.kind === "background" && definition.cron) await this.boss.schedule(definition.name, definition.cron, {});
     }
@@ -126,4 +126,21 @@ export function jobSchemaOf(db: Db): string {
   const searchPath = (db.client.config as { searchPath?: string | string[] }).searchPath;
   const schema = Array.isArray(searchPath) ? searchPath[0] : searchPath;
   return schema ? `${schema}_pgboss` : "pgboss";
+}
+
+/**
+ * pg-boss 10 creates a queue's partition while another process may be inserting the same queue's
+ * row, and PostgreSQL breaks the resulting deadlock by failing one of them (40P01): processes
+ * started together on a new database (replicas and workers) try again, and then find the queue made.
+ */
+async function retriedOnDeadlock(step: () => Promise<unknown>, tries = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "40P01" || attempt >= tries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
 }
