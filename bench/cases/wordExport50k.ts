@@ -146,9 +146,10 @@ const wordExport50k: BenchCase = {
         `  word-export-50k: ${round(seconds, 2)} s, ${Math.round(rowsPerSecond)} rows/s, peak RSS +${round(peakMb, 1)} MB, ${round(size / 1024 / 1024, 1)} MB .docx, ${progress.length} progress updates, ${round(cpuSeconds, 2)} s of CPU in this process; without Jira reads ${Math.round(localRowsPerSecond)} rows/s\n`,
       );
       return [
-        { case: "word-export-50k:rows-per-second", db: context.db, ours: Math.round(rowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s (goal ≥)", ratio: round(GOAL_ROWS_PER_SECOND / rowsPerSecond) },
-        { case: "word-export-50k:rows-per-second-without-jira", db: context.db, ours: Math.round(localRowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s (goal ≥)", ratio: round(GOAL_ROWS_PER_SECOND / localRowsPerSecond) },
-        { case: "word-export-50k:peak-rss-above-idle", db: context.db, ours: round(peakMb, 1), baseline: GOAL_PEAK_MB, unit: "MB (goal ≤)", ratio: round(peakMb / GOAL_PEAK_MB) },
+        // Rates against the issue's goal, higher is better; the memory row against its ceiling, lower is better.
+        { case: "word-export-50k", db: context.db, ours: Math.round(rowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s", ratio: round(rowsPerSecond / GOAL_ROWS_PER_SECOND) },
+        { case: "word-export-50k-without-jira", db: context.db, ours: Math.round(localRowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s", ratio: round(localRowsPerSecond / GOAL_ROWS_PER_SECOND) },
+        { case: "word-export-50k-peak-rss", db: context.db, ours: round(peakMb, 1), baseline: GOAL_PEAK_MB, unit: "MB", ratio: round(peakMb / GOAL_PEAK_MB) },
       ] satisfies BenchResult[];
     } finally {
       jira.process.kill();
