@@ -112,6 +112,13 @@ describe("readRow", () => {
     ]);
   });
 
+  it("refuses a row whose imported cells hold the NUL character, which the database cannot store", () => {
+    expect(readRow(["Brak\u0000ing", "", "Stops"], rules()).errors).toEqual([
+      "A cell contains the NUL character (U+0000), which cannot be stored",
+    ]);
+    expect(readRow(["Braking", "", "Stops", "", "", "", "", "Be\u0000cause"], rules()).errors).toHaveLength(1);
+  });
+
   it("refuses an over-long name and description", () => {
     const reading = readRow(["n".repeat(256), "", "d".repeat(100_001)], rules());
     expect(reading.errors).toEqual([

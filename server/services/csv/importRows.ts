@@ -65,8 +65,13 @@ const tooLong = (field: string, max: number) => `${field}: enter no more than ${
 
 /** One data row of the file, checked and turned into what is stored; every problem of the row at once. */
 export function readRow(rawCells: string[], rules: RowRules): RowReading {
-  const cell = (column: number | undefined) =>
-    column === undefined ? "" : fromSpreadsheetSafe(rawCells[column] ?? "");
+  let holdsNul = false;
+  const cell = (column: number | undefined) => {
+    const value = column === undefined ? "" : fromSpreadsheetSafe(rawCells[column] ?? "");
+    // PostgreSQL cannot store U+0000: refused with its row, as the API refuses it in a request.
+    if (value.includes("\u0000")) holdsNul = true;
+    return value;
+  };
   const { mapping } = rules;
   const errors: string[] = [];
 
@@ -119,6 +124,7 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
   }
 
   const folderPath = readFolderPath(cell(mapping.folder), errors);
+  if (holdsNul) errors.push("A cell contains the NUL character (U+0000), which cannot be stored");
 
   if (errors.length > 0) return { errors };
   return {
