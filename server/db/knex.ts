@@ -25,7 +25,7 @@ export function createDb(options: DbOptions): Db {
       client: "pg",
       connection: options.connectionString,
       searchPath: options.searchPath ? [options.searchPath] : undefined,
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: 10, afterCreate: usingGenericPlans },
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
@@ -34,6 +34,18 @@ export function createDb(options: DbOptions): Db {
     dialect: "postgres",
     connection: options.dataDir ? { filename: options.dataDir } : {},
   });
+}
+
+type PgConnection = { query(sql: string, callback: (error: Error | null) => void): void };
+
+/**
+ * Named statements (the hot reads that ask for it, such as the requirement detail) are planned
+ * once per connection. Left to itself, PostgreSQL compares a generic plan's estimate with its
+ * custom plans and, for statements whose ids arrive as an array, keeps planning every run:
+ * planning costs it more than executing them.
+ */
+function usingGenericPlans(connection: PgConnection, done: (error: Error | null, connection: PgConnection) => void): void {
+  connection.query("SET plan_cache_mode = force_generic_plan", (error) => done(error, connection));
 }
 
 export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbOptions {

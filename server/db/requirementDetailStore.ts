@@ -96,7 +96,7 @@ export async function findRequirementDetails(
   const statement = detailStatement(db, options.includeDeleted ?? false);
   const idArray = `{${requirementIds.map((id) => Math.trunc(Number(id))).join(",")}}`;
   const bindings = statement.bindings.map((value) => (value === TENANT ? tenantId : value === IDS ? idArray : value));
-  // A named statement is parsed once per connection and, after a few runs, planned once too:
+  // A named statement is parsed and planned once per connection (generic plans: createDb):
   // planning this statement costs PostgreSQL more than executing it.
   const { rows } = await db.raw(statement.sql, bindings as Knex.RawBinding[]).options({ name: statement.name });
   return rows.map((row: Record<string, unknown>) => ({

@@ -24,13 +24,14 @@ export const HOT_READS: HotRead[] = [
   { name: "custom fields of a project", method: "get", path: `/api/attribute?${project}` },
 ];
 
-type CapturedQuery = { sql: string; bindings: readonly unknown[] };
+/** `name`: sent as a named statement, which PostgreSQL plans once, generically (createDb). */
+type CapturedQuery = { sql: string; bindings: readonly unknown[]; name?: string };
 
 /** The SQL a piece of code sends through `db` (knex's own `query` event), in order. */
 export async function captureQueries(db: Db, run: () => Promise<unknown>): Promise<CapturedQuery[]> {
   const queries: CapturedQuery[] = [];
-  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => {
-    queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) => {
+    queries.push({ sql: query.sql, bindings: query.bindings ?? [], name: query.options?.name });
   };
   db.on("query", listener);
   try {
@@ -45,13 +46,26 @@ type PlanNode = { "Shared Hit Blocks"?: number; "Shared Read Blocks"?: number };
 
 /** Shared buffers (hit + read) a read-only statement touches when run, from EXPLAIN (ANALYZE, BUFFERS); a node's count includes its children. */
 export async function explainBuffers(db: Db, query: CapturedQuery): Promise<number> {
-  // knex hands the statement over with $n placeholders in order; raw() wants `?`.
-  const sql = query.sql.replace(/\$\d+/g, "?");
-  const result = await db.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, query.bindings as never[]);
+  const result = query.name
+    ? await explainGenericPlan(db, query)
+    : // knex hands the statement over with $n placeholders in order; raw() wants `?`.
+      await db.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query.sql.replace(/\$\d+/g, "?")}`, query.bindings as never[]);
   const row = (result.rows ?? result)[0] as Record<string, unknown>;
   const [explained] = asJson<{ Plan: PlanNode }[]>(row["QUERY PLAN"], []);
   const plan = explained?.Plan ?? {};
   return (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0);
+}
+
+/** A named statement's plan as production runs it: prepared, planned generically, then executed with the values. */
+async function explainGenericPlan(db: Db, query: CapturedQuery): Promise<{ rows: unknown[] }> {
+  return db.transaction(async (trx) => {
+    await trx.raw("SET LOCAL plan_cache_mode = force_generic_plan");
+    await trx.raw(`PREPARE explained AS ${query.sql}`);
+    const values = query.bindings.map((value) => trx.raw("?", [value as never]).toQuery());
+    const result = await trx.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE explained(${values.join(", ")})`);
+    await trx.raw("DEALLOCATE explained");
+    return result;
+  });
 }
 
 export type ReadCost = { status: number; buffers: number; queries: { sql: string; buffers: number }[] };
