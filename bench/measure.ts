@@ -9,8 +9,12 @@ export async function medianMs(fn: () => Promise<unknown>, { iterations = 50, wa
     await fn();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+  return median(samples);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 export const round = (value: number, digits = 3) => Number(value.toFixed(digits));
