@@ -11,6 +11,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().default(CONFIG_DEFAULTS.PORT),
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
   CONNECT_KEYS_CDN_URL: z.string().url().optional(),
@@ -37,6 +38,8 @@ export type Config = {
   port: number;
   baseUrl: string;
   databaseUrl: string | undefined;
+  /** Connections each process may hold on PostgreSQL: replicas and workers times this must fit its max_connections. */
+  databasePoolSize: number;
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
@@ -74,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     baseUrl: (parsed.BASE_URL ?? localUrl(port)).replace(/\/$/, ""),
     databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,

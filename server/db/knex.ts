@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import pg from "pg";
 import { migrations } from "../../migrations/index.js";
+import type { Config } from "../config.js";
 
 // Ids and counts are int8; they stay far below 2^53, and PGlite already answers numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -11,7 +12,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export type Db = Knex;
 
 export type DbOptions =
-  | { kind: "postgres"; connectionString: string; searchPath?: string }
+  | { kind: "postgres"; connectionString: string; searchPath?: string; poolSize?: number }
   /** PGlite keeps its data in `dataDir`, or in memory when it is omitted. */
   | { kind: "pglite"; dataDir?: string };
 
@@ -25,7 +26,7 @@ export function createDb(options: DbOptions): Db {
       client: "pg",
       connection: options.connectionString,
       searchPath: options.searchPath ? [options.searchPath] : undefined,
-      pool: { min: 0, max: 10, afterCreate: usingGenericPlans },
+      pool: { min: 0, max: options.poolSize ?? 10, afterCreate: usingGenericPlans },
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
@@ -48,9 +49,9 @@ function usingGenericPlans(connection: PgConnection, done: (error: Error | null,
   connection.query("SET plan_cache_mode = force_generic_plan", (error) => done(error, connection));
 }
 
-export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbOptions {
+export function dbOptionsFromConfig(config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir">): DbOptions {
   return config.databaseUrl
-    ? { kind: "postgres", connectionString: config.databaseUrl }
+    ? { kind: "postgres", connectionString: config.databaseUrl, poolSize: config.databasePoolSize }
     : { kind: "pglite", dataDir: path.join(config.dataDir, "pglite") };
 }
 
