@@ -11,7 +11,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().default(CONFIG_DEFAULTS.PORT),
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  // Two at least: migrating at start holds the migration lock on one connection while Knex migrates on another.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "DATABASE_POOL_SIZE must be at least 2").default(10),
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
   CONNECT_KEYS_CDN_URL: z.string().url().optional(),

@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+describe("DATABASE_POOL_SIZE", () => {
+  it("is 10 connections per process unless set", () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
+  });
+
+  it("is refused below 2: a process migrating at start holds the lock on one connection and migrates on another", () => {
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: "1" })).toThrow(/DATABASE_POOL_SIZE must be at least 2/);
+  });
+});
