@@ -1,4 +1,5 @@
 /** One requirement with everything hanging off it, as the detail panel and revisions need it. */
+import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
@@ -110,4 +111,48 @@ export async function findRequirementDetails(
     attachments: asJson(row.attachments, []),
     linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
   }));
+}
+
+/** Requirements one batched statement reads at most; more wait for the next one. */
+const MAX_BATCHED_READS = 100;
+/** Single reads of a site waiting for this turn of the event loop to end, by database and site. */
+const pendingReads = new WeakMap<Db, Map<string, DataLoader<number, RequirementDetailRow | undefined>>>();
+
+/**
+ * One requirement's detail, read in ONE statement with the site's other single reads that arrive
+ * in the same turn of the event loop (DataLoader, no cache: each read still sees the latest
+ * commit). Every selection in the tree reads a detail: under load, one round trip then answers
+ * many panels instead of each waiting for a connection of its own (docs/decisions.md, Speed).
+ * Not for reads inside a transaction, which must see its own writes: use findRequirementDetails.
+ */
+export function findRequirementDetail(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetailRow | undefined> {
+  let bySite = pendingReads.get(db);
+  if (!bySite) {
+    bySite = new Map();
+    pendingReads.set(db, bySite);
+  }
+  let loader = bySite.get(tenantId);
+  if (!loader) {
+    const site = bySite;
+    const batch = new DataLoader<number, RequirementDetailRow | undefined>(
+      async (requirementIds) => {
+        const rows = await findRequirementDetails(db, tenantId, [...requirementIds]);
+        const byId = new Map(rows.map((row) => [row.requirement_id, row]));
+        return requirementIds.map((id) => byId.get(id));
+      },
+      {
+        cache: false,
+        maxBatchSize: MAX_BATCHED_READS,
+        // After the poll phase: every request the event loop read in this turn has asked by then.
+        batchScheduleFn: (dispatch) =>
+          setImmediate(() => {
+            if (site.get(tenantId) === batch) site.delete(tenantId);
+            dispatch();
+          }),
+      },
+    );
+    loader = batch;
+    bySite.set(tenantId, batch);
+  }
+  return loader.load(Math.trunc(requirementId));
 }

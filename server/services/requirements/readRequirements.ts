@@ -1,15 +1,16 @@
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
+import { findRequirementDetail } from "../../db/requirementDetailStore.js";
 import { listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { loadRequirementDetails, toLite } from "./requirementViews.js";
+import { toDetail, toLite } from "./requirementViews.js";
 
 export async function getRequirement(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
-  const [detail] = await loadRequirementDetails(deps, actor, [requirementId]);
-  if (!detail) throw notFound("Requirement");
-  return detail;
+  const row = await findRequirementDetail(deps.db, actor.tenantId, requirementId);
+  if (!row) throw notFound("Requirement");
+  return toDetail(row);
 }
 
 export async function listRequirementLites(

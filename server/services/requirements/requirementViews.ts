@@ -7,7 +7,7 @@ import type {
   RequirementSnapshot,
   RevisionAction,
 } from "../../../common/schemas/requirement.js";
-import { findRequirementDetails, type LinkedRequirementRow } from "../../db/requirementDetailStore.js";
+import { findRequirementDetails, type LinkedRequirementRow, type RequirementDetailRow } from "../../db/requirementDetailStore.js";
 import type { RequirementItemRow } from "../../db/requirementListStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import { insertRevisions } from "../../db/revisionStore.js";
@@ -50,7 +50,10 @@ export async function loadRequirementDetails(
   options: { includeDeleted?: boolean } = {},
 ): Promise<RequirementDetail[]> {
   const rows = await findRequirementDetails(deps.db, actor.tenantId, requirementIds, options);
-  return rows.map((row) => ({
+  return rows.map(toDetail);
+}
+
+export const toDetail = (row: RequirementDetailRow): RequirementDetail => ({
     requirement_id: row.requirement_id,
     display_id: row.display_id,
     prefix: row.prefix,
@@ -75,8 +78,7 @@ export async function loadRequirementDetails(
     parent_folder_id: row.parent_folder_id,
     project: row.project_id,
     revision: row.revision,
-  }));
-}
+  });
 
 export function snapshotOf(detail: RequirementDetail, deleted = false): RequirementSnapshot {
   return {
