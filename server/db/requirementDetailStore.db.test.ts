@@ -64,6 +64,17 @@ describe("reading one requirement's detail while others are read", () => {
     expect(statements).toBe(2);
   });
 
+  it("answers an id no requirement can have with nothing, without failing the reads beside it", async () => {
+    const [beyondBigint, fraction, existing] = await Promise.all([
+      findRequirementDetail(database.db, siteA, 1e23),
+      findRequirementDetail(database.db, siteA, 1.5),
+      findRequirementDetail(database.db, siteA, requirementsOfA[1] ?? 0),
+    ]);
+    expect(beyondBigint).toBeUndefined();
+    expect(fraction).toBeUndefined();
+    expect(existing?.name).toBe("Dose limit 1");
+  });
+
   it("sees a change committed just before the read", async () => {
     const id = requirementsOfA[3] ?? 0;
     expect((await findRequirementDetail(database.db, siteA, id))?.name).toBe("Dose limit 3");

@@ -126,6 +126,8 @@ const pendingReads = new WeakMap<Db, Map<string, DataLoader<number, RequirementD
  * Not for reads inside a transaction, which must see its own writes: use findRequirementDetails.
  */
 export function findRequirementDetail(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetailRow | undefined> {
+  // Beyond bigint, the statement would fail, and with it every read sharing it.
+  if (!Number.isSafeInteger(requirementId) || requirementId < 0) return Promise.resolve(undefined);
   let bySite = pendingReads.get(db);
   if (!bySite) {
     bySite = new Map();
@@ -154,5 +156,5 @@ export function findRequirementDetail(db: Db, tenantId: string, requirementId: n
     loader = batch;
     bySite.set(tenantId, batch);
   }
-  return loader.load(Math.trunc(requirementId));
+  return loader.load(requirementId);
 }

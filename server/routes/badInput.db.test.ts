@@ -24,6 +24,7 @@ type BadRequest = [
 const badRequests: BadRequest[] = [
   ["get", "/api/requirement/abc", undefined, 404, {"Result": "Not found"}],
   ["get", "/api/requirement/99999999", undefined, 404, {"Result": "Requirement not found"}],
+  ["get", "/api/requirement/99999999999999999999999", undefined, 400, {"Result": "Must be a whole number"}],
   ["get", "/api/requirement?atlassian_project_id=x", undefined, 400, {"atlassian_project_id": ["Required"]}],
   ["get", "/api/item/primary", undefined, 400, {"atlassian_project_id": ["Required"]}],
   ["get", "/api/item/primary?atlassian_project_id=10000&expand=folder", undefined, 400, {"expand": ["Invalid input"]}],
