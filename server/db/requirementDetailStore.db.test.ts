@@ -75,6 +75,18 @@ describe("reading one requirement's detail while others are read", () => {
     expect(existing?.name).toBe("Dose limit 1");
   });
 
+  it("reads inside a transaction see its own uncommitted change", async () => {
+    const id = requirementsOfA[4] ?? 0;
+    const trx = await database.db.transaction();
+    try {
+      await trx("requirements").where({ tenant_id: siteA, requirement_id: id }).update({ name: "Dose limit 4, draft" });
+      expect((await findRequirementDetail(trx, siteA, id))?.name).toBe("Dose limit 4, draft");
+    } finally {
+      await trx.rollback();
+    }
+    expect((await findRequirementDetail(database.db, siteA, id))?.name).toBe("Dose limit 4");
+  });
+
   it("sees a change committed just before the read", async () => {
     const id = requirementsOfA[3] ?? 0;
     expect((await findRequirementDetail(database.db, siteA, id))?.name).toBe("Dose limit 3");

@@ -123,7 +123,7 @@ const pendingReads = new WeakMap<Db, Map<string, DataLoader<number, RequirementD
  * in the same turn of the event loop (DataLoader, no cache: each read still sees the latest
  * commit). Every selection in the tree reads a detail: under load, one round trip then answers
  * many panels instead of each waiting for a connection of its own (docs/decisions.md, Speed).
- * Not for reads inside a transaction, which must see its own writes: use findRequirementDetails.
+ * Reads are shared per database handle: a transaction's reads share only with its own, and see its writes.
  */
 export function findRequirementDetail(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetailRow | undefined> {
   // Beyond bigint, the statement would fail, and with it every read sharing it.
