@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
+import { captureQueries } from "../../test/helpers/hotReads.js";
 import { findRequirementDetail } from "./requirementDetailStore.js";
 
 describe("reading one requirement's detail while others are read", () => {
@@ -21,16 +22,11 @@ describe("reading one requirement's detail while others are read", () => {
 
   /** The detail statements the database receives while `reads` run. */
   async function detailStatementsDuring<T>(reads: () => Promise<T>): Promise<{ result: T; statements: number }> {
-    let statements = 0;
-    const count = (query: { options?: { name?: string } }) => {
-      if (query.options?.name === "requirement-detail") statements += 1;
-    };
-    database.db.on("query", count);
-    try {
-      return { result: await reads(), statements };
-    } finally {
-      database.db.off("query", count);
-    }
+    let result: T | undefined;
+    const queries = await captureQueries(database.db, async () => {
+      result = await reads();
+    });
+    return { result: result as T, statements: queries.filter((query) => query.name === "requirement-detail").length };
   }
 
   it("answers reads of one site arriving together with one statement, each with its own requirement", async () => {

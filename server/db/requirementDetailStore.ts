@@ -122,7 +122,7 @@ const pendingReads = new WeakMap<Db, Map<string, DataLoader<number, RequirementD
  * One requirement's detail, read in ONE statement with the site's other single reads that arrive
  * in the same turn of the event loop (DataLoader, no cache: each read still sees the latest
  * commit). Every selection in the tree reads a detail: under load, one round trip then answers
- * many panels instead of each waiting for a connection of its own (docs/decisions.md, Speed).
+ * many panels instead of each waiting for a connection of its own (docs/decisions.md, issue 14).
  * Reads are shared per database handle: a transaction's reads share only with its own, and see its writes.
  */
 export function findRequirementDetail(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetailRow | undefined> {

@@ -54,31 +54,31 @@ export async function loadRequirementDetails(
 }
 
 export const toDetail = (row: RequirementDetailRow): RequirementDetail => ({
-    requirement_id: row.requirement_id,
-    display_id: row.display_id,
+  requirement_id: row.requirement_id,
+  display_id: row.display_id,
+  prefix: row.prefix,
+  name: row.name,
+  description: row.description,
+  requirement_type: {
+    requirement_type_id: row.requirement_type_id,
+    name: row.type_name,
     prefix: row.prefix,
-    name: row.name,
-    description: row.description,
-    requirement_type: {
-      requirement_type_id: row.requirement_type_id,
-      name: row.type_name,
-      prefix: row.prefix,
-      level: row.level,
-    },
-    created_at: row.created_at.toISOString(),
-    created_by: { account_id: row.created_by },
-    assigned_to: row.assigned_to === null ? null : { account_id: row.assigned_to },
-    status: row.status_id === null ? null : { atlassian_status_id: row.status_id },
-    components: row.components.map((id) => ({ atlassian_component_id: id })),
-    issues: row.issues.map((id) => ({ atlassian_issue_id: id })),
-    contents: row.contents.map((id) => ({ atlassian_content_id: id })),
-    linked_requirements_v2: row.linked.map(toLinked),
-    attributes: row.attributes,
-    attachments: row.attachments,
-    parent_folder_id: row.parent_folder_id,
-    project: row.project_id,
-    revision: row.revision,
-  });
+    level: row.level,
+  },
+  created_at: row.created_at.toISOString(),
+  created_by: { account_id: row.created_by },
+  assigned_to: row.assigned_to === null ? null : { account_id: row.assigned_to },
+  status: row.status_id === null ? null : { atlassian_status_id: row.status_id },
+  components: row.components.map((id) => ({ atlassian_component_id: id })),
+  issues: row.issues.map((id) => ({ atlassian_issue_id: id })),
+  contents: row.contents.map((id) => ({ atlassian_content_id: id })),
+  linked_requirements_v2: row.linked.map(toLinked),
+  attributes: row.attributes,
+  attachments: row.attachments,
+  parent_folder_id: row.parent_folder_id,
+  project: row.project_id,
+  revision: row.revision,
+});
 
 export function snapshotOf(detail: RequirementDetail, deleted = false): RequirementSnapshot {
   return {
