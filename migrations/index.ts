@@ -7,6 +7,7 @@ import * as hotReadIndexes from "./0007_hot_read_indexes.js";
 import * as forgeInstallations from "./0008_forge_installations.js";
 import * as csvImports from "./0011_csv_imports.js";
 import * as endedJobsIndex from "./0012_ended_jobs_index.js";
+import * as setBasedRequirementReferences from "./0013_set_based_requirement_references.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0008_forge_installations", forgeInstallations],
   ["0011_csv_imports", csvImports],
   ["0012_ended_jobs_index", endedJobsIndex],
+  ["0013_set_based_requirement_references", setBasedRequirementReferences],
 ];

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
+import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
+
+/** Migration 0013: components and revisions refer to an existing requirement of their own site, checked per statement. */
+describe("a requirement's components and revisions", () => {
+  let database: TestDatabase;
+  let siteA: string;
+  let siteB: string;
+  let requirementOfA: number;
+  let requirementOfB: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    siteA = (await createTenant(database.db)).tenantId;
+    siteB = (await createTenant(database.db)).tenantId;
+    requirementOfA = await insertRequirementRow(database.db, siteA, "Dose limit");
+    requirementOfB = await insertRequirementRow(database.db, siteB, "Occlusion alarm");
+  });
+  afterAll(() => database.destroy());
+
+  const revision = (tenantId: string, requirementId: number, number: number) => ({
+    tenant_id: tenantId,
+    requirement_id: requirementId,
+    revision: number,
+    account_id: "557058:test-user",
+    action: "updated",
+    snapshot: "{}",
+  });
+  const component = (tenantId: string, requirementId: number, componentId: string) => ({
+    tenant_id: tenantId,
+    requirement_id: requirementId,
+    atlassian_component_id: componentId,
+  });
+  const countOf = async (table: string, tenantId: string) =>
+    Number((await database.db(table).where({ tenant_id: tenantId }).count({ n: "*" }))[0]?.n);
+
+  it("refuse a statement naming a missing requirement with the foreign key's error, and keep none of its rows", async () => {
+    const before = await countOf("requirement_revisions", siteA);
+    await expect(
+      database.db("requirement_revisions").insert([revision(siteA, requirementOfA, 1), revision(siteA, 987654321, 1)]),
+    ).rejects.toMatchObject({ code: "23503" });
+    await expect(database.db("requirement_components").insert(component(siteA, 987654321, "10100"))).rejects.toMatchObject({
+      code: "23503",
+    });
+    expect(await countOf("requirement_revisions", siteA)).toBe(before);
+    expect(await countOf("requirement_components", siteA)).toBe(0);
+  });
+
+  it("refuse another site's requirement as missing", async () => {
+    await expect(database.db("requirement_components").insert(component(siteA, requirementOfB, "10100"))).rejects.toMatchObject({
+      code: "23503",
+    });
+    await expect(database.db("requirement_revisions").insert(revision(siteB, requirementOfA, 1))).rejects.toMatchObject({
+      code: "23503",
+    });
+    await database.db("requirement_revisions").insert(revision(siteA, requirementOfA, 1));
+    await expect(
+      database.db("requirement_revisions").where({ tenant_id: siteA, requirement_id: requirementOfA }).update({ requirement_id: requirementOfB }),
+    ).rejects.toMatchObject({ code: "23503" });
+    expect(await database.db("requirement_revisions").where({ tenant_id: siteA, requirement_id: requirementOfA })).toHaveLength(1);
+  });
+
+  it("are accepted for the site's own requirement, also when it is created in the same statement's transaction", async () => {
+    await database.db.transaction(async (trx) => {
+      const fresh = await insertRequirementRow(trx, siteA, "Bolus volume");
+      await trx("requirement_components").insert([component(siteA, fresh, "10100"), component(siteA, requirementOfA, "10101")]);
+      await trx("requirement_revisions").insert([revision(siteA, fresh, 1), revision(siteA, requirementOfA, 2)]);
+    });
+    expect(await countOf("requirement_components", siteA)).toBe(2);
+  });
+
+  it("go with a deleted requirement (components) or keep it from being deleted (revisions)", async () => {
+    const requirementId = await insertRequirementRow(database.db, siteB, "Air in line");
+    await database.db("requirement_components").insert(component(siteB, requirementId, "10100"));
+    await database.db("requirements").where({ tenant_id: siteB, requirement_id: requirementId }).delete();
+    expect(await database.db("requirement_components").where({ tenant_id: siteB, requirement_id: requirementId })).toEqual([]);
+
+    await database.db("requirement_revisions").insert(revision(siteB, requirementOfB, 1));
+    await expect(database.db("requirements").where({ tenant_id: siteB, requirement_id: requirementOfB }).delete()).rejects.toMatchObject({
+      code: "23503",
+    });
+    expect(await database.db("requirements").where({ tenant_id: siteB, requirement_id: requirementOfB })).toHaveLength(1);
+  });
+
+  // Two transactions at once need two connections: PGlite is one connection in the process.
+  it.runIf(process.env.TEST_DB === "postgres")("hold their requirement against a concurrent delete until they commit", async () => {
+    const requirementId = await insertRequirementRow(database.db, siteB, "Free-flow protection");
+    await database.db.transaction(async (trx) => {
+      await trx("requirement_components").insert(component(siteB, requirementId, "10100"));
+      await expect(
+        database.db.transaction(async (other) => {
+          await other.raw("SET LOCAL lock_timeout = '300ms'");
+          await other("requirements").where({ tenant_id: siteB, requirement_id: requirementId }).delete();
+        }),
+      ).rejects.toMatchObject({ code: "55P03" });
+    });
+    expect(await database.db("requirement_components").where({ tenant_id: siteB, requirement_id: requirementId })).toHaveLength(1);
+  });
+
+  it("keep their requirement's key fixed", async () => {
+    await expect(
+      database.db("requirements").where({ tenant_id: siteA, requirement_id: requirementOfA }).update({ requirement_id: 987654322 }),
+    ).rejects.toMatchObject({ code: "23503" });
+    await database.db("requirements").where({ tenant_id: siteA, requirement_id: requirementOfA }).update({ name: "Dose limit, renamed" });
+    expect((await database.db("requirements").where({ requirement_id: requirementOfA }).first("name"))?.name).toBe("Dose limit, renamed");
+  });
+});
