@@ -5,10 +5,11 @@ import type { Knex } from "knex";
  * once per statement instead of once per row. A foreign key runs a lookup of its own for every
  * inserted row; a COPY of 100,000 components took 0.98 s with it and 0.30 s with these triggers,
  * of 100,000 revisions 2.2 s and 1.4 s, and an import's 50 batches 5.6–5.9 s and 4.9–5.5 s.
- * These triggers check all of a statement's rows in one join, raise the foreign key's error code (23503), and keep the
- * foreign keys' effect on delete: a requirement's components go with it, and a requirement with
- * revisions cannot be deleted (it never is: requirements are deleted by marking them, and only
- * uninstall's purge removes rows, revisions first).
+ * These triggers check all of a statement's rows in one join, raise the foreign key's error code
+ * (23503), and keep the foreign keys' effect on delete: a requirement's components go with it,
+ * and a requirement with revisions cannot be deleted (it never is: requirements are deleted by
+ * marking them, and only uninstall's purge removes rows, revisions first). A requirement's key
+ * never changes, so the triggers need not follow one.
  *
  * Like a foreign key, the check locks each requirement against deletion until commit, except the
  * ones this transaction inserted or updated itself: no other transaction can delete those, and
