@@ -18,3 +18,24 @@ export function median(values: number[]): number {
 }
 
 export const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+/**
+ * Samples this process's RSS every 10 ms from now (after a collection, when the process runs
+ * with --expose-gc) until `stop`, which answers the peak above the RSS at the start, in MB.
+ */
+export function peakRssAboveIdle(): { stop: () => number } {
+  global.gc?.();
+  const idleRss = process.memoryUsage().rss;
+  let peakRss = idleRss;
+  const sample = () => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  };
+  const sampler = setInterval(sample, 10);
+  return {
+    stop() {
+      clearInterval(sampler);
+      sample();
+      return (peakRss - idleRss) / (1024 * 1024);
+    },
+  };
+}

@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
-import { exportRequirementRows } from "../../services/csv/exportRequirements.js";
+import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "../../services/csv/exportRequirements.js";
 import { startImport } from "../../services/csv/importJob.js";
 import { handle } from "../handle.js";
 
@@ -60,8 +60,7 @@ export function router(deps: AppDeps): Router {
         if (!header.done) yield header.value;
         yield* rows;
       })();
-      // A BOM so Excel reads UTF-8; CRLF between records as RFC 4180 writes them.
-      await pipeline(Readable.from(all), stringify({ bom: true, record_delimiter: "windows" }), res);
+      await pipeline(Readable.from(all), stringify(EXPORT_CSV_OPTIONS), res);
     }),
   );
 

@@ -1,12 +1,18 @@
 import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { listAttributes } from "../../db/attributeStore.js";
-import { exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
+import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import { pagesReadAhead } from "../pagesReadAhead.js";
 import { JiraNames } from "./jiraNames.js";
 
-/** Requirements read per query: enough to keep round trips few, small enough to keep memory flat. */
-const PAGE = 500;
+/** How the export's rows are written: a BOM so Excel reads UTF-8; CRLF between records as RFC 4180 writes them. */
+export const EXPORT_CSV_OPTIONS = { bom: true, record_delimiter: "windows" } as const;
+
+/** Requirements read per page: one Jira bulk fetch answers a page's issues; small enough to keep memory flat. */
+const PAGE = 1000;
+/** Pages whose rows and Jira names are read while an earlier one is written, as the matrix export does. */
+const READ_AHEAD_PAGES = 3;
 
 /**
  * The rows of GET /api/requirement/export, header first, produced page by page as the response
@@ -17,10 +23,14 @@ const PAGE = 500;
  */
 export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
   const { tenantId } = actor;
-  const fields = await listAttributes(deps.db, tenantId, projectId);
-  const componentColumns = Math.max(1, await mostComponentsOfOneRequirement(deps.db, tenantId, projectId));
-  const folderPath = folderPaths(await projectFolders(deps.db, tenantId, projectId));
-  const names = await JiraNames.forProject(deps, tenantId, projectId);
+  const [fields, mostComponents, folders, names] = await Promise.all([
+    listAttributes(deps.db, tenantId, projectId),
+    mostComponentsOfOneRequirement(deps.db, tenantId, projectId),
+    projectFolders(deps.db, tenantId, projectId),
+    JiraNames.forProject(deps, tenantId, projectId),
+  ]);
+  const componentColumns = Math.max(1, mostComponents);
+  const folderPath = folderPaths(folders);
   const optionNames = new Map(
     fields.flatMap((field) => field.options.map((option) => [String(option.attribute_option_id), option.name] as const)),
   );
@@ -39,17 +49,18 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
     EXPORT_HEADERS.folder,
   ].map(toSpreadsheetSafe);
 
-  let after = 0;
-  for (;;) {
-    const page = await exportPage(deps.db, tenantId, projectId, after, PAGE);
-    const last = page[page.length - 1];
-    if (!last) return;
-    after = last.requirement_id;
-    await names.load(
-      page.flatMap((requirement) => requirement.issues),
-      page.flatMap((requirement) => (requirement.assigned_to ? [requirement.assigned_to] : [])),
-    );
-    for (const requirement of page) {
+  const pages = pagesReadAhead({
+    pageRows: PAGE,
+    readAhead: READ_AHEAD_PAGES,
+    readPage: (last: ExportedRequirement | undefined) => exportPage(deps.db, tenantId, projectId, last?.requirement_id ?? 0, PAGE),
+    lookUp: (page) =>
+      names.forPage(
+        page.flatMap((requirement) => requirement.issues),
+        page.flatMap((requirement) => (requirement.assigned_to ? [requirement.assigned_to] : [])),
+      ),
+  });
+  for await (const { rows, found: pageNames } of pages) {
+    for (const requirement of rows) {
       const components = requirement.components.map(names.component);
       yield [
         requirementIdLabel(requirement),
@@ -57,9 +68,9 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
         requirement.description,
         requirement.type_name,
         requirement.status_id ? names.status(requirement.status_id) : "",
-        requirement.assigned_to ? names.userName(requirement.assigned_to) : "",
+        requirement.assigned_to ? pageNames.userName(requirement.assigned_to) : "",
         ...Array.from({ length: componentColumns }, (_, index) => components[index] ?? ""),
-        requirement.issues.map(names.issueKey).join(", "),
+        requirement.issues.map(pageNames.issueKey).join(", "),
         requirement.linked.map(requirementLabel).join("\n"),
         ...fields.map((field) => {
           const value = requirement.attributes[field.attribute_id] ?? "";

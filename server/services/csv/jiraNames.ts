@@ -1,81 +1,104 @@
-import type { HostClient } from "../../connect/hostClient.js";
+import type { HostCall, HostClient } from "../../connect/hostClient.js";
+import { callRespectingRateLimits, type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
 import type { ServiceDeps } from "../context.js";
 import { hostComponentsOf, hostStatusesOf } from "./importRows.js";
 
+/** Accounts per `GET /rest/api/3/user/bulk`, Jira's page size for it. */
+const USERS_PER_CALL = 50;
+
+/** The names one page of an export shows. */
+export type PageNames = { issueKey: (issueId: string) => string; userName: (accountId: string) => string };
+
 /**
- * We store Jira's ids; the export shows names, read from Jira as the app. A lookup that fails
- * leaves the id in the cell (logged), so an export never fails because Jira is slow.
+ * We store Jira's ids; the export shows names, read from Jira as the app. Jira's rate limits are
+ * waited out (as the matrix export does); a lookup that still fails leaves the id in the cell
+ * (logged), so an export never fails because Jira is slow.
  */
 export class JiraNames {
   private readonly components = new Map<string, string>();
   private readonly statuses = new Map<string, string>();
-  private readonly issueKeys = new Map<string, string>();
-  private readonly userNames = new Map<string, string>();
+  /** Display names for the whole export: a site has few people, and each is asked for once. */
+  private readonly userNames = new Map<string, Promise<void>>();
+  private readonly knownUserNames = new Map<string, string>();
+  private readonly readIssueKeys: IssueKeyReader | undefined;
 
   private constructor(
     private readonly deps: ServiceDeps,
     private readonly host: HostClient | undefined,
     private readonly tenantId: string,
-  ) {}
+  ) {
+    this.readIssueKeys = host && issueKeyReader(host, tenantId);
+  }
 
   /** The project's components and statuses, once; Global Requirements (0) has neither. */
   static async forProject(deps: ServiceDeps, tenantId: string, projectId: number): Promise<JiraNames> {
     const names = new JiraNames(deps, deps.hostClient, tenantId);
     if (projectId === 0) return names;
-    const components = await names.get<unknown[]>(`/rest/api/3/project/${projectId}/components`);
+    const [components, statuses] = await Promise.all([
+      names.read<unknown[]>({ method: "GET", path: `/rest/api/3/project/${projectId}/components` }),
+      names.read<unknown[]>({ method: "GET", path: `/rest/api/3/project/${projectId}/statuses` }),
+    ]);
     for (const component of hostComponentsOf(components ?? [])) names.components.set(component.id, component.name);
-    const statuses = await names.get<unknown[]>(`/rest/api/3/project/${projectId}/statuses`);
     for (const status of hostStatusesOf(statuses ?? [])) names.statuses.set(status.id, status.name);
     return names;
   }
 
   component = (id: string) => this.components.get(id) ?? id;
   status = (id: string) => this.statuses.get(id) ?? id;
-  issueKey = (id: string) => this.issueKeys.get(id) ?? id;
-  userName = (accountId: string) => this.userNames.get(accountId) ?? accountId;
 
-  /** Looks up the keys and display names a page of requirements needs and has not seen yet. */
-  async load(issueIds: string[], accountIds: string[]): Promise<void> {
-    const issues = [...new Set(issueIds)].filter((id) => !this.issueKeys.has(id));
-    for (let start = 0; start < issues.length; start += 100) {
-      const answer = await this.post<{ issues?: { id?: string; key?: string }[] }>("/rest/api/3/issue/bulkfetch", {
-        issueIdsOrKeys: issues.slice(start, start + 100),
-        fields: ["summary"],
-      });
-      for (const issue of answer?.issues ?? []) {
-        if (issue.id && issue.key) this.issueKeys.set(String(issue.id), issue.key);
-      }
-    }
-    const users = [...new Set(accountIds)].filter((id) => !this.userNames.has(id));
-    for (let start = 0; start < users.length; start += 50) {
-      const query = users
-        .slice(start, start + 50)
-        .map((id) => `accountId=${encodeURIComponent(id)}`)
-        .join("&");
-      const answer = await this.get<{ values?: { accountId?: string; displayName?: string }[] }>(
-        `/rest/api/3/user/bulk?maxResults=50&${query}`,
-      );
-      for (const user of answer?.values ?? []) {
-        if (user.accountId && user.displayName) this.userNames.set(user.accountId, user.displayName);
-      }
-    }
+  /**
+   * The issue keys and display names one page of requirements shows: its issues read for the page
+   * alone (so memory stays flat however many pages), people not seen on an earlier page read now.
+   */
+  async forPage(issueIds: string[], accountIds: string[]): Promise<PageNames> {
+    const [issues] = await Promise.all([this.issueKeys(issueIds), this.loadUserNames(accountIds)]);
+    return {
+      issueKey: (issueId) => issues.get(issueId) ?? issueId,
+      userName: (accountId) => this.knownUserNames.get(accountId) ?? accountId,
+    };
   }
 
-  private get<T>(path: string): Promise<T | undefined> {
-    return this.call<T>({ method: "GET", path });
-  }
-
-  private post<T>(path: string, body: unknown): Promise<T | undefined> {
-    return this.call<T>({ method: "POST", path, body });
-  }
-
-  private async call<T>(call: Parameters<HostClient["call"]>[2]): Promise<T | undefined> {
-    if (!this.host) return undefined;
+  private async issueKeys(issueIds: string[]): Promise<Map<string, string>> {
+    if (!this.readIssueKeys) return new Map();
     try {
-      return await this.host.call<T>(this.tenantId, "jira", call);
+      return await this.readIssueKeys(issueIds);
     } catch (err) {
-      this.deps.logger?.warn({ err, path: call.path }, "export: a Jira lookup failed, ids are shown instead of names");
+      this.lookupFailed(err, "/rest/api/3/issue/bulkfetch");
+      return new Map();
+    }
+  }
+
+  private async loadUserNames(accountIds: string[]): Promise<void> {
+    const unseen = [...new Set(accountIds)].filter((id) => !this.userNames.has(id));
+    for (let start = 0; start < unseen.length; start += USERS_PER_CALL) {
+      const batch = unseen.slice(start, start + USERS_PER_CALL);
+      const query = batch.map((id) => `accountId=${encodeURIComponent(id)}`).join("&");
+      const loaded = this.read<{ values?: { accountId?: string; displayName?: string }[] }>({
+        method: "GET",
+        path: `/rest/api/3/user/bulk?maxResults=${USERS_PER_CALL}&${query}`,
+      }).then((answer) => {
+        for (const user of answer?.values ?? []) {
+          if (user.accountId && user.displayName) this.knownUserNames.set(user.accountId, user.displayName);
+        }
+      });
+      // A later page showing the same people waits for this read rather than asking again.
+      for (const id of batch) this.userNames.set(id, loaded);
+    }
+    await Promise.all(accountIds.map((id) => this.userNames.get(id)));
+  }
+
+  private async read<T>(call: HostCall): Promise<T | undefined> {
+    const host = this.host;
+    if (!host) return undefined;
+    try {
+      return await callRespectingRateLimits(() => host.call<T>(this.tenantId, "jira", call));
+    } catch (err) {
+      this.lookupFailed(err, call.path);
       return undefined;
     }
+  }
+
+  private lookupFailed(err: unknown, path: string): void {
+    this.deps.logger?.warn({ err, path }, "export: a Jira lookup failed, ids are shown instead of names");
   }
 }

@@ -4,7 +4,8 @@ import type { HostClient } from "../../connect/hostClient.js";
 import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrixStore.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { callRespectingRateLimits, type IssueDetails, issueDetailsReader, type Sleep } from "./jiraIssueDetails.js";
+import { callRespectingRateLimits, type IssueDetails, issueDetailsReader, type Sleep } from "../jira/issueDetails.js";
+import { pagesReadAhead } from "../pagesReadAhead.js";
 import { streamWordTable, type WordCell } from "./wordDocument.js";
 
 export const DOCX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -44,8 +45,6 @@ async function projectName(deps: MatrixExportDeps, tenantId: string, projectId: 
   return project.key ? `${project.name} (${project.key})` : String(project.name ?? projectId);
 }
 
-type Page = { rows: ExportRow[]; issues: Map<string, IssueDetails> };
-
 /**
  * Writes the project's traceability matrix as a .docx straight into object storage: requirements
  * are read a page at a time (keyset), a few pages' issues looked up in Jira while an earlier page
@@ -70,29 +69,17 @@ export async function writeMatrixExport(
   const typeIds = issueTypes.map((type) => String(type.id));
 
   const readIssues = issueDetailsReader(deps.hostClient, tenantId, typeIds, options.sleep);
-  const readAhead: Promise<Page>[] = [];
-  let previousRows: Promise<ExportRow[] | undefined> = Promise.resolve(undefined);
-  const readNextPage = () => {
-    const rows = previousRows.then((previous) =>
-      previous && previous.length < EXPORT_PAGE_ROWS
-        ? []
-        : matrixRowsPage(deps.db, tenantId, input.projectId, previous?.at(-1)?.requirementId ?? 0, EXPORT_PAGE_ROWS),
-    );
-    previousRows = rows;
-    const page = rows.then(async (pageRows) => ({ rows: pageRows, issues: await readIssues(pageRows.flatMap((row) => row.issueIds)) }));
-    // A failure of a page read ahead surfaces when it is awaited, not as an unhandled rejection meanwhile.
-    page.catch(() => undefined);
-    readAhead.push(page);
-  };
+  const pages = pagesReadAhead({
+    pageRows: EXPORT_PAGE_ROWS,
+    readAhead: EXPORT_READ_AHEAD_PAGES,
+    readPage: (last: ExportRow | undefined) => matrixRowsPage(deps.db, tenantId, input.projectId, last?.requirementId ?? 0, EXPORT_PAGE_ROWS),
+    lookUp: (rows) => readIssues(rows.flatMap((row) => row.issueIds)),
+  });
 
   async function* tableRows(): AsyncGenerator<WordCell[]> {
     let completed = 0;
-    for (let i = 0; i <= EXPORT_READ_AHEAD_PAGES; i++) readNextPage();
-    for (;;) {
-      const page = await (readAhead.shift() as Promise<Page>);
-      if (page.rows.length === 0) return;
-      readNextPage();
-      for (const row of page.rows) yield rowCells(row, typeIds, page.issues);
+    for await (const page of pages) {
+      for (const row of page.rows) yield rowCells(row, typeIds, page.found);
       completed += page.rows.length;
       await reportProgress(completed, Math.max(totalRows, completed));
     }

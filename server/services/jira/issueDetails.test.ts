@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
-import { ISSUE_DETAILS_PARALLEL, ISSUE_DETAILS_PER_CALL, issueDetailsReader } from "./jiraIssueDetails.js";
+import { ISSUE_DETAILS_PARALLEL, ISSUE_DETAILS_PER_CALL, issueDetailsReader, issueKeyReader } from "./issueDetails.js";
 
 const issueTypes = ["10001", "10002"];
 const manyIssues: FakeIssue[] = Array.from({ length: 2500 }, (_, i) => ({
@@ -12,7 +12,7 @@ const manyIssues: FakeIssue[] = Array.from({ length: 2500 }, (_, i) => ({
   issueTypeId: i % 3 === 0 ? "10003" : "10001",
 }));
 
-describe("reading the issue details of a matrix export from Jira", () => {
+describe("reading the issue details of an export from Jira", () => {
   it("reads 1000 ids a bulk fetch with named fields, keeping only the exported issue types", async () => {
     const jira = fakeJira(manyIssues);
     const read = issueDetailsReader(jira.client, "tenant", issueTypes, async () => {});
@@ -26,6 +26,21 @@ describe("reading the issue details of a matrix export from Jira", () => {
     expect(found.size).toBe(manyIssues.filter((issue) => issue.issueTypeId !== "10003").length);
     expect(found.get("20001")).toEqual({ key: "PUMP-2", summary: "Issue 2", status: "To Do", issueTypeId: "10001" });
     expect(found.has("20000")).toBe(false);
+  });
+
+  it("reads the keys of issues of every type for the CSV export, asking for one small field, 1000 ids a call", async () => {
+    const jira = fakeJira(manyIssues);
+    const read = issueKeyReader(jira.client, "tenant", async () => {});
+
+    const keys = await read(manyIssues.slice(0, 1200).map((issue) => issue.id));
+
+    expect(keys.size).toBe(1200);
+    expect(keys.get("20000")).toBe("PUMP-1");
+    const fetches = jira.state.calls.filter((call) => call.path === "/rest/api/3/issue/bulkfetch");
+    expect(fetches.map((call) => call.body)).toEqual([
+      { issueIdsOrKeys: manyIssues.slice(0, 1000).map((issue) => issue.id), fields: ["summary"] },
+      { issueIdsOrKeys: manyIssues.slice(1000, 1200).map((issue) => issue.id), fields: ["summary"] },
+    ]);
   });
 
   it("waits out Jira's 429 and keeps at most a few reads in flight however many pages ask at once", async () => {

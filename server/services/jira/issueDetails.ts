@@ -14,6 +14,7 @@ export const ISSUE_DETAILS_PER_CALL = 1000;
 export const ISSUE_DETAILS_PARALLEL = 4;
 /** Named and single-valued, so that Jira serves the larger calls. */
 const DETAIL_FIELDS = ["summary", "status", "issuetype"];
+const KEY_FIELDS = ["summary"];
 const MAX_ATTEMPTS = 8;
 const MAX_WAIT_SECONDS = 60;
 
@@ -45,14 +46,18 @@ export async function callRespectingRateLimits<T>(call: () => Promise<T>, sleep:
 
 /** Reads issue details for one export, its reads sharing one limit of calls in flight however many pages ask at once. */
 export type IssueDetailsReader = (issueIds: readonly string[]) => Promise<Map<string, IssueDetails>>;
+/** Reads issue keys for one export, as IssueDetailsReader reads details. */
+export type IssueKeyReader = (issueIds: readonly string[]) => Promise<Map<string, string>>;
+
+type BulkFetchedIssue = NonNullable<BulkFetchAnswer["issues"]>[number];
 
 /**
- * Key, summary, status and type of the given issues of the given types, read as the app with
- * `POST /rest/api/3/issue/bulkfetch`, 1000 ids a call, at most a few calls in flight for the whole
- * export. Issues Jira no longer knows (its issueErrors), and issues of other types, are simply absent.
+ * The given issues read as the app with `POST /rest/api/3/issue/bulkfetch` asking for `fields`
+ * (named and single-valued, so that Jira serves 1000 ids a call), at most a few calls in flight
+ * for the whole export, each answered issue handed to `take`. Ids that are not numbers are not
+ * asked for; issues Jira no longer knows (its issueErrors) are simply not handed over.
  */
-export function issueDetailsReader(hostClient: HostClient, tenantId: string, issueTypeIds: readonly string[], sleep: Sleep = realSleep): IssueDetailsReader {
-  const types = new Set(issueTypeIds.filter((id) => /^\d+$/.test(id)));
+function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: readonly string[], sleep: Sleep) {
   let inFlight = 0;
   const waiting: (() => void)[] = [];
   const limited = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -67,26 +72,50 @@ export function issueDetailsReader(hostClient: HostClient, tenantId: string, iss
       else inFlight--;
     }
   };
-
-  const readCall = async (ids: string[], found: Map<string, IssueDetails>) => {
-    const body = { issueIdsOrKeys: ids, fields: DETAIL_FIELDS };
+  const readCall = async (ids: string[], take: (issue: BulkFetchedIssue) => void) => {
+    const body = { issueIdsOrKeys: ids, fields };
     const answer = await limited(() =>
       callRespectingRateLimits(() => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }), sleep),
     );
-    for (const issue of answer.issues ?? []) {
-      const issueTypeId = String(issue.fields?.issuetype?.id ?? "");
-      if (!types.has(issueTypeId)) continue;
-      found.set(String(issue.id), { key: issue.key, summary: issue.fields?.summary ?? "", status: issue.fields?.status?.name ?? "", issueTypeId });
-    }
+    for (const issue of answer.issues ?? []) take(issue);
   };
+  return async (issueIds: readonly string[], take: (issue: BulkFetchedIssue) => void): Promise<void> => {
+    const ids = [...new Set(issueIds.filter((id) => /^\d+$/.test(id)))];
+    const calls: Promise<void>[] = [];
+    for (let i = 0; i < ids.length; i += ISSUE_DETAILS_PER_CALL) calls.push(readCall(ids.slice(i, i + ISSUE_DETAILS_PER_CALL), take));
+    await Promise.all(calls);
+  };
+}
 
+/**
+ * Key, summary, status and type of the given issues of the given types (the matrix's Word export);
+ * issues of other types are simply absent.
+ */
+export function issueDetailsReader(hostClient: HostClient, tenantId: string, issueTypeIds: readonly string[], sleep: Sleep = realSleep): IssueDetailsReader {
+  const types = new Set(issueTypeIds.filter((id) => /^\d+$/.test(id)));
+  const read = bulkFetchReader(hostClient, tenantId, DETAIL_FIELDS, sleep);
   return async (issueIds) => {
     const found = new Map<string, IssueDetails>();
-    const ids = [...new Set(issueIds.filter((id) => /^\d+$/.test(id)))];
-    if (ids.length === 0 || types.size === 0) return found;
-    const calls: Promise<void>[] = [];
-    for (let i = 0; i < ids.length; i += ISSUE_DETAILS_PER_CALL) calls.push(readCall(ids.slice(i, i + ISSUE_DETAILS_PER_CALL), found));
-    await Promise.all(calls);
+    if (types.size === 0) return found;
+    await read(issueIds, (issue) => {
+      const issueTypeId = String(issue.fields?.issuetype?.id ?? "");
+      if (!types.has(issueTypeId)) return;
+      found.set(String(issue.id), { key: issue.key, summary: issue.fields?.summary ?? "", status: issue.fields?.status?.name ?? "", issueTypeId });
+    });
     return found;
+  };
+}
+
+/**
+ * The keys of the given issues of any type (the CSV export). Jira always answers the key; the
+ * one field asked for is the smallest that keeps the calls at 1000 ids, so an answer stays a
+ * fifth the size of the details'.
+ */
+export function issueKeyReader(hostClient: HostClient, tenantId: string, sleep: Sleep = realSleep): IssueKeyReader {
+  const read = bulkFetchReader(hostClient, tenantId, KEY_FIELDS, sleep);
+  return async (issueIds) => {
+    const keys = new Map<string, string>();
+    await read(issueIds, (issue) => keys.set(String(issue.id), issue.key));
+    return keys;
   };
 }
