@@ -19,7 +19,7 @@ export async function* pagesReadAhead<Row, Found>(options: {
   const readNextPage = () => {
     const rows = previousRows.then((previous) => (previous && previous.length < pageRows ? [] : readPage(previous?.at(-1))));
     previousRows = rows;
-    const page = rows.then(async (pageRows) => ({ rows: pageRows, found: await lookUp(pageRows) }));
+    const page = rows.then(async (rowsOfPage) => ({ rows: rowsOfPage, found: await lookUp(rowsOfPage) }));
     // A failure of a page read ahead surfaces when it is awaited, not as an unhandled rejection meanwhile.
     page.catch(() => undefined);
     pending.push(page);
