@@ -7,6 +7,7 @@ import type { AppDeps } from "./deps.js";
 import { jobDefinitions } from "./jobs/index.js";
 import { JobQueue } from "./jobs/queue.js";
 import { flushErrorReports, startErrorReporting } from "./errorReporting.js";
+import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
@@ -41,9 +42,7 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(config.port, () => resolve(listening));
-  });
+  const server = await listen(app, config.port);
   logger.info({ port: config.port, baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
 
   let stopping: Promise<void> | undefined;

@@ -106,7 +106,6 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
   };
 }
 
-/** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
 /** rmCloud's API as the user whose app token a spec read from the add-on's session. */
 export async function addonApi<T = unknown>(addonUrl: string, token: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${addonUrl}${path}`, {
@@ -118,6 +117,7 @@ export async function addonApi<T = unknown>(addonUrl: string, token: string, met
   return (await res.json()) as T;
 }
 
+/** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
 export async function addonFrame(page: Page, addonUrl: string, urlPart = ""): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
