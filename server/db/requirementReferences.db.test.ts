@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
 
-/** Migration 0013: components and revisions refer to an existing requirement of their own site, checked per statement. */
+/** Migrations 0013 and 0014: components and revisions refer to an existing requirement of their own site, checked per statement. */
 describe("a requirement's components and revisions", () => {
   let database: TestDatabase;
   let siteA: string;
@@ -96,6 +96,31 @@ describe("a requirement's components and revisions", () => {
       ).rejects.toMatchObject({ code: "55P03" });
     });
     expect(await database.db("requirement_components").where({ tenant_id: siteB, requirement_id: requirementId })).toHaveLength(1);
+  });
+
+  // Migration 0014: planned for the statement's rows and the table as it is now, not as it was at the connection's first check.
+  it("are checked one requirement read per row, though the connection first checked them when the site was nearly empty", async () => {
+    const { tenantId } = await createTenant(database.db);
+    await database.db.transaction(async (trx) => {
+      const first = await insertRequirementRow(trx, tenantId, "Dose limit");
+      await trx("requirement_components").insert(component(tenantId, first, "10100"));
+      await trx.raw(
+        `INSERT INTO requirements (tenant_id, project_id, requirement_type_id, name, created_by)
+         SELECT tenant_id, project_id, requirement_type_id, 'Requirement ' || g, created_by FROM requirements, generate_series(1, 20000) g
+         WHERE tenant_id = ? AND requirement_id = ?`,
+        [tenantId, first],
+      );
+      const requirementsRead = async () =>
+        Number(
+          (await trx.raw("SELECT idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relid = 'requirements'::regclass")).rows[0]
+            .idx_tup_fetch,
+        );
+      const latest = await trx("requirements").where({ tenant_id: tenantId }).orderBy("requirement_id", "desc").limit(1000).pluck("requirement_id");
+      const before = await requirementsRead();
+      await trx("requirement_components").insert(latest.map((id: number) => component(tenantId, Number(id), "10101")));
+      // One read per checked row; a check that scans the site reads 20,000 per row.
+      expect((await requirementsRead()) - before).toBeLessThanOrEqual(1_000);
+    });
   });
 
   it("keep their requirement's key fixed", async () => {
