@@ -148,11 +148,12 @@ describe("runImport", () => {
   });
 
   it("after thousands of rows already written, still reports every later bad row and keeps none of the file", async () => {
+    // The taken ID is in the second batch, written while the third is queued behind it.
     const existing = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,L-1\n");
     await runImport(ctx.deps, actor, request(existing, { atlassian_project_id: 10005 }));
     const rows = Array.from({ length: 4500 }, (_, index) => `Row ${index},K-${index}`);
-    rows[3000] = ",K-3000";
-    rows[4000] = "Taken,L-1";
+    rows[2500] = "Taken,L-1";
+    rows[4100] = ",K-4100";
     rows[4400] = "Twice,K-10";
     const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,ID", ...rows].join("\n"));
     const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10005 }));
@@ -160,8 +161,8 @@ describe("runImport", () => {
       imported: 0,
       error_count: 3,
       errors: [
-        { row: 3002, reason: "Name is required" },
-        { row: 4002, reason: 'ID "L-1" is already used by another requirement in this project' },
+        { row: 2502, reason: 'ID "L-1" is already used by another requirement in this project' },
+        { row: 4102, reason: "Name is required" },
         { row: 4402, reason: 'ID "K-10" is already used in row 12' },
       ],
     });

@@ -190,7 +190,6 @@ async function checkAndWrite(
       await reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
       return;
     }
-    // Here rather than while parsing: one statement at a time on the transaction.
     const parentFolderIds: (number | null)[] = [];
     for (const row of rows) parentFolderIds.push(await folders.folderOf(row.folderPath));
     try {
@@ -206,15 +205,20 @@ async function checkAndWrite(
     written += rows.length;
     hooks.progress?.({ completed: written });
   };
-  // The database writes a batch while the next one is parsed; one statement at a time on the transaction.
+  // The database writes a batch while the next one is parsed. The next batch's statement is queued
+  // behind it on the transaction's connection, so the database starts it the moment the previous
+  // one ends instead of waiting for this loop to build it (a tenth of PGlite's time, 5 ms a batch
+  // on PostgreSQL). A batch failing aborts the transaction, so the one queued behind it fails too:
+  // the earlier failure is the one thrown.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const rows = batch;
     batch = [];
-    await writing;
+    const previous = writing;
     writing = write(rows);
     // Awaited at the next batch or the end; until then a failure must not count as unhandled.
     writing.catch(() => undefined);
+    await previous;
   };
   for await (const { cells, row } of numbered(file)) {
     if (!rules) {
