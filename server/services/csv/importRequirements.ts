@@ -207,9 +207,9 @@ async function checkAndWrite(
   };
   // The database writes a batch while the next one is parsed. The next batch's statement is queued
   // behind it on the transaction's connection, so the database starts it the moment the previous
-  // one ends instead of waiting for this loop to build it (a tenth of PGlite's time, 5 ms a batch
-  // on PostgreSQL). A batch failing aborts the transaction, so the one queued behind it fails too:
-  // the earlier failure is the one thrown.
+  // one ends instead of waiting for this loop to build it (5 ms a batch on PostgreSQL). A batch
+  // failing aborts the transaction, so the one queued behind it fails too: the earlier failure is
+  // the one thrown.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const rows = batch;
