@@ -254,6 +254,22 @@ describe("runImport", () => {
     );
   });
 
+  it("creates a folder first named at the end of one batch once, for the rows of the next batch too, keeping file order", async () => {
+    // The second batch's new folder waits behind the first batch's statement while the third batch is read.
+    const rows = Array.from({ length: 6000 }, (_, index) => `Row ${index},${index >= 3990 && index < 4010 ? "Late / Lane" : ""}`);
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,Folder", ...rows].join("\n"));
+    expect((await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10009 }))).imported).toBe(6000);
+
+    const folders = await ctx.deps.db("folders").where({ tenant_id: actor.tenantId, project_id: 10009 }).orderBy("folder_id");
+    expect(folders.map((folder) => folder.name)).toEqual(["Late", "Lane"]);
+    const imported = await requirementsOf(10009);
+    expect(imported.map((row) => row.name)).toEqual(rows.map((row) => row.split(",")[0]));
+    const lane = Number(folders[1]?.folder_id);
+    expect(imported.filter((row) => Number(row.parent_folder_id) === lane).map((row) => row.name)).toEqual(
+      Array.from({ length: 20 }, (_, index) => `Row ${3990 + index}`),
+    );
+  });
+
   it("creates no folder when the file is refused after a batch with new folders was written, naming each bad row", async () => {
     const before = await countOf("folders");
     const rows = Array.from({ length: 2100 }, (_, index) => `Row ${index},New / Batch ${index % 3}`);

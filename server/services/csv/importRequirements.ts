@@ -185,13 +185,7 @@ async function checkAndWrite(
     folderId: request.location,
     createdBy: actor.accountId,
   });
-  const write = async (rows: ImportedRow[]) => {
-    if (!mode.write || errors.count > 0) {
-      await reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
-      return;
-    }
-    const parentFolderIds: (number | null)[] = [];
-    for (const row of rows) parentFolderIds.push(await folders.folderOf(row.folderPath));
+  const insert = async (rows: ImportedRow[], parentFolderIds: (number | null)[]) => {
     try {
       await insertImportBatch(
         db,
@@ -208,14 +202,26 @@ async function checkAndWrite(
   // The database writes a batch while the next one is parsed. The next batch's statement is queued
   // behind it on the transaction's connection, so the database starts it the moment the previous
   // one ends instead of waiting for this loop to build it (5 ms a batch on PostgreSQL). A batch
-  // failing aborts the transaction, so the one queued behind it fails too: the earlier failure is
-  // the one thrown.
+  // failing aborts the transaction, so whatever is queued behind it fails too: the earlier failure
+  // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
+  // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const rows = batch;
     batch = [];
     const previous = writing;
-    writing = write(rows);
+    if (!mode.write || errors.count > 0) {
+      writing = reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
+    } else {
+      const parentFolderIds: (number | null)[] = [];
+      try {
+        for (const row of rows) parentFolderIds.push(await folders.folderOf(row.folderPath));
+      } catch (error) {
+        await previous;
+        throw error;
+      }
+      writing = insert(rows, parentFolderIds);
+    }
     // Awaited at the next batch or the end; until then a failure must not count as unhandled.
     writing.catch(() => undefined);
     await previous;
