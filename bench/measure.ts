@@ -1,4 +1,6 @@
 import { performance } from "node:perf_hooks";
+import v8 from "node:v8";
+import vm from "node:vm";
 
 /** Median wall time of `iterations` calls after `warmup` unmeasured ones: robust to a stray GC pause. */
 export async function medianMs(fn: () => Promise<unknown>, { iterations = 50, warmup = 5 } = {}): Promise<number> {
@@ -36,6 +38,37 @@ export function peakRssAboveIdle(): { stop: () => number } {
       clearInterval(sampler);
       sample();
       return (peakRss - idleRss) / (1024 * 1024);
+    },
+  };
+}
+
+let collect: (() => void) | undefined;
+
+/** A full garbage collection, whether or not this process was started with --expose-gc. */
+function collectGarbage(): void {
+  if (!collect) {
+    v8.setFlagsFromString("--expose-gc");
+    collect = vm.runInNewContext("gc") as () => void;
+  }
+  collect();
+}
+
+/**
+ * The most JS heap kept alive above the heap at the start, in MB: a full collection now and at
+ * each `sample()`, so it counts what the measured work holds, not when V8 chose to collect (which
+ * is what RSS follows). Data the work's inputs leave behind must be unreachable before the start.
+ */
+export function retainedHeapAboveStart(): { sample: () => void; stop: () => number } {
+  collectGarbage();
+  const startHeap = process.memoryUsage().heapUsed;
+  let peakHeap = startHeap;
+  return {
+    sample() {
+      collectGarbage();
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    },
+    stop() {
+      return (peakHeap - startHeap) / (1024 * 1024);
     },
   };
 }

@@ -6,13 +6,13 @@ import { stringify } from "csv-stringify/sync";
 import { ImportRequestSchema } from "../../common/schemas/csvImport.js";
 import type { Db } from "../../server/db/knex.js";
 import { listRequirementTypes, type RequirementTypeRow } from "../../server/db/requirementTypeStore.js";
-import { runImport } from "../../server/services/csv/importRequirements.js";
+import { type ImportHooks, runImport } from "../../server/services/csv/importRequirements.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTenant } from "../../test/helpers/app.js";
 import { putImportFile } from "../../test/helpers/csvImport.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
-import { median, round } from "../measure.js";
+import { median, retainedHeapAboveStart, round } from "../measure.js";
 import type { BenchCase, BenchContext } from "../types.js";
 
 const ROWS = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000);
@@ -27,15 +27,17 @@ const STATUSES = [
 ];
 
 /** Rows shaped like a real export: a custom ID, a name, a description with commas and a line break, a component, a status. */
-function fileRows(): string[][] {
-  return Array.from({ length: ROWS }, (_, index) => [
+function fileRows(count = ROWS, { customIds = true } = {}): string[][] {
+  return Array.from({ length: count }, (_, index) => [
     `Infusion requirement ${index}`,
-    `PUMP-${index}`,
+    customIds ? `PUMP-${index}` : "",
     `The pump shall keep rate ${index}, within 5 %.\nChecked at start-up.`,
     COMPONENTS[index % 2]?.name ?? "",
     STATUSES[index % 2]?.name ?? "",
   ]);
 }
+
+const csvOf = (rows: string[][]) => stringify([["Name", "ID", "Description", "Component/s", "Status"], ...rows]);
 
 const REQUIREMENT_COLUMNS = "tenant_id, project_id, requirement_type_id, name, display_id, description, status_id, created_by";
 const statusIdOf = (name: string | undefined) => STATUSES.find((status) => status.name === name)?.id ?? null;
@@ -146,11 +148,11 @@ const ROUNDS = Number(process.env.IMPORT_BENCH_ROUNDS ?? 3);
 type Site = { db: Db; kind: "pglite" | "postgres"; storage: LocalDiskStorage; tenantId: string; type: RequirementTypeRow };
 
 /**
- * Seconds `work` takes on a new, migrated database holding one site and its requirement types:
- * each side of each round starts from empty tables (a table a COPY has already grown costs the
- * next COPY more on PGlite, and a warm cache favours whoever runs second).
+ * `use` on a new, migrated database holding one site and its requirement types: each side of
+ * each round starts from empty tables (a table a COPY has already grown costs the next COPY more
+ * on PGlite, and a warm cache favours whoever runs second).
  */
-async function timedOnNewDatabase(context: BenchContext, work: (site: Site) => Promise<() => Promise<unknown>>): Promise<number> {
+async function onNewDatabase<T>(context: BenchContext, use: (site: Site) => Promise<T>): Promise<T> {
   const { db, kind, destroy } = await createTestDatabase({ postgresUrl: context.databaseUrl });
   const storageRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rmcloud-bench-import-"));
   try {
@@ -159,14 +161,56 @@ async function timedOnNewDatabase(context: BenchContext, work: (site: Site) => P
     await seedDefaultRequirementTypes({ db }, { tenantId, accountId: ACCOUNT });
     const [type] = await listRequirementTypes(db, tenantId);
     if (!type) throw new Error("no requirement type");
-    const measured = await work({ db, kind, storage, tenantId, type });
-    const start = performance.now();
-    await measured();
-    return (performance.now() - start) / 1000;
+    return await use({ db, kind, storage, tenantId, type });
   } finally {
     await destroy();
     fs.rmSync(storageRoot, { recursive: true, force: true });
   }
+}
+
+/** Seconds the function `work` answers takes, on a new database (onNewDatabase). */
+function timedOnNewDatabase(context: BenchContext, work: (site: Site) => Promise<() => Promise<unknown>>): Promise<number> {
+  return onNewDatabase(context, async (site) => {
+    const measured = await work(site);
+    const start = performance.now();
+    await measured();
+    return (performance.now() - start) / 1000;
+  });
+}
+
+/** The import job of `fileContent`, stored and requested as the dialog does, ready to run; it must import every row. */
+async function importJob(
+  { db, storage, tenantId, type }: Site,
+  fileContent: string,
+  rowCount: number,
+  hooks: ImportHooks = {},
+): Promise<() => Promise<void>> {
+  const request = ImportRequestSchema.parse({
+    file_name: await putImportFile({ db, storage }, tenantId, fileContent),
+    requirement_type: type.requirement_type_id,
+    location: null,
+    atlassian_project_id: 1,
+    atlassian_component_json: JSON.stringify(COMPONENTS),
+    atlassian_statuses_json: JSON.stringify(STATUSES),
+  });
+  return async () => {
+    const result = await runImport({ db, storage }, { tenantId, accountId: ACCOUNT }, request, hooks);
+    if (result.imported !== rowCount) throw new Error(`imported ${result.imported} of ${rowCount}: ${JSON.stringify(result.errors.slice(0, 3))}`);
+  };
+}
+
+/**
+ * The most JS heap the import keeps alive while importing `rowCount` rows, sampled after each
+ * batch it writes, in MB. The file is built and stored before the start, so only the job counts.
+ */
+function retainedHeapOfImport(context: BenchContext, rowCount: number, options: { customIds: boolean }): Promise<number> {
+  return onNewDatabase(context, async (site) => {
+    let heap: ReturnType<typeof retainedHeapAboveStart> | undefined;
+    const run = await importJob(site, csvOf(fileRows(rowCount, options)), rowCount, { progress: () => heap?.sample() });
+    heap = retainedHeapAboveStart();
+    await run();
+    return heap.stop();
+  });
 }
 
 /**
@@ -177,12 +221,16 @@ async function timedOnNewDatabase(context: BenchContext, work: (site: Site) => P
  * is better; the goal is at least 0.5. `import-100k-stored-rows` sets the same import against a
  * bare COPY of every row it stores (requirements, components, revisions with their snapshots):
  * the job's own cost over the database's cost of keeping what it must keep.
+ * `import-100k-retained-heap` is the most JS heap the job keeps alive importing the file against
+ * importing its first tenth (MB; 1 means flat in the file's size, lower is better), for a file
+ * without custom IDs; `-custom-ids` for the file as timed, whose IDs the job keeps to name a
+ * duplicate's first row.
  */
 const import100k: BenchCase = {
   name: "import-100k",
   async run(context) {
     const rows = fileRows();
-    const fileContent = stringify([["Name", "ID", "Description", "Component/s", "Status"], ...rows]);
+    const fileContent = csvOf(rows);
     const copySeconds: number[] = [];
     const importSeconds: number[] = [];
     const storedRowsSeconds: number[] = [];
@@ -209,23 +257,11 @@ const import100k: BenchCase = {
           stagedCopy(db, kind, await storedRows(db, tenantId, type, rows)),
         ),
       );
-      importSeconds.push(
-        await timedOnNewDatabase(context, async ({ db, storage, tenantId, type }) => {
-          const request = ImportRequestSchema.parse({
-            file_name: await putImportFile({ db, storage }, tenantId, fileContent),
-            requirement_type: type.requirement_type_id,
-            location: null,
-            atlassian_project_id: 1,
-            atlassian_component_json: JSON.stringify(COMPONENTS),
-            atlassian_statuses_json: JSON.stringify(STATUSES),
-          });
-          return async () => {
-            const result = await runImport({ db, storage }, { tenantId, accountId: ACCOUNT }, request);
-            if (result.imported !== ROWS) throw new Error(`imported ${result.imported} of ${ROWS}: ${JSON.stringify(result.errors.slice(0, 3))}`);
-          };
-        }),
-      );
+      importSeconds.push(await timedOnNewDatabase(context, (site) => importJob(site, fileContent, ROWS)));
     }
+    const heapOf = (rowCount: number, customIds: boolean) => retainedHeapOfImport(context, rowCount, { customIds });
+    const heap = { file: await heapOf(ROWS, false), tenth: await heapOf(ROWS / 10, false) };
+    const heapWithIds = { file: await heapOf(ROWS, true), tenth: await heapOf(ROWS / 10, true) };
     const ours = ROWS / median(importSeconds);
     const baseline = ROWS / median(copySeconds);
     const storedRowsBaseline = ROWS / median(storedRowsSeconds);
@@ -238,6 +274,22 @@ const import100k: BenchCase = {
         baseline: round(storedRowsBaseline, 0),
         unit: "rows/s",
         ratio: round(ours / storedRowsBaseline),
+      },
+      {
+        case: "import-100k-retained-heap",
+        db: context.db,
+        ours: round(heap.file, 1),
+        baseline: round(heap.tenth, 1),
+        unit: "MB",
+        ratio: round(heap.file / heap.tenth),
+      },
+      {
+        case: "import-100k-retained-heap-custom-ids",
+        db: context.db,
+        ours: round(heapWithIds.file, 1),
+        baseline: round(heapWithIds.tenth, 1),
+        unit: "MB",
+        ratio: round(heapWithIds.file / heapWithIds.tenth),
       },
     ];
   },
