@@ -223,8 +223,8 @@ function retainedHeapOfImport(context: BenchContext, rowCount: number, options: 
  * the job's own cost over the database's cost of keeping what it must keep.
  * `import-100k-retained-heap` is the most JS heap the job keeps alive importing the file against
  * importing its first tenth (MB; 1 means flat in the file's size, lower is better), for a file
- * without custom IDs; `-custom-ids` for the file as timed, whose IDs the job keeps to name a
- * duplicate's first row.
+ * without custom IDs; `-custom-ids` for the file as timed, whose IDs the writing pass leaves to
+ * the project's unique index instead of keeping them.
  */
 const import100k: BenchCase = {
   name: "import-100k",

@@ -169,6 +169,18 @@ describe("runImport", () => {
     expect((await requirementsOf(10005)).map((row) => row.display_id)).toEqual(["L-1"]);
   });
 
+  it("refuses a custom ID the file uses twice, batches apart, naming its first row, and keeps none of the file", async () => {
+    // Writing leaves the duplicate to the project's unique index: it meets the first use, written two batches earlier.
+    const before = await countOf("requirement_revisions");
+    const rows = Array.from({ length: 4500 }, (_, index) => `Row ${index},D-${index}`);
+    rows[4300] = "Again,D-7";
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,ID", ...rows].join("\n"));
+    const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10010 }));
+    expect(result).toEqual({ imported: 0, error_count: 1, errors: [{ row: 4302, reason: 'ID "D-7" is already used in row 9' }] });
+    expect(await requirementsOf(10010)).toHaveLength(0);
+    expect(await countOf("requirement_revisions")).toBe(before);
+  });
+
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
     const cases: [string, { row: number; reason: string }][] = [
       ["Title,ID\nA,1\n", { row: 1, reason: "The file has no Name column (Name or Summary)" }],

@@ -63,12 +63,11 @@ export async function checkImportRequest(db: Db, actor: Actor, request: ImportRe
 
 /**
  * The import job's work, in one streamed pass inside one transaction: each row is checked and
- * the valid ones written in batches of multi-row inserts, each requirement with its 'created'
- * revision. From the first refused row on nothing more is written, but every row is still
- * checked so the result names each refused one; then the transaction rolls back. Either every
- * row is imported or none. Memory stays flat in the file's size (custom IDs aside, kept for duplicates, and folder paths).
- * A custom ID the project already uses stops the writing pass at the unique index; a second pass
- * that only checks then names every refused row.
+ * written in batches of multi-row inserts, each requirement with its 'created' revision. The
+ * first refused row (by the checks, or a custom ID by the project's unique index) stops the
+ * writing and rolls the transaction back; a second pass that only checks then names every
+ * refused row. Either every row is imported or none. A successful import's memory stays flat in
+ * the file's size (the folders it names aside); the checking pass keeps the custom IDs it has seen.
  */
 export async function runImport(
   deps: ImportDeps,
@@ -112,7 +111,7 @@ export async function runImport(
     });
   } catch (error) {
     if (error instanceof ImportRefused) return error.result;
-    if (error instanceof DisplayIdTaken) return reportRefusedRows(deps, actor, request, type, await readFile(), fields);
+    if (error instanceof RefusedWhileWriting) return reportRefusedRows(deps, actor, request, type, await readFile(), fields);
     if (!isAlreadyImported(error)) throw error;
     const earlier = await findCompletedImport(deps.db, tenantId, request.file_name);
     return { imported: earlier?.importedRows ?? 0, errors: [], error_count: 0 };
@@ -122,8 +121,8 @@ export async function runImport(
 }
 
 /**
- * After the project's unique index refused a custom ID (and the transaction rolled back): the
- * file checked again without writing, so the result names every refused row.
+ * After a row was refused while writing (and the transaction rolled back): the file checked
+ * again without writing, so the result names every refused row.
  */
 async function reportRefusedRows(
   deps: ImportDeps,
@@ -150,18 +149,23 @@ class ImportRefused extends Error {
   }
 }
 
-/** A batch used a custom ID the project already has: its unique index refused the insert. */
-class DisplayIdTaken extends Error {
+/**
+ * Writing stopped at a refused row: one the checks refused, or a custom ID that the project's
+ * unique index refused because an earlier row of the file or another requirement has it.
+ */
+class RefusedWhileWriting extends Error {
   constructor() {
-    super("custom ID taken");
+    super("row refused while writing");
   }
 }
 
 /**
- * Checks every row of the file and, with `write`, writes the valid ones while none is refused;
- * answers the rows written, or throws ImportRefused. Custom IDs already in the project are left
- * to the unique index while writing (DisplayIdTaken) and looked up batch by batch only when
- * checking: the lookups cost as much as the writes they guard.
+ * With `write`, checks and writes the file's rows until one is refused (RefusedWhileWriting) and
+ * answers the rows written. Without, checks every row and throws ImportRefused naming each refused
+ * one. Writing leaves custom IDs to the project's unique index, which refuses one used twice in the
+ * file or already in the project: the IDs are not kept, so a successful import's memory stays flat
+ * in the file's size, and not looked up, since the lookups cost as much as the writes they guard.
+ * Only checking keeps them, to name a duplicate's first row, and looks them up batch by batch.
  */
 async function checkAndWrite(
   db: Db,
@@ -194,7 +198,7 @@ async function checkAndWrite(
         rows.map((row, index) => toRequirement(row, parentFolderIds[index] ?? null, actor, request, type)),
       );
     } catch (error) {
-      throw isDisplayIdTaken(error) ? new DisplayIdTaken() : error;
+      throw isDisplayIdTaken(error) ? new RefusedWhileWriting() : error;
     }
     written += rows.length;
     hooks.progress?.({ completed: written });
@@ -210,7 +214,7 @@ async function checkAndWrite(
     const rows = batch;
     batch = [];
     const previous = writing;
-    if (!mode.write || errors.count > 0) {
+    if (!mode.write) {
       writing = reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
     } else {
       const parentFolderIds: (number | null)[] = [];
@@ -244,9 +248,13 @@ async function checkAndWrite(
     totalRows += 1;
     const reading = readRow(cells, rules);
     for (const reason of reading.errors) errors.add(row, reason);
-    if (!reading.row) continue;
+    if (!reading.row) {
+      if (!mode.write) continue;
+      await writing;
+      throw new RefusedWhileWriting();
+    }
     const { displayId } = reading.row;
-    if (displayId) {
+    if (displayId && !mode.write) {
       const first = rowOfDisplayId.get(displayId);
       if (first !== undefined) {
         errors.add(row, `ID "${displayId}" is already used in row ${first}`);
