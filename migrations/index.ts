@@ -9,6 +9,7 @@ import * as csvImports from "./0011_csv_imports.js";
 import * as endedJobsIndex from "./0012_ended_jobs_index.js";
 import * as setBasedRequirementReferences from "./0013_set_based_requirement_references.js";
 import * as requirementReferencesPlannedPerStatement from "./0014_requirement_references_planned_per_statement.js";
+import * as requirementReferencesByPrimaryKey from "./0015_requirement_references_by_primary_key.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -27,4 +28,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0012_ended_jobs_index", endedJobsIndex],
   ["0013_set_based_requirement_references", setBasedRequirementReferences],
   ["0014_requirement_references_planned_per_statement", requirementReferencesPlannedPerStatement],
+  ["0015_requirement_references_by_primary_key", requirementReferencesByPrimaryKey],
 ];

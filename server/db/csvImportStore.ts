@@ -31,7 +31,10 @@ export async function displayIdsInUse(db: Db, tenantId: string, projectId: numbe
  * names are its keys (cheaper than jsonb_build_object's 18 pairs), in the order jsonb keeps keys
  * (shorter first, then bytewise), so building each object finds them sorted; its constant
  * requirement type is one parameter; the sorted component lists are built once per distinct set
- * of components in the batch.
+ * of components in the batch, the status and assignee objects once per distinct status and
+ * assignee, and the constant numbers arrive as jsonb (a bigint column goes through text and
+ * numeric for every row). Counted under callgrind for 20,000 rows: 8,000 instructions a row
+ * for the status object alone, of 270,000 for the whole row.
  */
 export async function insertImportBatch(
   db: Db,
@@ -73,6 +76,8 @@ export async function insertImportBatch(
        SELECT m.component_set, jsonb_agg(jsonb_build_object('atlassian_component_id', m.component) ORDER BY m.component) AS components
        FROM set_members m GROUP BY m.component_set
      ),
+     statuses AS (SELECT s.status_id, jsonb_build_object('atlassian_status_id', s.status_id) AS status FROM (SELECT DISTINCT status_id FROM u) s),
+     assignees AS (SELECT a.assigned_to, jsonb_build_object('account_id', a.assigned_to) AS assignee FROM (SELECT DISTINCT assigned_to FROM u) a),
      va AS (SELECT v.id, jsonb_object_agg(v.attribute_id::text, v.value) AS attributes FROM v GROUP BY v.id)
      INSERT INTO requirement_revisions (tenant_id, requirement_id, revision, account_id, action, changed_fields, snapshot)
      SELECT :tenantId, snapshot.requirement_id, 1, :createdBy, 'created',
@@ -86,18 +91,20 @@ export async function insertImportBatch(
        to_jsonb(snapshot)
      FROM (
        SELECT u.name, '[]'::jsonb AS issues, :prefix::text AS prefix,
-         CASE WHEN u.status_id IS NULL THEN NULL ELSE jsonb_build_object('atlassian_status_id', u.status_id) END AS status,
-         false AS deleted, :projectId::bigint AS project, '[]'::jsonb AS contents,
+         statuses.status, false AS deleted, :project::jsonb AS project, '[]'::jsonb AS contents,
          coalesce(va.attributes, '{}') AS attributes, coalesce(sets.components, '[]') AS components, u.display_id,
-         CASE WHEN u.assigned_to IS NULL THEN NULL ELSE jsonb_build_object('account_id', u.assigned_to) END AS assigned_to,
+         assignees.assignee AS assigned_to,
          '[]'::jsonb AS attachments, u.description, u.id AS requirement_id, u.parent_folder_id,
-         :requirementType::jsonb AS requirement_type, '[]'::jsonb AS linked_requirements, :typeId::bigint AS requirement_type_id
+         :requirementType::jsonb AS requirement_type, '[]'::jsonb AS linked_requirements, :typeIdNumber::jsonb AS requirement_type_id
        FROM u LEFT JOIN sets ON sets.component_set = u.component_set LEFT JOIN va ON va.id = u.id
+         LEFT JOIN statuses ON statuses.status_id = u.status_id LEFT JOIN assignees ON assignees.assigned_to = u.assigned_to
      ) snapshot`,
     {
       tenantId,
       projectId: first.projectId,
+      project: JSON.stringify(first.projectId),
       typeId: type.requirement_type_id,
+      typeIdNumber: JSON.stringify(type.requirement_type_id),
       prefix: type.prefix,
       requirementType: JSON.stringify({
         requirement_type_id: type.requirement_type_id,

@@ -201,6 +201,12 @@ describe("runImport", () => {
     await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10003, location: folder.folder_id, assign_based_on_component: true }));
     const [row] = await requirementsOf(10003);
     expect(row).toMatchObject({ parent_folder_id: Number(folder.folder_id), assigned_to: "557058:jonas" });
+    const [detail] = await loadRequirementDetails(ctx.deps, actor, [Number(row.requirement_id)]);
+    if (!detail) throw new Error("the imported requirement has no detail");
+    const revision = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id }).first();
+    const snapshot = typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot;
+    expect(snapshot).toEqual(snapshotOf(detail));
+    expect(snapshot.assigned_to).toEqual({ account_id: "557058:jonas" });
   });
 
   it("builds the Folder column's tree under the chosen folder: each folder once, an existing one reused", async () => {
