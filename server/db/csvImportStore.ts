@@ -7,15 +7,57 @@ export type ImportedRequirement = NewRequirement & {
   attributes: Record<string, string>;
 };
 
-/** Custom IDs among `displayIds` that active requirements of the project already use. */
-export async function displayIdsInUse(db: Db, tenantId: string, projectId: number, displayIds: string[]): Promise<string[]> {
-  if (displayIds.length === 0) return [];
-  const rows: { display_id: string }[] = await db("requirements")
-    .where({ tenant_id: tenantId, project_id: projectId })
-    .whereNull("deleted_at")
-    .whereIn("display_id", displayIds)
-    .select("display_id");
-  return rows.map((row) => row.display_id);
+/**
+ * The custom IDs a refused file uses, kept in the checking pass's transaction rather than in the
+ * job's memory, so naming a duplicate's first row costs no memory per row however long the file.
+ */
+export async function createCheckedDisplayIds(trx: Db): Promise<void> {
+  await trx.raw("CREATE TEMP TABLE checked_display_ids (display_id text NOT NULL, row_number integer NOT NULL) ON COMMIT DROP");
+}
+
+export async function addCheckedDisplayIds(trx: Db, checked: { displayId: string; row: number }[]): Promise<void> {
+  if (checked.length === 0) return;
+  await trx.raw("INSERT INTO checked_display_ids SELECT * FROM unnest(?::text[], ?::int[])", [
+    checked.map((id) => id.displayId),
+    checked.map((id) => id.row),
+  ]);
+}
+
+/** A checked custom ID that is refused: used in an earlier row (firstRow), or by an active requirement of the project (firstRow null). */
+export type RefusedDisplayId = { row: number; displayId: string; firstRow: number | null };
+
+/**
+ * The checked custom IDs that are refused, in row order, the first `limit` of them listed and all
+ * of them counted: each use after an ID's first row, and each first use of an ID the project's
+ * active requirements already have.
+ */
+export async function refusedDisplayIds(
+  trx: Db,
+  tenantId: string,
+  projectId: number,
+  limit: number,
+): Promise<{ listed: RefusedDisplayId[]; count: number }> {
+  const { rows } = await trx.raw(
+    `WITH firsts AS (SELECT display_id, min(row_number) AS first_row FROM checked_display_ids GROUP BY display_id),
+     refused AS (
+       SELECT c.row_number, c.display_id, f.first_row FROM checked_display_ids c JOIN firsts f USING (display_id)
+       WHERE c.row_number <> f.first_row
+       UNION ALL
+       SELECT f.first_row, f.display_id, NULL FROM firsts f
+       WHERE EXISTS (SELECT 1 FROM requirements r
+                     WHERE r.tenant_id = :tenantId AND r.project_id = :projectId AND r.deleted_at IS NULL AND r.display_id = f.display_id)
+     )
+     SELECT row_number, display_id, first_row, count(*) OVER () AS total FROM refused ORDER BY row_number LIMIT :limit`,
+    { tenantId, projectId, limit },
+  );
+  return {
+    listed: rows.map((row: { row_number: number; display_id: string; first_row: number | null }) => ({
+      row: Number(row.row_number),
+      displayId: row.display_id,
+      firstRow: row.first_row === null ? null : Number(row.first_row),
+    })),
+    count: Number(rows[0]?.total ?? 0),
+  };
 }
 
 /**

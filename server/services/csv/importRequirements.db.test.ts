@@ -181,6 +181,17 @@ describe("runImport", () => {
     expect(await countOf("requirement_revisions")).toBe(before);
   });
 
+  it("lists the first 1,000 refused rows in row order, a duplicate ID among them, and counts them all", async () => {
+    const rows = ["First,X-1", "Second,X-1", ...Array.from({ length: 1200 }, (_, index) => `,N-${index}`)];
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,ID", ...rows].join("\n"));
+    const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10011 }));
+    expect(result.error_count).toBe(1201);
+    expect(result.errors).toHaveLength(1000);
+    expect(result.errors[0]).toEqual({ row: 3, reason: 'ID "X-1" is already used in row 2' });
+    expect(result.errors.slice(1).map((error) => error.row)).toEqual(Array.from({ length: 999 }, (_, index) => index + 4));
+    expect(await requirementsOf(10011)).toHaveLength(0);
+  });
+
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
     const cases: [string, { row: number; reason: string }][] = [
       ["Title,ID\nA,1\n", { row: 1, reason: "The file has no Name column (Name or Summary)" }],

@@ -10,13 +10,15 @@ import {
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
-  displayIdsInUse,
+  addCheckedDisplayIds,
+  createCheckedDisplayIds,
   findCompletedImport,
   type ImportedRequirement,
   insertImportBatch,
   isAlreadyImported,
   isDisplayIdTaken,
   recordImport,
+  refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
 import { findFolder } from "../../db/folderStore.js";
@@ -66,8 +68,9 @@ export async function checkImportRequest(db: Db, actor: Actor, request: ImportRe
  * written in batches of multi-row inserts, each requirement with its 'created' revision. The
  * first refused row (by the checks, or a custom ID by the project's unique index) stops the
  * writing and rolls the transaction back; a second pass that only checks then names every
- * refused row. Either every row is imported or none. A successful import's memory stays flat in
- * the file's size (the folders it names aside); the checking pass keeps the custom IDs it has seen.
+ * refused row. Either every row is imported or none. The import's memory stays flat in the
+ * file's size (the folders it names aside): the checking pass keeps the custom IDs it has seen in
+ * its transaction, not in memory.
  */
 export async function runImport(
   deps: ImportDeps,
@@ -133,7 +136,10 @@ async function reportRefusedRows(
   fields: Attribute[],
 ): Promise<ImportResult> {
   try {
-    await checkAndWrite(deps.db, actor, request, type, file, fields, {}, { write: false });
+    await deps.db.transaction(async (trx) => {
+      await createCheckedDisplayIds(trx);
+      await checkAndWrite(trx, actor, request, type, file, fields, {}, { write: false });
+    });
   } catch (error) {
     if (error instanceof ImportRefused) return error.result;
     throw error;
@@ -165,7 +171,8 @@ class RefusedWhileWriting extends Error {
  * one. Writing leaves custom IDs to the project's unique index, which refuses one used twice in the
  * file or already in the project: the IDs are not kept, so a successful import's memory stays flat
  * in the file's size, and not looked up, since the lookups cost as much as the writes they guard.
- * Only checking keeps them, to name a duplicate's first row, and looks them up batch by batch.
+ * Only checking keeps them, in a table of its transaction (createCheckedDisplayIds), to name a
+ * duplicate's first row and the IDs the project already has once the whole file is read.
  */
 async function checkAndWrite(
   db: Db,
@@ -179,7 +186,7 @@ async function checkAndWrite(
 ): Promise<number> {
   const { tenantId } = actor;
   const errors = new RowErrors();
-  const rowOfDisplayId = new Map<string, number>();
+  let checkedIds: { displayId: string; row: number }[] = [];
   let rules: RowRules | undefined;
   let batch: ImportedRow[] = [];
   let written = 0;
@@ -215,7 +222,8 @@ async function checkAndWrite(
     batch = [];
     const previous = writing;
     if (!mode.write) {
-      writing = reportTaken(db, tenantId, request.atlassian_project_id, rows, rowOfDisplayId, errors);
+      writing = addCheckedDisplayIds(db, checkedIds);
+      checkedIds = [];
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -254,19 +262,25 @@ async function checkAndWrite(
       throw new RefusedWhileWriting();
     }
     const { displayId } = reading.row;
-    if (displayId && !mode.write) {
-      const first = rowOfDisplayId.get(displayId);
-      if (first !== undefined) {
-        errors.add(row, `ID "${displayId}" is already used in row ${first}`);
-        continue;
-      }
-      rowOfDisplayId.set(displayId, row);
-    }
+    if (displayId && !mode.write) checkedIds.push({ displayId, row });
     batch.push(reading.row);
     if (batch.length === BATCH_ROWS) await flush();
   }
   if (batch.length > 0) await flush();
   await writing;
+  if (!mode.write) {
+    const refused = await refusedDisplayIds(db, tenantId, request.atlassian_project_id, MAX_REPORTED_ROW_ERRORS);
+    errors.merge(
+      refused.listed.map(({ row, displayId, firstRow }) => ({
+        row,
+        reason:
+          firstRow === null
+            ? `ID "${displayId}" is already used by another requirement in this project`
+            : `ID "${displayId}" is already used in row ${firstRow}`,
+      })),
+      refused.count,
+    );
+  }
   if (!rules) errors.add(1, "The file is empty");
   else if (totalRows === 0 && errors.count === 0) errors.add(2, "The file has no requirements to import");
   if (errors.count > 0) throw new ImportRefused(errors.result());
@@ -282,29 +296,20 @@ async function* numbered(input: Readable): AsyncGenerator<{ cells: string[]; row
   }
 }
 
-/** Custom IDs of the batch that the project already uses; checked before the batch is written, so its own rows are not found. */
-async function reportTaken(
-  db: Db,
-  tenantId: string,
-  projectId: number,
-  batch: ImportedRow[],
-  rowOfDisplayId: Map<string, number>,
-  errors: RowErrors,
-): Promise<void> {
-  const ids = batch.flatMap((row) => (row.displayId ? [row.displayId] : []));
-  for (const taken of await displayIdsInUse(db, tenantId, projectId, ids)) {
-    errors.add(rowOfDisplayId.get(taken) ?? 0, `ID "${taken}" is already used by another requirement in this project`);
-  }
-}
-
 /** Row errors in row order, the first MAX_REPORTED_ROW_ERRORS of them listed, all of them counted. */
 class RowErrors {
-  private readonly listed: ImportRowError[] = [];
+  private listed: ImportRowError[] = [];
   count = 0;
 
   add(row: number, reason: string): void {
     this.count += 1;
     if (this.listed.length < MAX_REPORTED_ROW_ERRORS) this.listed.push({ row, reason });
+  }
+
+  /** Errors found apart from the rows' reading (`listed` in row order, the first of `count`), kept in row order with these. */
+  merge(listed: ImportRowError[], count: number): void {
+    this.count += count;
+    this.listed = [...this.listed, ...listed].sort((a, b) => a.row - b.row).slice(0, MAX_REPORTED_ROW_ERRORS);
   }
 
   result(): ImportResult {
