@@ -133,20 +133,20 @@ export async function insertImportBatch(
        to_jsonb(snapshot)
      FROM (
        SELECT u.name, '[]'::jsonb AS issues, :prefix::text AS prefix,
-         statuses.status, false AS deleted, :project::jsonb AS project, '[]'::jsonb AS contents,
+         statuses.status, false AS deleted, :projectIdJson::jsonb AS project, '[]'::jsonb AS contents,
          coalesce(va.attributes, '{}') AS attributes, coalesce(sets.components, '[]') AS components, u.display_id,
          assignees.assignee AS assigned_to,
          '[]'::jsonb AS attachments, u.description, u.id AS requirement_id, u.parent_folder_id,
-         :requirementType::jsonb AS requirement_type, '[]'::jsonb AS linked_requirements, :typeIdNumber::jsonb AS requirement_type_id
+         :requirementType::jsonb AS requirement_type, '[]'::jsonb AS linked_requirements, :typeIdJson::jsonb AS requirement_type_id
        FROM u LEFT JOIN sets ON sets.component_set = u.component_set LEFT JOIN va ON va.id = u.id
          LEFT JOIN statuses ON statuses.status_id = u.status_id LEFT JOIN assignees ON assignees.assigned_to = u.assigned_to
      ) snapshot`,
     {
       tenantId,
       projectId: first.projectId,
-      project: JSON.stringify(first.projectId),
+      projectIdJson: JSON.stringify(first.projectId),
       typeId: type.requirement_type_id,
-      typeIdNumber: JSON.stringify(type.requirement_type_id),
+      typeIdJson: JSON.stringify(type.requirement_type_id),
       prefix: type.prefix,
       requirementType: JSON.stringify({
         requirement_type_id: type.requirement_type_id,
