@@ -4,7 +4,7 @@ import { z } from "zod";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../test/helpers/app.js";
 import type { Actor } from "../services/context.js";
 import { defineBackgroundJob, defineJob, JobFailure } from "./defineJob.js";
-import { JobQueue, jobSchemaOf } from "./queue.js";
+import { JobQueue, type JobQueueOptions, jobSchemaOf } from "./queue.js";
 import { startJob } from "./startJob.js";
 
 type Signal = { promise: Promise<void>; resolve: () => void };
@@ -94,7 +94,7 @@ let actor: Actor;
 const workers: JobQueue[] = [];
 
 /** A worker process of its own on the same database (the test app itself does not work). */
-async function startWorker(options: { sendsScheduledJobs?: boolean } = {}): Promise<JobQueue> {
+async function startWorker(options: Partial<JobQueueOptions> = {}): Promise<JobQueue> {
   const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, { definitions, pollingIntervalSeconds: 0.5, ...options });
   await queue.start();
   await queue.work({ ...ctx.deps, jobs: queue });
@@ -225,6 +225,32 @@ describe("a user-visible job", () => {
     const before = await jobsOfTenant();
     await expect(startJob(ctx.deps, actor, countRows, { label: "bad", rows: 1.5 })).rejects.toThrow();
     expect(await jobsOfTenant()).toHaveLength(before.length);
+  });
+});
+
+describe("a job sent by a process that also works on its queue", () => {
+  /** A worker that polls every two minutes, past its first poll: only being woken starts a job within a test's wait. */
+  async function idleSlowWorker(): Promise<JobQueue> {
+    const worker = await startWorker({ pollingIntervalSeconds: 120 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return worker;
+  }
+
+  it("starts as soon as it is sent, not at the worker's next poll", async () => {
+    const worker = await idleSlowWorker();
+    const jobId = await startJob({ db: ctx.deps.db, jobs: worker }, actor, flaky, { label: "woken", failures: 0 });
+    expect(await waitForStatus(jobId, "finished")).toMatchObject({ result: { tries: 1 } });
+  });
+
+  it("sent inside a longer transaction, starts when that transaction commits", async () => {
+    const worker = await idleSlowWorker();
+    const jobId = await ctx.deps.db.transaction(async (trx) => {
+      const id = await startJob({ db: trx, jobs: worker }, actor, flaky, { label: "woken-at-commit", failures: 0 });
+      // The job's own transaction was a savepoint of this one: waking the worker at its end would find nothing yet.
+      await trx.raw("SELECT pg_sleep(0.5)");
+      return id;
+    });
+    expect(await waitForStatus(jobId, "finished")).toMatchObject({ result: { tries: 1 } });
   });
 });
 

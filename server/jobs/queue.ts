@@ -37,6 +37,8 @@ export type SendOptions = {
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions: readonly AnyJobDefinition[];
+  /** This process's workers, by queue name. */
+  private readonly workerIds = new Map<string, string[]>();
   private started = false;
 
   constructor(
@@ -82,11 +84,15 @@ export class JobQueue {
   /** Starts workers for every definition in this process, `concurrency` of each. */
   async work(deps: AppDeps): Promise<void> {
     for (const definition of this.definitions) {
+      const ids: string[] = [];
       for (let worker = 0; worker < definition.concurrency; worker++) {
-        await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
-          if (job) await runDefinition(deps, definition, job);
-        });
+        ids.push(
+          await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
+            if (job) await runDefinition(deps, definition, job);
+          }),
+        );
       }
+      this.workerIds.set(definition.name, ids);
     }
   }
 
@@ -95,7 +101,9 @@ export class JobQueue {
    * Answers the job id, or null when a job with the same id is already queued.
    */
   async send<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, data: unknown, options: SendOptions = {}) {
-    return this.boss.send(definition.name, data as object, { ...options, db: pgBossDb(db) });
+    const id = await this.boss.send(definition.name, data as object, { ...options, db: pgBossDb(db) });
+    this.wakeWorkersWhenCommitted(db, definition);
+    return id;
   }
 
   /** `send` for many jobs in one statement (pg-boss `insert`); ids already queued are skipped. */
@@ -104,6 +112,29 @@ export class JobQueue {
       jobs.map((job) => ({ name: definition.name, id: job.id, data: job.data as object })),
       { db: pgBossDb(db) },
     );
+    this.wakeWorkersWhenCommitted(db, definition);
+  }
+
+  /**
+   * A job sent from a process that works on its queue starts as soon as it can be fetched (its
+   * transaction committed), not at the worker's next poll up to `pollingIntervalSeconds` later: a
+   * small import is over by the dialog's second poll, a comment reaches Jira at once. Workers of
+   * other processes find it at their next poll, as before.
+   */
+  private wakeWorkersWhenCommitted(db: Db | Knex.Transaction, definition: AnyJobDefinition): void {
+    const ids = this.workerIds.get(definition.name);
+    if (!ids) return;
+    const wake = () => {
+      for (const id of ids) this.boss.notifyWorker(id);
+    };
+    if (!db.isTransaction) {
+      wake();
+      return;
+    }
+    // A nested transaction (a savepoint) ends before the commit that makes the job visible.
+    let outermost = db as Knex.Transaction & { parentTransaction?: Knex.Transaction };
+    while (outermost.parentTransaction) outermost = outermost.parentTransaction;
+    outermost.executionPromise.then(wake, () => undefined);
   }
 
   /**
