@@ -120,13 +120,14 @@ export async function onNewDatabase<T>(context: BenchContext, use: (site: Site) 
 
 /**
  * The import job of `fileContent`, stored and requested as the dialog does, ready to run on the
- * site's database or on another connection to it (`db`); it must import every row.
+ * site's database or on another connection to it (`db`); it must import every row. It reports
+ * progress as the queued job does, which also counts the file's rows for the total beside the import.
  */
 export async function importJob(
   { db, storage, tenantId, type }: Site,
   fileContent: string,
   rowCount: number,
-  hooks: ImportHooks = {},
+  hooks: ImportHooks = { progress: () => undefined },
 ): Promise<(db?: Db) => Promise<void>> {
   const request = ImportRequestSchema.parse({
     file_name: await putImportFile({ db, storage }, tenantId, fileContent),
