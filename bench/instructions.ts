@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -25,6 +25,8 @@ import type { BenchResult } from "./types.js";
  */
 const ROWS = Number(process.env.INSTRUCTIONS_BENCH_ROWS ?? 20_000);
 const SERVER_START_SECONDS = 180;
+/** How long a backend that has exited may take to write its counts (callgrind dumps them at exit). */
+const COUNTS_WAIT_SECONDS = 60;
 
 const asRoot = process.getuid?.() === 0;
 const binDir = process.env.PG_BINDIR ?? execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
@@ -69,7 +71,8 @@ async function startCountedServer(): Promise<CountedServer> {
     { stdio: "ignore" },
   );
   const stop = () => {
-    execFileSync(...asClusterOwner(serverBinary("pg_ctl"), ["stop", "-D", dataDir, "-m", "fast", "-s"]), { stdio: "ignore" });
+    // Not execFileSync: a server that never came up must not hide why with pg_ctl's own failure.
+    spawnSync(...asClusterOwner(serverBinary("pg_ctl"), ["stop", "-D", dataDir, "-m", "fast", "-s"]), { stdio: "ignore" });
     postgres.kill();
     fs.rmSync(root, { recursive: true, force: true });
   };
@@ -96,7 +99,7 @@ async function instructionsOf(counted: CountedServer, site: Site, work: (db: Db)
   await work(db);
   await db.destroy();
   const file = path.join(counted.countsDir, `cg.${rows[0].pid}`);
-  for (let waited = 0; waited < 600; waited += 1) {
+  for (let waited = 0; waited < COUNTS_WAIT_SECONDS * 10; waited += 1) {
     const totals = fs.existsSync(file) ? /^totals: (\d+)/m.exec(fs.readFileSync(file, "utf8")) : null;
     if (totals) {
       fs.rmSync(file);
