@@ -42,18 +42,31 @@ export function fileRows(count: number, { customIds = true } = {}): string[][] {
 
 export const csvOf = (rows: string[][]) => stringify([["Name", "ID", "Description", "Component/s", "Status"], ...rows]);
 
-export const REQUIREMENT_COLUMNS = "tenant_id, project_id, requirement_type_id, name, display_id, description, status_id, created_by";
+const REQUIREMENT_COLUMNS = "tenant_id, project_id, requirement_type_id, name, display_id, description, status_id, created_by";
 export const statusIdOf = (name: string | undefined) => STATUSES.find((status) => status.name === name)?.id ?? null;
 export const componentIdOf = (name: string | undefined) => COMPONENTS.find((component) => component.name === name)?.id ?? "";
 
 export type Copy = { into: string; csv: string };
 
-/** The file's rows as COPY input for `requirements`: the bare baseline's side. */
-export function requirementsCopy(rows: string[][], tenantId: string, type: RequirementTypeRow): Copy {
+/**
+ * The file's rows as COPY input for `requirements`: the bare baseline's side. With `ids` (drawn from
+ * the sequence beforehand) each row gets its id, for copies of rows that refer to them.
+ */
+export function requirementsCopy(rows: string[][], tenantId: string, type: RequirementTypeRow, ids?: number[]): Copy {
   return {
-    into: `requirements (${REQUIREMENT_COLUMNS})`,
+    into: `requirements (${ids ? "requirement_id, " : ""}${REQUIREMENT_COLUMNS})`,
     csv: stringify(
-      rows.map(([name, id, description, , status]) => [tenantId, 1, type.requirement_type_id, name, id, description, statusIdOf(status), ACCOUNT]),
+      rows.map(([name, id, description, , status], index) => [
+        ...(ids ? [ids[index]] : []),
+        tenantId,
+        1,
+        type.requirement_type_id,
+        name,
+        id,
+        description,
+        statusIdOf(status),
+        ACCOUNT,
+      ]),
     ),
   };
 }

@@ -10,7 +10,6 @@ import {
   fileRows,
   importJob,
   onNewDatabase,
-  REQUIREMENT_COLUMNS,
   requirementsCopy,
   type Site,
   stagedCopy,
@@ -35,12 +34,7 @@ async function storedRows(db: Db, tenantId: string, type: RequirementTypeRow, ro
   const typeId = type.requirement_type_id;
   const requirementType = { requirement_type_id: typeId, name: type.name, prefix: type.prefix, level: type.level };
   return [
-    {
-      into: `requirements (requirement_id, ${REQUIREMENT_COLUMNS})`,
-      csv: stringify(
-        rows.map(([name, id, description, , status], index) => [ids[index], tenantId, 1, typeId, name, id, description, statusIdOf(status), ACCOUNT]),
-      ),
-    },
+    requirementsCopy(rows, tenantId, type, ids),
     {
       into: "requirement_components (tenant_id, requirement_id, atlassian_component_id)",
       csv: stringify(rows.map(([, , , component], index) => [tenantId, ids[index], componentIdOf(component)])),
