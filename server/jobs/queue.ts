@@ -21,6 +21,9 @@ export type JobQueueOptions = {
   sendsScheduledJobs?: boolean;
 };
 
+/** One of this process's workers, and whether it is running a job. */
+type LocalWorker = { id: string; busy: boolean };
+
 export type SendOptions = {
   /**
    * The pg-boss job id: a user-visible job uses its status row's id; a notification one derived from
@@ -38,7 +41,7 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions: readonly AnyJobDefinition[];
   /** This process's workers, by queue name. */
-  private readonly workerIds = new Map<string, string[]>();
+  private readonly localWorkers = new Map<string, LocalWorker[]>();
   private started = false;
 
   constructor(
@@ -84,15 +87,21 @@ export class JobQueue {
   /** Starts workers for every definition in this process, `concurrency` of each. */
   async work(deps: AppDeps): Promise<void> {
     for (const definition of this.definitions) {
-      const ids: string[] = [];
-      for (let worker = 0; worker < definition.concurrency; worker++) {
-        ids.push(
-          await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
-            if (job) await runDefinition(deps, definition, job);
-          }),
-        );
+      const workers: LocalWorker[] = [];
+      for (let index = 0; index < definition.concurrency; index++) {
+        const worker: LocalWorker = { id: "", busy: false };
+        worker.id = await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
+          if (!job) return;
+          worker.busy = true;
+          try {
+            await runDefinition(deps, definition, job);
+          } finally {
+            worker.busy = false;
+          }
+        });
+        workers.push(worker);
       }
-      this.workerIds.set(definition.name, ids);
+      this.localWorkers.set(definition.name, workers);
     }
   }
 
@@ -102,7 +111,7 @@ export class JobQueue {
    */
   async send<P>(db: Db | Knex.Transaction, definition: JobDefinition<P>, data: unknown, options: SendOptions = {}) {
     const id = await this.boss.send(definition.name, data as object, { ...options, db: pgBossDb(db) });
-    this.wakeWorkersWhenCommitted(db, definition);
+    this.wakeWorkersWhenCommitted(db, definition, 1);
     return id;
   }
 
@@ -112,26 +121,29 @@ export class JobQueue {
       jobs.map((job) => ({ name: definition.name, id: job.id, data: job.data as object })),
       { db: pgBossDb(db) },
     );
-    this.wakeWorkersWhenCommitted(db, definition);
+    this.wakeWorkersWhenCommitted(db, definition, jobs.length);
   }
 
   /**
    * A job sent from a process that works on its queue starts as soon as it can be fetched (its
    * transaction committed), not at the worker's next poll up to `pollingIntervalSeconds` later: a
-   * small import is over by the dialog's second poll, a comment reaches Jira at once. Workers of
-   * other processes find it at their next poll, as before.
+   * small import is over by the dialog's second poll, a comment reaches Jira at once. One worker is
+   * woken per job, idle ones first (a busy one fetches again as soon as its job ends), so a save does
+   * not cost a fetch per worker. Workers of other processes find the job at their next poll, as before.
    */
-  private wakeWorkersWhenCommitted(db: Db | Knex.Transaction, definition: AnyJobDefinition): void {
-    const ids = this.workerIds.get(definition.name);
-    if (!ids) return;
+  private wakeWorkersWhenCommitted(db: Db | Knex.Transaction, definition: AnyJobDefinition, jobCount: number): void {
+    const workers = this.localWorkers.get(definition.name);
+    if (!workers) return;
     const wake = () => {
-      for (const id of ids) this.boss.notifyWorker(id);
+      const idleFirst = [...workers.filter((worker) => !worker.busy), ...workers.filter((worker) => worker.busy)];
+      for (const worker of idleFirst.slice(0, jobCount)) this.boss.notifyWorker(worker.id);
     };
     if (!db.isTransaction) {
       wake();
       return;
     }
-    // A nested transaction (a savepoint) ends before the commit that makes the job visible.
+    // A nested transaction (a savepoint) ends before the commit that makes the job visible; knex
+    // links it to its parent by the untyped `parentTransaction`.
     let outermost = db as Knex.Transaction & { parentTransaction?: Knex.Transaction };
     while (outermost.parentTransaction) outermost = outermost.parentTransaction;
     outermost.executionPromise.then(wake, () => undefined);
