@@ -4,6 +4,8 @@ import { z } from "zod";
 export const MAX_ATTRIBUTE_OPTIONS = 10;
 export const MAX_ATTRIBUTE_OPTION_LENGTH = 75;
 export const MAX_ATTRIBUTE_NAME_LENGTH = 255;
+/** A text field's value, as a save and an import check it. */
+export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
 
 export const AttributeTypeSchema = z.enum(["string", "select"]);
 export type AttributeType = z.infer<typeof AttributeTypeSchema>;

@@ -1,8 +1,7 @@
+import { MAX_ATTRIBUTE_VALUE_LENGTH } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-
-export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
 
 /**
  * The `attributes` of a requirement save (spec section 3: attribute_id to value), checked against

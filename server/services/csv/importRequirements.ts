@@ -1,12 +1,6 @@
 import type { Knex } from "knex";
 import type { Readable } from "node:stream";
-import { mapHeaders } from "../../../common/csvHeaders.js";
-import {
-  type ImportRequest,
-  type ImportResult,
-  type ImportRowError,
-  MAX_REPORTED_ROW_ERRORS,
-} from "../../../common/schemas/csvImport.js";
+import { type ImportRequest, type ImportResult, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
@@ -30,8 +24,9 @@ import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
+import { readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
-import { buildRowRules, hostComponentsOf, hostStatusesOf, type ImportedRow, readRow, type RowRules } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
 
 type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
 export type ImportHooks = {
@@ -186,11 +181,7 @@ async function checkAndWrite(
 ): Promise<number> {
   const { tenantId } = actor;
   const errors = new RowErrors();
-  let checkedIds: { displayId: string; row: number }[] = [];
-  let rules: RowRules | undefined;
-  let batch: ImportedRow[] = [];
   let written = 0;
-  let totalRows = 0;
   const folders = new ImportFolders(db, tenantId, {
     projectId: request.atlassian_project_id,
     folderId: request.location,
@@ -210,20 +201,20 @@ async function checkAndWrite(
     written += rows.length;
     hooks.progress?.({ completed: written });
   };
-  // The database writes a batch while the next one is parsed. The next batch's statement is queued
+  // The database writes a batch while the next one is read. The next batch's statement is queued
   // behind it on the transaction's connection, so the database starts it the moment the previous
   // one ends instead of waiting for this loop to build it (5 ms a batch on PostgreSQL). A batch
   // failing aborts the transaction, so whatever is queued behind it fails too: the earlier failure
   // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
   // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const rows = batch;
-    batch = [];
+  const queue = async (rows: ImportedRow[], rowNumbers: number[]) => {
     const previous = writing;
     if (!mode.write) {
-      writing = addCheckedDisplayIds(db, checkedIds);
-      checkedIds = [];
+      writing = addCheckedDisplayIds(
+        db,
+        rows.flatMap(({ displayId }, index) => (displayId ? [{ displayId, row: rowNumbers[index] as number }] : [])),
+      );
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -238,36 +229,22 @@ async function checkAndWrite(
     writing.catch(() => undefined);
     await previous;
   };
-  for await (const { cells, row } of numbered(file)) {
-    if (!rules) {
-      rules = buildRowRules({
-        mapping: mapHeaders(cells, fields),
-        prefix: type.prefix,
-        components: hostComponentsOf(request.atlassian_component_json),
-        statuses: hostStatusesOf(request.atlassian_statuses_json),
-        fields,
-        additionalHeaders: request.additional_headers,
-        assignBasedOnComponent: request.assign_based_on_component,
-      });
-      if (rules.mapping.name !== undefined) continue;
-      errors.add(row, "The file has no Name column (Name or Summary)");
-      break;
-    }
-    totalRows += 1;
-    const reading = readRow(cells, rules);
-    for (const reason of reading.errors) errors.add(row, reason);
-    if (!reading.row) {
-      if (!mode.write) continue;
-      await writing;
-      throw new RefusedWhileWriting();
-    }
-    const { displayId } = reading.row;
-    if (displayId && !mode.write) checkedIds.push({ displayId, row });
-    batch.push(reading.row);
-    if (batch.length === BATCH_ROWS) await flush();
+  const setup = {
+    prefix: type.prefix,
+    components: hostComponentsOf(request.atlassian_component_json),
+    statuses: hostStatusesOf(request.atlassian_statuses_json),
+    fields,
+    additionalHeaders: request.additional_headers,
+    assignBasedOnComponent: request.assign_based_on_component,
+    batchRows: BATCH_ROWS,
+    stopAtRefusedRow: mode.write,
+  };
+  for await (const event of readFileRows(csvRecords(file), setup)) {
+    if (event.kind === "rows") await queue(event.rows, event.rowNumbers);
+    else errors.merge(event.errors, event.errorCount);
   }
-  if (batch.length > 0) await flush();
   await writing;
+  if (mode.write && errors.count > 0) throw new RefusedWhileWriting();
   if (!mode.write) {
     const refused = await refusedDisplayIds(db, tenantId, request.atlassian_project_id, MAX_REPORTED_ROW_ERRORS);
     errors.merge(
@@ -281,40 +258,11 @@ async function checkAndWrite(
       refused.count,
     );
   }
-  if (!rules) errors.add(1, "The file is empty");
-  else if (totalRows === 0 && errors.count === 0) errors.add(2, "The file has no requirements to import");
-  if (errors.count > 0) throw new ImportRefused(errors.result());
+  if (errors.count > 0) {
+    const { errors: listed, errorCount } = errors.summary();
+    throw new ImportRefused({ imported: 0, errors: listed, error_count: errorCount });
+  }
   return written;
-}
-
-/** Records with their row number as a spreadsheet shows it: the header is row 1. */
-async function* numbered(input: Readable): AsyncGenerator<{ cells: string[]; row: number }> {
-  let row = 0;
-  for await (const cells of csvRecords(input)) {
-    row += 1;
-    yield { cells, row };
-  }
-}
-
-/** Row errors in row order, the first MAX_REPORTED_ROW_ERRORS of them listed, all of them counted. */
-class RowErrors {
-  private listed: ImportRowError[] = [];
-  count = 0;
-
-  add(row: number, reason: string): void {
-    this.count += 1;
-    if (this.listed.length < MAX_REPORTED_ROW_ERRORS) this.listed.push({ row, reason });
-  }
-
-  /** Errors found apart from the rows' reading (`listed` in row order, the first of `count`), kept in row order with these. */
-  merge(listed: ImportRowError[], count: number): void {
-    this.count += count;
-    this.listed = [...this.listed, ...listed].sort((a, b) => a.row - b.row).slice(0, MAX_REPORTED_ROW_ERRORS);
-  }
-
-  result(): ImportResult {
-    return { imported: 0, errors: [...this.listed].sort((a, b) => a.row - b.row), error_count: this.count };
-  }
 }
 
 function toRequirement(

@@ -1,8 +1,7 @@
 import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
-import type { Attribute } from "../../../common/schemas/attribute.js";
+import { type Attribute, MAX_ATTRIBUTE_VALUE_LENGTH } from "../../../common/schemas/attribute.js";
 import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
-import { MAX_ATTRIBUTE_VALUE_LENGTH } from "../attributes/validateAttributeValues.js";
 
 const DESCRIPTION_MAX = 100_000;
 

@@ -1,0 +1,78 @@
+import { mapHeaders } from "../../../common/csvHeaders.js";
+import { type ImportRowError, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
+import { buildRowRules, type ImportedRow, type RowRules, readRow } from "./importRows.js";
+
+/** What reading an import file's rows needs besides the file. */
+export type FileRowsSetup = Omit<Parameters<typeof buildRowRules>[0], "mapping"> & {
+  /** Accepted rows per `rows` event. */
+  batchRows: number;
+  /** Reading ends at the first refused row: the writing pass stops there anyway. */
+  stopAtRefusedRow: boolean;
+};
+
+/**
+ * A file's rows as the import takes them: accepted rows in batches, each with its row number as a
+ * spreadsheet shows it (the header is row 1), then once at the end every reason a row or the
+ * whole file was refused, the first MAX_REPORTED_ROW_ERRORS listed in row order and all counted.
+ */
+export type FileRowsEvent =
+  | { kind: "rows"; rows: ImportedRow[]; rowNumbers: number[] }
+  | { kind: "end"; errors: ImportRowError[]; errorCount: number };
+
+export async function* readFileRows(records: AsyncIterable<string[]>, setup: FileRowsSetup): AsyncGenerator<FileRowsEvent> {
+  const { batchRows, stopAtRefusedRow, ...ruleInputs } = setup;
+  const errors = new RowErrors();
+  let rules: RowRules | undefined;
+  let rows: ImportedRow[] = [];
+  let rowNumbers: number[] = [];
+  let rowNumber = 0;
+  for await (const cells of records) {
+    rowNumber += 1;
+    if (!rules) {
+      rules = buildRowRules({ ...ruleInputs, mapping: mapHeaders(cells, ruleInputs.fields) });
+      if (rules.mapping.name !== undefined) continue;
+      errors.add(rowNumber, "The file has no Name column (Name or Summary)");
+      break;
+    }
+    const reading = readRow(cells, rules);
+    for (const reason of reading.errors) errors.add(rowNumber, reason);
+    if (!reading.row) {
+      if (!stopAtRefusedRow) continue;
+      // Nothing of the file will be kept: the rows read since the last batch need no writing either.
+      rows = [];
+      break;
+    }
+    rows.push(reading.row);
+    rowNumbers.push(rowNumber);
+    if (rows.length === batchRows) {
+      yield { kind: "rows", rows, rowNumbers };
+      rows = [];
+      rowNumbers = [];
+    }
+  }
+  if (rows.length > 0) yield { kind: "rows", rows, rowNumbers };
+  if (!rules) errors.add(1, "The file is empty");
+  else if (rowNumber === 1 && errors.count === 0) errors.add(2, "The file has no requirements to import");
+  yield { kind: "end", ...errors.summary() };
+}
+
+/** Row errors in row order, the first MAX_REPORTED_ROW_ERRORS of them listed, all of them counted. */
+export class RowErrors {
+  private listed: ImportRowError[] = [];
+  count = 0;
+
+  add(row: number, reason: string): void {
+    this.count += 1;
+    if (this.listed.length < MAX_REPORTED_ROW_ERRORS) this.listed.push({ row, reason });
+  }
+
+  /** Errors found apart from these (`listed` in row order, the first of `count`), kept in row order with them. */
+  merge(listed: ImportRowError[], count: number): void {
+    this.count += count;
+    this.listed = [...this.listed, ...listed].sort((a, b) => a.row - b.row).slice(0, MAX_REPORTED_ROW_ERRORS);
+  }
+
+  summary(): { errors: ImportRowError[]; errorCount: number } {
+    return { errors: [...this.listed].sort((a, b) => a.row - b.row), errorCount: this.count };
+  }
+}
