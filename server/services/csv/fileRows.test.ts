@@ -36,17 +36,23 @@ describe("reading an import file's rows", () => {
         { row: 5, reason: 'Status: "Blocked" is not a status of this project' },
       ],
       errorCount: 2,
+      stoppedAtRefusedRow: false,
     });
   });
 
   it("stops at the first refused row when writing, since writing stops there", async () => {
     const events = await eventsOf("Name\nA\n\nB\n,x\nC\n\nD\n", { stopAtRefusedRow: true, batchRows: 10 });
-    expect(events).toEqual([{ kind: "end", errors: [{ row: 4, reason: "Name is required" }], errorCount: 1 }]);
+    expect(events).toEqual([{ kind: "end", errors: [{ row: 4, reason: "Name is required" }], errorCount: 1, stoppedAtRefusedRow: true }]);
   });
 
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
-    expect((await eventsOf("Title\nA\n")).at(-1)).toMatchObject({ errors: [{ row: 1, reason: "The file has no Name column (Name or Summary)" }] });
-    expect(await eventsOf("")).toEqual([{ kind: "end", errors: [{ row: 1, reason: "The file is empty" }], errorCount: 1 }]);
+    expect((await eventsOf("Title\nA\n", { stopAtRefusedRow: true })).at(-1)).toMatchObject({
+      errors: [{ row: 1, reason: "The file has no Name column (Name or Summary)" }],
+      stoppedAtRefusedRow: false,
+    });
+    expect(await eventsOf("", { stopAtRefusedRow: true })).toEqual([
+      { kind: "end", errors: [{ row: 1, reason: "The file is empty" }], errorCount: 1, stoppedAtRefusedRow: false },
+    ]);
     expect((await eventsOf("Summary\n")).at(-1)).toMatchObject({ errors: [{ row: 2, reason: "The file has no requirements to import" }] });
   });
 });

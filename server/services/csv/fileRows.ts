@@ -14,10 +14,11 @@ export type FileRowsSetup = Omit<Parameters<typeof buildRowRules>[0], "mapping">
  * A file's rows as the import takes them: accepted rows in batches, each with its row number as a
  * spreadsheet shows it (the header is row 1), then once at the end every reason a row or the
  * whole file was refused, the first MAX_REPORTED_ROW_ERRORS listed in row order and all counted.
+ * `stoppedAtRefusedRow`: reading ended early (stopAtRefusedRow), so later rows were not checked.
  */
 export type FileRowsEvent =
   | { kind: "rows"; rows: ImportedRow[]; rowNumbers: number[] }
-  | { kind: "end"; errors: ImportRowError[]; errorCount: number };
+  | { kind: "end"; errors: ImportRowError[]; errorCount: number; stoppedAtRefusedRow: boolean };
 
 export async function* readFileRows(records: AsyncIterable<string[]>, setup: FileRowsSetup): AsyncGenerator<FileRowsEvent> {
   const { batchRows, stopAtRefusedRow, ...ruleInputs } = setup;
@@ -26,6 +27,7 @@ export async function* readFileRows(records: AsyncIterable<string[]>, setup: Fil
   let rows: ImportedRow[] = [];
   let rowNumbers: number[] = [];
   let rowNumber = 0;
+  let stoppedAtRefusedRow = false;
   for await (const cells of records) {
     rowNumber += 1;
     if (!rules) {
@@ -40,6 +42,7 @@ export async function* readFileRows(records: AsyncIterable<string[]>, setup: Fil
       if (!stopAtRefusedRow) continue;
       // Nothing of the file will be kept: the rows read since the last batch need no writing either.
       rows = [];
+      stoppedAtRefusedRow = true;
       break;
     }
     rows.push(reading.row);
@@ -53,7 +56,7 @@ export async function* readFileRows(records: AsyncIterable<string[]>, setup: Fil
   if (rows.length > 0) yield { kind: "rows", rows, rowNumbers };
   if (!rules) errors.add(1, "The file is empty");
   else if (rowNumber === 1 && errors.count === 0) errors.add(2, "The file has no requirements to import");
-  yield { kind: "end", ...errors.summary() };
+  yield { kind: "end", ...errors.summary(), stoppedAtRefusedRow };
 }
 
 /** Row errors in row order, the first MAX_REPORTED_ROW_ERRORS of them listed, all of them counted. */

@@ -182,6 +182,7 @@ async function checkAndWrite(
   const { tenantId } = actor;
   const errors = new RowErrors();
   let written = 0;
+  let stoppedAtRefusedRow = false;
   const folders = new ImportFolders(db, tenantId, {
     projectId: request.atlassian_project_id,
     folderId: request.location,
@@ -240,11 +241,16 @@ async function checkAndWrite(
     stopAtRefusedRow: mode.write,
   };
   for await (const event of readFileRows(csvRecords(file), setup)) {
-    if (event.kind === "rows") await queue(event.rows, event.rowNumbers);
-    else errors.merge(event.errors, event.errorCount);
+    if (event.kind === "rows") {
+      await queue(event.rows, event.rowNumbers);
+    } else {
+      errors.merge(event.errors, event.errorCount);
+      ({ stoppedAtRefusedRow } = event);
+    }
   }
   await writing;
-  if (mode.write && errors.count > 0) throw new RefusedWhileWriting();
+  // The rows after the first refused one are still unchecked; a file refused as a whole (no Name column, no rows) is fully reported.
+  if (stoppedAtRefusedRow) throw new RefusedWhileWriting();
   if (!mode.write) {
     const refused = await refusedDisplayIds(db, tenantId, request.atlassian_project_id, MAX_REPORTED_ROW_ERRORS);
     errors.merge(
