@@ -11,14 +11,11 @@ import type { BenchContext, BenchResult } from "./types.js";
 export const BASELINE_PROJECT = 10000;
 export const BASELINE_REQUIREMENTS = 100_000;
 
-/** The snapshot a revision freezes (RequirementSnapshot), built by SQL for rows aliased `r`. */
+/** The snapshot a revision freezes, in its stored form (revisionStore's StoredSnapshot), built by SQL for rows aliased `r`. */
 const SNAPSHOT_SQL = `jsonb_build_object(
-  'requirement_id', r.requirement_id, 'prefix', t.prefix, 'display_id', r.display_id, 'name', r.name,
-  'description', r.description, 'assigned_to', NULL, 'components', '[]'::jsonb, 'issues', '[]'::jsonb,
-  'status', NULL, 'contents', '[]'::jsonb, 'requirement_type_id', r.requirement_type_id,
+  'display_id', r.display_id, 'name', r.name, 'description', r.description, 'assigned_to', NULL, 'status', NULL,
   'requirement_type', jsonb_build_object('requirement_type_id', t.requirement_type_id, 'name', t.name, 'prefix', t.prefix, 'level', t.level),
-  'linked_requirements', '[]'::jsonb, 'attachments', '[]'::jsonb, 'attributes', '{}'::jsonb,
-  'parent_folder_id', r.parent_folder_id, 'project', r.project_id, 'deleted', false)`;
+  'parent_folder_id', r.parent_folder_id, 'project', r.project_id)`;
 
 /** Writes the revision row that each matching requirement's `revision` column now names. */
 export async function recordRevisionsBySql(db: Db, tenantId: string, where: string, bindings: unknown[] = []) {

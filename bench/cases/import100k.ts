@@ -23,7 +23,8 @@ const ROWS = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000);
 /**
  * Every row the import stores for the file, as COPY input: the requirements (ids drawn from their
  * sequence beforehand), their components, and their 'created' revisions with the snapshot the
- * import freezes. The second baseline: what storing the import's rows costs the database alone.
+ * import freezes, in its stored form (revisionStore's StoredSnapshot). The second baseline: what
+ * storing the import's rows costs the database alone.
  */
 async function storedRows(db: Db, tenantId: string, type: RequirementTypeRow, rows: string[][]): Promise<Copy[]> {
   const { rows: drawn } = await db.raw(
@@ -50,24 +51,16 @@ async function storedRows(db: Db, tenantId: string, type: RequirementTypeRow, ro
           "created",
           "{name,requirement_type_id,display_id,description,status,components}",
           JSON.stringify({
-            requirement_id: ids[index],
-            prefix: type.prefix,
-            display_id: id,
             name,
-            description,
-            assigned_to: null,
-            components: [{ atlassian_component_id: componentIdOf(component) }],
-            issues: [],
             status: { atlassian_status_id: statusIdOf(status) },
-            contents: [],
-            requirement_type_id: typeId,
-            requirement_type: requirementType,
-            linked_requirements: [],
-            attachments: [],
-            attributes: {},
-            parent_folder_id: null,
             project: 1,
-            deleted: false,
+            attributes: {},
+            components: [{ atlassian_component_id: componentIdOf(component) }],
+            display_id: id,
+            assigned_to: null,
+            description,
+            parent_folder_id: null,
+            requirement_type: requirementType,
           }),
         ]),
       ),

@@ -3,6 +3,7 @@ import type { RequirementSnapshot } from "../../common/schemas/requirement.js";
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
+import { snapshotFromStored } from "./revisionStore.js";
 
 export type BaselineRow = {
   baseline_id: number;
@@ -135,7 +136,7 @@ export async function pageBaselineRevisions(
   page: { offset: number; limit: number },
 ): Promise<FrozenRevision[]> {
   const result = await db.raw(
-    `SELECT b.revision, s.snapshot
+    `SELECT b.requirement_id, b.revision, s.snapshot
      FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?
            ORDER BY requirement_id OFFSET ? LIMIT ?) b
      JOIN requirement_revisions s ON s.tenant_id = ? AND s.requirement_id = b.requirement_id AND s.revision = b.revision
@@ -144,26 +145,28 @@ export async function pageBaselineRevisions(
   );
   return (result.rows as Record<string, unknown>[]).map((row) => ({
     revision: Number(row.revision),
-    snapshot: asJson<RequirementSnapshot>(row.snapshot, {} as RequirementSnapshot),
+    snapshot: snapshotFromStored(row.snapshot, Number(row.requirement_id)),
   }));
 }
 
 /**
- * How each compared field (spec section 9) is read from a snapshot. Host-id lists are frozen in id
- * order and attachments in upload order, so equal sets are equal arrays; linked requirements are
+ * How each compared field (spec section 9) is read from a stored snapshot (StoredSnapshot: a list
+ * left out is empty; the type's id is in the frozen type). Host-id lists are frozen in id order
+ * and attachments in upload order, so equal sets are equal arrays; linked requirements are
  * compared by id alone, since the names they carry are those of the moment of the link.
  */
+const listOf = (snapshot: string, key: string) => `coalesce(${snapshot}->'${key}', '[]'::jsonb)`;
 const FIELD_EXPRESSIONS: Record<ComparedField, (snapshot: string) => string> = {
   name: (s) => `${s}->'name'`,
-  requirement_type_id: (s) => `${s}->'requirement_type_id'`,
+  requirement_type_id: (s) => `${s}->'requirement_type'->'requirement_type_id'`,
   assigned_to: (s) => `${s}->'assigned_to'`,
   status: (s) => `${s}->'status'`,
-  components: (s) => `${s}->'components'`,
+  components: (s) => listOf(s, "components"),
   description: (s) => `${s}->'description'`,
-  linked_requirements: (s) => `jsonb_path_query_array(${s}->'linked_requirements', '$[*].requirement_id')`,
-  issues: (s) => `${s}->'issues'`,
-  contents: (s) => `${s}->'contents'`,
-  attachments: (s) => `${s}->'attachments'`,
+  linked_requirements: (s) => `jsonb_path_query_array(${listOf(s, "linked_requirements")}, '$[*].requirement_id')`,
+  issues: (s) => listOf(s, "issues"),
+  contents: (s) => listOf(s, "contents"),
+  attachments: (s) => listOf(s, "attachments"),
 };
 
 const changedFieldsSql = `ARRAY_REMOVE(ARRAY[${Object.entries(FIELD_EXPRESSIONS)
@@ -222,15 +225,18 @@ export async function compareBaselines(
      LIMIT ? OFFSET ?`,
     [tenantId, baselineIds[0], tenantId, baselineIds[1], tenantId, tenantId, options.limit, options.offset],
   );
-  const frozen = (revision: unknown, snapshot: unknown): FrozenRevision | null =>
-    revision === null || revision === undefined
-      ? null
-      : { revision: Number(revision), snapshot: asJson<RequirementSnapshot>(snapshot, {} as RequirementSnapshot) };
-  return (result.rows as Record<string, unknown>[]).map((row) => ({
-    requirement_id: Number(row.requirement_id),
-    status: row.status as DiffStatus,
-    changed_fields: asJson<string[]>(row.changed_fields, []) as ComparedField[],
-    before: frozen(row.revision1, row.snapshot1),
-    after: frozen(row.revision2, row.snapshot2),
-  }));
+  return (result.rows as Record<string, unknown>[]).map((row) => {
+    const requirementId = Number(row.requirement_id);
+    const frozen = (revision: unknown, snapshot: unknown): FrozenRevision | null =>
+      revision === null || revision === undefined
+        ? null
+        : { revision: Number(revision), snapshot: snapshotFromStored(snapshot, requirementId) };
+    return {
+      requirement_id: requirementId,
+      status: row.status as DiffStatus,
+      changed_fields: asJson<string[]>(row.changed_fields, []) as ComparedField[],
+      before: frozen(row.revision1, row.snapshot1),
+      after: frozen(row.revision2, row.snapshot2),
+    };
+  });
 }

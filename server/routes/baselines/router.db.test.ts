@@ -9,6 +9,7 @@ import {
   type TestTenant,
 } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
+import { snapshotFromStored } from "../../db/revisionStore.js";
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -56,6 +57,8 @@ const newRequirement = async (project: number, name: string, extra: Record<strin
   );
 const edit = async (requirementId: number, changes: Record<string, unknown>) =>
   ok<Created>(await api().put(`/api/requirement/${requirementId}`).set("Authorization", auth).send(changes));
+const moveTo = async (folderId: number, requirementId: number) =>
+  ok(await api().post("/api/requirement/move/bulk").set("Authorization", auth).send({ parent_folder_id: folderId, requirements: [requirementId] }));
 const createBaseline = async (project: number, body: Record<string, unknown> = { select_all_requirements: true }) =>
   ok<BaselineBody>(await api().post("/api/baseline").set("Authorization", auth).send({ name: "Baseline", project, ...body }), 201);
 const revisionsOf = async (baselineId: number, project: number, query = "") =>
@@ -242,12 +245,7 @@ describe("a baseline never changes", () => {
     });
 
     await edit(main.requirement_id, { name: "Main renamed", description: "New text", status: "2", assigned_to: null, components: [] });
-    ok(
-      await api()
-        .post("/api/requirement/move/bulk")
-        .set("Authorization", auth)
-        .send({ parent_folder_id: otherFolder, requirements: [mover.requirement_id] }),
-    );
+    await moveTo(otherFolder, mover.requirement_id);
     await edit(main.requirement_id, { name: "Main renamed", issues: [], linked_requirements: [] });
     ok(await api().patch(`/api/requirement/${main.requirement_id}`).set("Authorization", auth).send({ attachments: [] }));
     ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [upper.requirement_id] }));
@@ -279,12 +277,7 @@ describe("comparing two baselines", () => {
     await edit(renamed.requirement_id, { name: "New name", description: "The pump stops at once" });
     ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [deleted.requirement_id] }));
     const destination = await newFolder(project, "Elsewhere");
-    ok(
-      await api()
-        .post("/api/requirement/move/bulk")
-        .set("Authorization", auth)
-        .send({ parent_folder_id: destination, requirements: [movedOnly.requirement_id] }),
-    );
+    await moveTo(destination, movedOnly.requirement_id);
     const added = await newRequirement(project, "Added later");
     const second = await createBaseline(project);
 
@@ -349,6 +342,31 @@ describe("comparing two baselines", () => {
     await edit(lower.requirement_id, { name: "Lower renamed" });
     const after = await createBaseline(project, { requirements: [subject.requirement_id] });
     expect((await compare(project, before.baseline_id, after.baseline_id)).requirements).toEqual([]);
+  });
+
+  it("reads a revision stored whole, as rows were before the stored form, like one stored without its empty lists", async () => {
+    const project = newProject();
+    const subject = await newRequirement(project, "Subject", { description: "Stops the pump", components: ["10100"], status: "3" });
+    const revisionRow = () =>
+      ctx.deps.db("requirement_revisions").where({ tenant_id: tenant.tenantId, requirement_id: subject.requirement_id, revision: subject.revision });
+    const stored = (await revisionRow().first("snapshot")).snapshot;
+    const kept = Object.keys(typeof stored === "string" ? JSON.parse(stored) : stored);
+    expect(kept).toEqual(expect.arrayContaining(["name", "description", "components", "status", "requirement_type"]));
+    for (const leftOut of ["requirement_id", "prefix", "requirement_type_id", "issues", "contents", "linked_requirements", "attachments", "attributes", "deleted"]) {
+      expect(kept).not.toContain(leftOut);
+    }
+    const first = await createBaseline(project, { requirements: [subject.requirement_id] });
+    const asStored = await revisionsOf(first.baseline_id, project);
+
+    await revisionRow().update({ snapshot: JSON.stringify(snapshotFromStored(stored, subject.requirement_id)) });
+    expect(await revisionsOf(first.baseline_id, project)).toEqual(asStored);
+    const destination = await newFolder(project, "Elsewhere");
+    await moveTo(destination, subject.requirement_id);
+    const second = await createBaseline(project, { requirements: [subject.requirement_id] });
+    const diff = await compare(project, first.baseline_id, second.baseline_id, "&include_unchanged=true");
+    expect(diff.requirements.map((r) => [r.status, r.changed_fields])).toEqual([["unchanged", []]]);
+    expect({ ...diff.requirements[0]?.baseline1, revision: 0 }).toEqual({ ...diff.requirements[0]?.baseline2, revision: 0 });
+    expect(diff.requirements[0]?.baseline1).toMatchObject({ prefix: "SYS", components: [{ atlassian_component_id: "10100" }], issues: [] });
   });
 
   it("pages the differences in requirement id order", async () => {

@@ -21,6 +21,7 @@ import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { NOT_ON_CONFLUENCE } from "../../services/confluence/wiki.js";
 import { createRequirement as createRequirementService } from "../../services/requirements/createRequirement.js";
+import { snapshotFromStored } from "../../db/revisionStore.js";
 
 const PROJECT = 10000;
 
@@ -155,7 +156,7 @@ describe("PUT /api/confluence/content/{contentId}: the page macro editor's save"
     const snapshot = await ctx.deps.db("requirement_revisions")
       .where({ tenant_id: siteA.tenantId, requirement_id: requirement.requirement_id, revision: requirement.revision + 1 })
       .first("snapshot");
-    const frozen = typeof snapshot.snapshot === "string" ? JSON.parse(snapshot.snapshot) : snapshot.snapshot;
+    const frozen = snapshotFromStored(snapshot.snapshot, requirement.requirement_id);
     expect(frozen.contents).toEqual([{ atlassian_content_id: OTHER_ENG_PAGE }]);
     // An edit form opened before the link was made is stale now.
     const stale = await api()

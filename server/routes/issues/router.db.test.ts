@@ -7,6 +7,7 @@ import type { Db } from "../../db/knex.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
 import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
 import { removeLinksOfDeletedIssue } from "../../services/issueLinks/removeLinksOfDeletedIssue.js";
+import { snapshotFromStored } from "../../db/revisionStore.js";
 
 const PROJECT = 10000;
 const OTHER_PROJECT = 10001;
@@ -133,8 +134,8 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     expect(byRequirement(dropped)).toHaveLength(2);
     expect(byRequirement(added)).toHaveLength(1);
     expect(byRequirement(dropped)[1]?.changed_fields).toEqual(["issues"]);
-    expect(byRequirement(dropped)[1]?.snapshot.issues).toEqual([]);
-    expect(byRequirement(added)[0]?.snapshot.issues).toEqual([{ atlassian_issue_id: "20004" }]);
+    expect(snapshotFromStored(byRequirement(dropped)[1]?.snapshot, dropped).issues).toEqual([]);
+    expect(snapshotFromStored(byRequirement(added)[0]?.snapshot, added).issues).toEqual([{ atlassian_issue_id: "20004" }]);
     const requirement = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: dropped }).first();
     expect(requirement.revision).toBe(3);
 
@@ -174,8 +175,7 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
       .where({ tenant_id: tenant.tenantId, requirement_id: requirementId })
       .orderBy("revision")
       .select("snapshot");
-    const issuesOf = (row: { snapshot: unknown }) =>
-      (typeof row.snapshot === "string" ? JSON.parse(row.snapshot) : row.snapshot).issues;
+    const issuesOf = (row: { snapshot: unknown }) => snapshotFromStored(row.snapshot, requirementId).issues;
     expect(issuesOf(linked)).toEqual([{ atlassian_issue_id: "20005" }]);
     expect(issuesOf(unlinked)).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { requirementSavedNotifications } from "../../services/notifications/requ
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
+import { snapshotFromStored } from "../../db/revisionStore.js";
 
 const PROJECT = 10000;
 const ACCOUNT = "557058:test-user";
@@ -467,7 +468,7 @@ describe("moving and deleting requirements", () => {
       .db("requirement_revisions")
       .where({ tenant_id: tenant.tenantId, requirement_id: doomed.requirement_id, revision: 2 })
       .select("snapshot");
-    expect(row.snapshot).toMatchObject({
+    expect(snapshotFromStored(row.snapshot, doomed.requirement_id)).toMatchObject({
       requirement_id: doomed.requirement_id,
       prefix: "SYS",
       display_id: "GONE",

@@ -10,6 +10,7 @@ import type { Actor } from "../context.js";
 import { loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { runImport } from "./importRequirements.js";
+import { snapshotFromStored } from "../../db/revisionStore.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;
@@ -89,8 +90,7 @@ describe("runImport", () => {
     for (const [index, detail] of details.entries()) {
       const revision = revisions[index];
       expect(revision).toMatchObject({ revision: 1, action: "created", account_id: actor.accountId });
-      const snapshot = typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot;
-      expect(snapshot).toEqual(snapshotOf(detail));
+      expect(snapshotFromStored(revision.snapshot, detail.requirement_id)).toEqual(snapshotOf(detail));
     }
     expect(revisions[0].changed_fields).toEqual(["name", "requirement_type_id", "display_id", "description", "status", "components"]);
   });
@@ -215,7 +215,7 @@ describe("runImport", () => {
     const [detail] = await loadRequirementDetails(ctx.deps, actor, [Number(row.requirement_id)]);
     if (!detail) throw new Error("the imported requirement has no detail");
     const revision = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id }).first();
-    const snapshot = typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot;
+    const snapshot = snapshotFromStored(revision.snapshot, detail.requirement_id);
     expect(snapshot).toEqual(snapshotOf(detail));
     expect(snapshot.assigned_to).toEqual({ account_id: "557058:jonas" });
   });
@@ -278,7 +278,7 @@ describe("runImport", () => {
     const revisions = await ctx.deps.db("requirement_revisions")
       .whereIn("requirement_id", rows.map((row) => row.requirement_id))
       .orderBy("requirement_id");
-    expect(revisions.map((revision) => (typeof revision.snapshot === "string" ? JSON.parse(revision.snapshot) : revision.snapshot).parent_folder_id)).toEqual(
+    expect(revisions.map((revision) => snapshotFromStored(revision.snapshot, Number(revision.requirement_id)).parent_folder_id)).toEqual(
       rows.map((row) => Number(row.parent_folder_id)),
     );
   });
