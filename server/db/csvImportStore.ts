@@ -73,7 +73,7 @@ export async function refusedDisplayIds(
  * inlined, and the lookup then ran for every row); the snapshot is to_jsonb of a row whose column
  * names are its keys (cheaper than jsonb_build_object's pairs), in the order jsonb keeps keys
  * (shorter first, then bytewise), so building each object finds them sorted, and in the stored
- * form (10 keys instead of 18: 247,000 instructions a row instead of 271,000); its constant
+ * form (10 keys instead of 18: 248,700 instructions a row instead of 271,500); its constant
  * requirement type is one parameter; the sorted component lists are built once per distinct set
  * of components in the batch, the status and assignee objects once per distinct status and
  * assignee, and the constant numbers arrive as jsonb (a bigint column goes through text and
