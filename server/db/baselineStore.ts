@@ -143,10 +143,13 @@ export async function pageBaselineRevisions(
      ORDER BY b.requirement_id`,
     [tenantId, baselineId, page.offset, page.limit, tenantId],
   );
-  return (result.rows as Record<string, unknown>[]).map((row) => ({
-    revision: Number(row.revision),
-    snapshot: snapshotFromStored(row.snapshot, Number(row.requirement_id)),
-  }));
+  return (result.rows as Record<string, unknown>[]).map((row) => frozenRevision(Number(row.requirement_id), row.revision, row.snapshot)!);
+}
+
+/** A revision row's number and whole snapshot; null where the requirement has no revision (not in that baseline). */
+function frozenRevision(requirementId: number, revision: unknown, snapshot: unknown): FrozenRevision | null {
+  if (revision === null || revision === undefined) return null;
+  return { revision: Number(revision), snapshot: snapshotFromStored(snapshot, requirementId) };
 }
 
 /**
@@ -227,16 +230,12 @@ export async function compareBaselines(
   );
   return (result.rows as Record<string, unknown>[]).map((row) => {
     const requirementId = Number(row.requirement_id);
-    const frozen = (revision: unknown, snapshot: unknown): FrozenRevision | null =>
-      revision === null || revision === undefined
-        ? null
-        : { revision: Number(revision), snapshot: snapshotFromStored(snapshot, requirementId) };
     return {
       requirement_id: requirementId,
       status: row.status as DiffStatus,
       changed_fields: asJson<string[]>(row.changed_fields, []) as ComparedField[],
-      before: frozen(row.revision1, row.snapshot1),
-      after: frozen(row.revision2, row.snapshot2),
+      before: frozenRevision(requirementId, row.revision1, row.snapshot1),
+      after: frozenRevision(requirementId, row.revision2, row.snapshot2),
     };
   });
 }
