@@ -5,6 +5,7 @@ import ClientPgLite from "knex-pglite";
 import pg from "pg";
 import { migrations } from "../../migrations/index.js";
 import type { Config } from "../config.js";
+import { inMemoryPglite } from "./inMemoryPglite.js";
 
 // Ids and counts are int8; they stay far below 2^53, and PGlite already answers numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -30,11 +31,9 @@ export function createDb(options: DbOptions): Db {
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  return knexFactory({
-    client: ClientPgLite as unknown as typeof knexFactory.Client,
-    dialect: "postgres",
-    connection: options.dataDir ? { filename: options.dataDir } : {},
-  });
+  // knex-pglite opens `filename`, or takes an instance of ours as `pglite` (not in Knex's types).
+  const connection = options.dataDir ? { filename: options.dataDir } : ({ pglite: inMemoryPglite() } as Knex.StaticConnectionConfig);
+  return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: "postgres", connection });
 }
 
 type PgConnection = { query(sql: string, callback: (error: Error | null) => void): void };
