@@ -52,7 +52,8 @@ describe("growFilesByDoubling", () => {
   it("leaves a file system without Emscripten's growth functions as it is", () => {
     const memfs = { write: () => 0 };
 
-    expect(growFilesByDoubling(memfs)).toBe(false);
+    growFilesByDoubling(memfs);
+
     expect(Object.keys(memfs)).toEqual(["write"]);
   });
 });
