@@ -37,7 +37,10 @@ export async function insertRevisions(db: Db, tenantId: string, revisions: NewRe
   }
 }
 
-/** The snapshot keys left out of a stored snapshot while they hold these values. */
+/**
+ * The snapshot keys left out of a stored snapshot while they hold these values. A function, so
+ * each snapshot read back gets lists of its own, not ones shared with every other.
+ */
 const emptyValues = () => ({
   components: [],
   issues: [],

@@ -9,6 +9,7 @@ import {
   type TestTenant,
 } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
+import { asJson } from "../../db/queryHelpers.js";
 import { snapshotFromStored } from "../../db/revisionStore.js";
 
 let ctx: TestContext;
@@ -350,7 +351,7 @@ describe("comparing two baselines", () => {
     const revisionRow = () =>
       ctx.deps.db("requirement_revisions").where({ tenant_id: tenant.tenantId, requirement_id: subject.requirement_id, revision: subject.revision });
     const stored = (await revisionRow().first("snapshot")).snapshot;
-    const kept = Object.keys(typeof stored === "string" ? JSON.parse(stored) : stored);
+    const kept = Object.keys(asJson<object>(stored, {}));
     expect(kept).toEqual(expect.arrayContaining(["name", "description", "components", "status", "requirement_type"]));
     for (const leftOut of ["requirement_id", "prefix", "requirement_type_id", "issues", "contents", "linked_requirements", "attachments", "attributes", "deleted"]) {
       expect(kept).not.toContain(leftOut);
