@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { installReauthentication, type User } from "./api/auth.js";
+import { installReauthentication, type User, useTokenRefresh } from "./api/auth.js";
 import { api } from "./api/client.js";
 import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
 import { startErrorReporting } from "./errorReporting.js";
@@ -40,6 +40,8 @@ async function start(): Promise<Ready | "missing-license"> {
 
 function Panel() {
   const [ready, setReady] = useState<Ready | "failed" | undefined>();
+  // An issue can stay open all day: the panel keeps its token fresh as the main app does (spec section 6).
+  useTokenRefresh();
   useEffect(() => {
     start().then(
       (result) => {

@@ -5,7 +5,7 @@ import type { RequirementDetail, RequirementLite, Revision } from "../../common/
 import { folderKeys } from "./folders.js";
 import { itemKeys } from "./items.js";
 
-export type { RequirementDetail, Revision } from "../../common/schemas/requirement.js";
+export type { LinkedRequirement, RequirementDetail, Revision } from "../../common/schemas/requirement.js";
 /** A requirement of GET /api/requirement: what the link picker offers (it carries its type's level). */
 export type ListedRequirement = RequirementLite;
 export type CustomAttribute = Attribute;

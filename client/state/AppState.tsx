@@ -12,6 +12,8 @@ export type AppState = {
   nav: NavState | undefined;
   /** Shows another place and pushes it to the host history. */
   navigate(next: NavState): void;
+  /** Shows another place in place of the current host history entry. */
+  redirect(next: NavState): void;
   openFolders: ReadonlySet<number>;
   setFolderOpen(folderId: number, open: boolean): void;
   selectedRequirements: ReadonlySet<number>;
@@ -51,6 +53,7 @@ export function AppStateProvider({ store: given, children }: { store?: AppStore;
       projectId: snapshot.nav?.projectId,
       nav: snapshot.nav,
       navigate: store.navigate,
+      redirect: store.redirect,
       openFolders: snapshot.openFolders,
       setFolderOpen: store.setFolderOpen,
       selectedRequirements: snapshot.selectedRequirements,

@@ -4,12 +4,13 @@ import { AppStore, type FrameLocation } from "./appStore.js";
 
 function fakeHost(options: { state?: string; contextProjectId?: string } = {}) {
   const pushed: string[] = [];
+  const replaced: string[] = [];
   let popListener: ((state: string | undefined) => void) | undefined;
   const host: Pick<Host, "history" | "getContext"> = {
     history: {
       getState: async () => options.state,
       pushState: (state) => pushed.push(state),
-      replaceState: () => undefined,
+      replaceState: (state) => replaced.push(state),
       onPopState(listener) {
         popListener = listener;
         return () => {
@@ -19,7 +20,7 @@ function fakeHost(options: { state?: string; contextProjectId?: string } = {}) {
     },
     getContext: async () => ({ product: "jira", projectId: options.contextProjectId }),
   };
-  return { host, pushed, pop: (state: string | undefined) => popListener?.(state) };
+  return { host, pushed, replaced, pop: (state: string | undefined) => popListener?.(state) };
 }
 
 function fakeFrame(pathname: string, search = ""): FrameLocation {
@@ -102,6 +103,32 @@ describe("the main screen's state", () => {
     expect(store.getSnapshot().openFolders.size).toBe(0);
     expect(store.getSnapshot().selectedRequirements.size).toBe(0);
     expect(pushed).toEqual(["0-baselines"]);
+  });
+
+  it("clears the selection when a navigation or back and forward lands in another project", async () => {
+    const { host, pop } = fakeHost({ state: "10000-requirements-5" });
+    const store = await started(host, fakeFrame("/requirements"));
+    store.setFolderOpen(3, true);
+    store.setSelectedRequirements([5, 6]);
+    store.navigate({ projectId: 10000, tab: "requirements", requirementId: 6 });
+    expect([...store.getSnapshot().selectedRequirements]).toEqual([5, 6]);
+    store.navigate({ projectId: 0, tab: "requirements", requirementId: 40 });
+    expect(store.getSnapshot().selectedRequirements.size).toBe(0);
+    expect(store.getSnapshot().openFolders.size).toBe(0);
+    store.setSelectedRequirements([40]);
+    pop("10000-requirements-6");
+    expect(store.getSnapshot().nav).toEqual({ projectId: 10000, tab: "requirements", requirementId: 6 });
+    expect(store.getSnapshot().selectedRequirements.size).toBe(0);
+  });
+
+  it("corrects the place in the current history entry instead of adding one", async () => {
+    const { host, pushed, replaced } = fakeHost();
+    const frame = fakeFrame("/requirements", "?projectId=10000&requirementId=12");
+    const store = await started(host, frame);
+    store.redirect({ projectId: 0, tab: "requirements", requirementId: 12 });
+    expect(store.getSnapshot().nav).toEqual({ projectId: 0, tab: "requirements", requirementId: 12 });
+    expect(replaced).toEqual(["0-requirements-12"]);
+    expect(pushed).toEqual([]);
   });
 
   it("switches between the baseline explorer and comparison pages", async () => {

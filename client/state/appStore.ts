@@ -71,8 +71,18 @@ export class AppStore {
     for (const listener of this.listeners) listener();
   }
 
+  /**
+   * Spec section 4: another project clears open folders and selected requirements, whichever way
+   * the screen got there (the project list, a linked requirement of another project, back or
+   * forward): a selection kept across projects would move or delete requirements the tree no
+   * longer shows.
+   */
   private apply(nav: NavState | undefined) {
-    this.update({ nav });
+    if (nav?.projectId !== this.snapshot.nav?.projectId) {
+      this.update({ nav, openFolders: new Set(), selectedRequirements: new Set() });
+    } else {
+      this.update({ nav });
+    }
     const path = nav && TAB_PATHS[nav.tab];
     if (path && this.frame.pathname !== path) this.frame.replacePath(path);
   }
@@ -82,8 +92,13 @@ export class AppStore {
     this.apply(next);
   };
 
+  /** Shows another place in the current host history entry: a place corrected, not a step the user took. */
+  redirect = (next: NavState) => {
+    this.host.history.replaceState(formatNavState(next));
+    this.apply(next);
+  };
+
   selectProject = (projectId: number) => {
-    this.update({ openFolders: new Set(), selectedRequirements: new Set() });
     this.navigate(navForProject(this.snapshot.nav, projectId));
   };
 

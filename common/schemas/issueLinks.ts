@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { numericIdSchema } from "./item.js";
 
 /** `PUT /api/issue/{issueId}`: exactly the requirements (of the issue's project and global) linked to the issue. */
 export const issueRequirementsBody = z.object({
-  requirements: z.array(z.number().int().positive()).max(1000),
+  requirements: z.array(numericIdSchema, { error: "Required" }).max(1000),
 });
 export type IssueRequirementsBody = z.infer<typeof issueRequirementsBody>;
 

@@ -2,6 +2,12 @@ import { z } from "zod";
 
 /** Spec sections 5 and 9: attachment max 25 MB. */
 export const MAX_ATTACHMENT_BYTES = 26214400;
+/**
+ * The spec names no limit for import files. A Jira export of 100,000 issues with its usual
+ * columns runs to hundreds of MB, and the import streams the file (memory flat in its size), so
+ * the ceiling only stops a runaway upload.
+ */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 export const ATTACHMENT_TOO_LARGE_MESSAGE = "Error adding attachment: File size cannot exceed 25MB";
 /** Spec section 8, shown by the import dialog. */
 export const IMPORT_NOT_CSV_MESSAGE = "Error getting signed url. Did you upload a .csv?";

@@ -21,15 +21,24 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();
     const dialog = screen.dialog();
 
-    expect(await dialog.getByRole("button", { name: "Import", exact: true }).isDisabled()).toBe(true);
-    await screen.chooseOption("Requirement type", "Business");
+    const alerted = new Promise<string>((resolve) =>
+      screen.page.once("dialog", (alert) => {
+        resolve(alert.message());
+        void alert.dismiss();
+      }),
+    );
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await dialog.getByText("No file selected", { exact: true }).waitFor();
+    expect(await alerted).toBe("No file selected.");
 
     await dialog.locator('input[type="file"]').setInputFiles({ name: "jira.csv", mimeType: "text/csv", buffer: Buffer.from(JIRA_CSV) });
     const mapped = dialog.getByRole("table", { name: "Mapped columns" });
     await mapped.getByRole("row", { name: /Name ← Summary/ }).waitFor();
     await mapped.getByRole("row", { name: /ID ← Issue key/ }).waitFor();
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await dialog.getByText("Required", { exact: true }).waitFor();
+    await screen.chooseOption("Requirement type", "Business");
+    await expect(dialog.getByText("Required", { exact: true }).count()).resolves.toBe(0);
     await dialog.getByRole("checkbox", { name: "Sprint" }).check();
     const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
     expect(await importInto.getByRole("radio", { name: "Top Level" }).isChecked()).toBe(true);

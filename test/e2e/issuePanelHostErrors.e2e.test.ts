@@ -1,6 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
+import { ASSIGNEES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../client/components/Flags/loadErrors.js";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP = 10000;
@@ -35,7 +36,7 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     return ((await res.json()) as { id: string }).id;
   };
 
-  const injectFault = async (fault: { status: number; delayMs?: number; times?: number }) => {
+  const injectFault = async (fault: { status: number; delayMs?: number; times?: number; pathPattern?: string }) => {
     const res = await fetch(`${harness.emulatorUrl}/_emulator/faults`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -84,6 +85,33 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     const frame = await openRequirement();
     await frame.getByRole("alert").filter({ hasText: HOST_DATA_ERROR }).waitFor();
     expect(await frame.getByRole("link", { name: "PUMP-1", exact: true }).count()).toBe(0);
+  });
+
+  it("says when Jira's users, statuses or components fail to load, in the detail and in the edit form", async () => {
+    const components = (await (
+      await fetch(`${harness.emulatorUrl}/rest/api/3/project/${PUMP}/components`, { headers: { cookie: "emulator_user=e2e" } })
+    ).json()) as { id: string; name: string }[];
+    const saved = await api<{ name: string; revision: number }>("GET", `/api/requirement/${requirementId}`);
+    await api("PUT", `/api/requirement/${requirementId}`, {
+      name: saved.name,
+      status: "3",
+      components: [components[0]?.id],
+      revision: saved.revision,
+    });
+    await injectFault({ status: 500, pathPattern: "^/rest/api/3/(user|status/|project/\\d+/(components|statuses))" });
+
+    const frame = await openRequirement();
+    for (const message of [ASSIGNEES_LOAD_ERROR, STATUSES_LOAD_ERROR, COMPONENTS_LOAD_ERROR]) {
+      await frame.getByText(message, { exact: true }).waitFor();
+    }
+    const componentCell = frame.locator("tr").filter({ has: frame.locator("th", { hasText: /^Components$/ }) }).locator("td");
+    await expect(componentCell.textContent()).resolves.toBe(components[0]?.id);
+
+    await frame.getByRole("button", { name: "Edit" }).click();
+    await frame.getByRole("dialog").waitFor();
+    for (const message of [ASSIGNEES_LOAD_ERROR, STATUSES_LOAD_ERROR, COMPONENTS_LOAD_ERROR]) {
+      await expect.poll(() => frame.getByText(message, { exact: true }).count()).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it("gives up on a search Jira does not answer in time and says so, with no endless spinner", async () => {

@@ -106,6 +106,49 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await screen.detail(/Nurses are warned/).waitFor();
   });
 
+  it("opens a linked requirement of another project in that project; editing it there keeps its status", async () => {
+    const global = await screen.createRequirement("Every dose is logged", { project: 0, level: 1 });
+    const pump = await screen.createRequirement("The pump logs each dose", { level: 2, links: [global.requirement_id] });
+    const saved = await screen.api<{ revision: number }>("GET", `/api/requirement/${pump.requirement_id}`);
+    await screen.api("PUT", `/api/requirement/${pump.requirement_id}`, {
+      name: "The pump logs each dose",
+      status: "3",
+      revision: saved.revision,
+    });
+
+    await screen.open(`0-requirements-${global.requirement_id}`, { page: screen.page });
+    await screen.detail(/Every dose is logged/).getByRole("button", { name: /: The pump logs each dose$/ }).click();
+    await screen.detail(/The pump logs each dose/).waitFor();
+    await expect.poll(() => screen.detailValue("Status").textContent()).toBe("In Progress");
+    expect(decodeURIComponent(screen.page.url())).toContain(`#!${PUMP}-requirements-${pump.requirement_id}`);
+
+    await screen.detail(/The pump logs each dose/).getByRole("button", { name: "Edit" }).click();
+    const dialog = screen.dialog();
+    await dialog.getByLabel(/^Name/).fill("The pump logs each dose with its time");
+    await dialog.getByRole("button", { name: "OK" }).click();
+    await screen.flag("Requirement edited successfully").waitFor();
+    const edited = await screen.api<{ name: string; status: { atlassian_status_id: string } | null }>(
+      "GET",
+      `/api/requirement/${pump.requirement_id}`,
+    );
+    expect(edited.name).toBe("The pump logs each dose with its time");
+    expect(edited.status?.atlassian_status_id).toBe("3");
+
+    await screen.detail(/The pump logs each dose/).getByRole("button", { name: /: Every dose is logged$/ }).click();
+    await screen.detail(/Every dose is logged/).waitFor();
+    await expect.poll(() => decodeURIComponent(screen.page.url())).toContain(`#!0-requirements-${global.requirement_id}`);
+    await expect(screen.detailValue("Status").count()).resolves.toBe(0);
+  });
+
+  it("shows a requirement a link names under another project in its own project", async () => {
+    const global = await screen.createRequirement("Access is audited", { project: 0 });
+    await screen.open(`${PUMP}-requirements-${global.requirement_id}`, { page: screen.page });
+    await screen.detail(/Access is audited/).waitFor();
+    await expect.poll(() => decodeURIComponent(screen.page.url())).toContain(`#!0-requirements-${global.requirement_id}`);
+    await screen.detailValue("Reporter").waitFor();
+    await expect(screen.detailValue("Status").count()).resolves.toBe(0);
+  });
+
   it("goes back and forward through the opened requirements with the browser's history", async () => {
     const first = await screen.createRequirement("Battery lasts 8 hours");
     const second = await screen.createRequirement("Battery level is shown");

@@ -2,7 +2,7 @@ import { FlagsProvider as AtlaskitFlagsProvider, useFlags as useAtlaskitFlags } 
 import CheckCircleIcon from "@atlaskit/icon/core/check-circle";
 import ErrorIcon from "@atlaskit/icon/core/error";
 import { token } from "@atlaskit/tokens";
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 
 export type Flags = {
   /** A success toast with one of spec section 8's success messages. */
@@ -41,4 +41,12 @@ export function useFlags(): Flags {
     }),
     [showFlag],
   );
+}
+
+/** An error toast when a load fails: `message` is the toast's text then, undefined while nothing failed. */
+export function useLoadErrorFlag(message: string | undefined): void {
+  const flags = useFlags();
+  useEffect(() => {
+    if (message) flags.error(message);
+  }, [message, flags]);
 }

@@ -4,26 +4,31 @@ import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import type { ReactNode } from "react";
-import { useProjectComponents, useStatus } from "../../api/jira/index.js";
+import { useProjectComponents, useStatus, useUser } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useAttributes } from "../../api/attributes.js";
-import { type RequirementDetail as Detail, useRequirement } from "../../api/requirements.js";
+import { type RequirementDetail as Detail, type LinkedRequirement, useRequirement } from "../../api/requirements.js";
 import { formatDate } from "../../format/date.js";
 import { Attachments } from "../Attachments/Attachments.js";
 import { LinkedIssues } from "../LinkedIssues/LinkedIssues.js";
 import { RequirementActivity } from "../RequirementActivity/RequirementActivity.js";
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
-import { ATTRIBUTES_LOAD_ERROR, attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
+import {
+  ASSIGNEES_LOAD_ERROR,
+  ATTRIBUTES_LOAD_ERROR,
+  COMPONENTS_LOAD_ERROR,
+  STATUSES_LOAD_ERROR,
+} from "../Flags/loadErrors.js";
+import { attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
 import { LinkedContent } from "./LinkedContent.js";
 import { UserName } from "./UserName.js";
 
 export type RequirementDetailProps = {
-  projectId: number;
   requirementId: number;
   onEdit(detail: Detail): void;
   onMove(detail: Detail): void;
   onDelete(detail: Detail): void;
-  onOpenRequirement(requirementId: number): void;
+  onOpenRequirement(linked: LinkedRequirement): void;
 };
 
 export function RequirementDetail({ requirementId, ...props }: RequirementDetailProps) {
@@ -43,7 +48,6 @@ const section = { marginTop: token("space.300") };
 
 export function RequirementDetailView({
   detail,
-  projectId,
   onEdit,
   onMove,
   onDelete,
@@ -61,7 +65,7 @@ export function RequirementDetailView({
           </Button>
         </div>
       </div>
-      <DetailsTable detail={detail} projectId={projectId} />
+      <DetailsTable detail={detail} />
       <section style={section}>
         <Heading size="small">Description</Heading>
         <p style={{ whiteSpace: "pre-wrap" }}>{detail.description?.trim() ? detail.description : NONE}</p>
@@ -74,7 +78,7 @@ export function RequirementDetailView({
           <ul>
             {detail.linked_requirements_v2.map((linked) => (
               <li key={linked.requirement_id}>
-                <Button appearance="subtle" spacing="compact" onClick={() => onOpenRequirement(linked.requirement_id)}>
+                <Button appearance="subtle" spacing="compact" onClick={() => onOpenRequirement(linked)}>
                   {requirementLabel(linked)}
                 </Button>
               </li>
@@ -112,9 +116,21 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function DetailsTable({ detail, projectId }: { detail: Detail; projectId: number }) {
-  const isGlobal = projectId === GLOBAL_PROJECT_ID;
-  const attributes = useAttributes(projectId);
+/** The requirement's own project decides its rows, whichever project's screen shows it. */
+function DetailsTable({ detail }: { detail: Detail }) {
+  const isGlobal = detail.project === GLOBAL_PROJECT_ID;
+  const attributes = useAttributes(detail.project);
+  // The same queries as the rows' own (one request each): a failed one says so under the table.
+  const reporter = useUser(detail.created_by.account_id);
+  const assignee = useUser(isGlobal ? undefined : detail.assigned_to?.account_id);
+  const status = useStatus(isGlobal ? undefined : detail.status?.atlassian_status_id);
+  const components = useProjectComponents(detail.project);
+  const failedLoads = [
+    attributes.isError && ATTRIBUTES_LOAD_ERROR,
+    (reporter.isError || assignee.isError) && ASSIGNEES_LOAD_ERROR,
+    status.isError && STATUSES_LOAD_ERROR,
+    components.isError && detail.components.length > 0 && COMPONENTS_LOAD_ERROR,
+  ].filter((message): message is string => typeof message === "string");
   return (
     <>
       <table style={{ borderCollapse: "collapse", marginTop: token("space.200") }}>
@@ -134,7 +150,7 @@ function DetailsTable({ detail, projectId }: { detail: Detail; projectId: number
                 <StatusName statusId={detail.status?.atlassian_status_id} />
               </Row>
               <Row label="Components">
-                <ComponentNames detail={detail} projectId={projectId} />
+                <ComponentNames detail={detail} />
               </Row>
             </>
           )}
@@ -145,7 +161,11 @@ function DetailsTable({ detail, projectId }: { detail: Detail; projectId: number
           ))}
         </tbody>
       </table>
-      {attributes.isError ? <SectionMessage appearance="error">{ATTRIBUTES_LOAD_ERROR}</SectionMessage> : null}
+      {failedLoads.map((message) => (
+        <SectionMessage key={message} appearance="error">
+          {message}
+        </SectionMessage>
+      ))}
     </>
   );
 }
@@ -156,7 +176,9 @@ function StatusName({ statusId }: { statusId: string | undefined }) {
   return <>{status.data?.name ?? statusId}</>;
 }
 
-function ComponentNames({ detail, projectId }: { detail: Detail; projectId: number }) {
-  const components = useProjectComponents(projectId);
+/** Like the status and the users, the ids stand in for names the host did not answer. */
+function ComponentNames({ detail }: { detail: Detail }) {
+  const components = useProjectComponents(detail.project);
+  if (components.isError) return <>{detail.components.map((component) => component.atlassian_component_id).join(", ") || NONE}</>;
   return <>{componentNames(detail, components.data ?? [])}</>;
 }

@@ -1,8 +1,6 @@
 import type { AttributeValue, CustomAttribute, RequirementDetail } from "../../api/requirements.js";
 
 export const NONE = "None";
-export const ATTRIBUTES_LOAD_ERROR =
-  'There was a problem loading custom attributes.  Please contact rmCloud support via the "Get help" button';
 export const ATTRIBUTE_OPTION_MISSING =
   'Error retrieving field data from rmCloud.  Please contact support with the "Get help" button below';
 

@@ -5,7 +5,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ReactNode, useEffect, useId, useMemo } from "react";
+import { type ReactNode, useId, useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useAssignableUsers, useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { useAttributes } from "../../api/attributes.js";
@@ -17,11 +17,17 @@ import {
   useLinkableRequirements,
 } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useFlags } from "../Flags/Flags.js";
+import { useLoadErrorFlag } from "../Flags/Flags.js";
 import { useUser } from "../../api/auth.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
-import { ATTRIBUTES_LOAD_ERROR } from "../RequirementDetail/detailValues.js";
+import {
+  ASSIGNEES_LOAD_ERROR,
+  ATTRIBUTES_LOAD_ERROR,
+  COMPONENTS_LOAD_ERROR,
+  requirementTypesLoadError,
+  STATUSES_LOAD_ERROR
+} from "../Flags/loadErrors.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
 import { requirementLabel } from "../../../common/labels.js";
@@ -53,7 +59,6 @@ export type RequirementFormDialogProps = {
 export function RequirementFormDialog({ projectId, title, existing, onSubmit, onClose }: RequirementFormDialogProps) {
   const isGlobal = projectId === GLOBAL_PROJECT_ID;
   const ids = useFieldIds();
-  const flags = useFlags();
   const { isSubmitting, submit } = useSubmitting(onClose);
   const types = useRequirementTypes();
   const candidates = useLinkableRequirements(projectId);
@@ -63,12 +68,11 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const components = useProjectComponents(projectId);
   const onConfluence = useUser().data?.installed_on_confluence === true;
 
-  useEffect(() => {
-    if (types.error) flags.error(`There was a problem retrieving your requirement types: ${types.error.message}`);
-  }, [types.error, flags]);
-  useEffect(() => {
-    if (attributes.error) flags.error(ATTRIBUTES_LOAD_ERROR);
-  }, [attributes.error, flags]);
+  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
+  useLoadErrorFlag(attributes.isError ? ATTRIBUTES_LOAD_ERROR : undefined);
+  useLoadErrorFlag(statuses.isError ? STATUSES_LOAD_ERROR : undefined);
+  useLoadErrorFlag(users.isError ? ASSIGNEES_LOAD_ERROR : undefined);
+  useLoadErrorFlag(components.isError ? COMPONENTS_LOAD_ERROR : undefined);
 
   const { control, handleSubmit, watch, setValue } = useForm<RequirementFormValues>({
     resolver: zodResolver(requirementFormSchema),

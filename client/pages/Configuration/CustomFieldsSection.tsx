@@ -22,9 +22,8 @@ import {
 import { useAttributes, useCreateAttribute, useDeleteAttribute } from "../../api/attributes.js";
 import { type Project, useProjects } from "../../api/projects.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags } from "../../components/Flags/Flags.js";
-
-const LOAD_ERROR = 'There was a problem loading custom attributes.  Please contact rmCloud support via the "Get help" button';
+import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
+import { ATTRIBUTES_LOAD_ERROR } from "../../components/Flags/loadErrors.js";
 
 type Option<V> = { label: string; value: V };
 const typeOptions: Option<AttributeType>[] = (["string", "select"] as const).map((value) => ({
@@ -40,9 +39,7 @@ export function CustomFieldsSection() {
   const remove = useDeleteAttribute();
   const [deleting, setDeleting] = useState<Attribute>();
 
-  useEffect(() => {
-    if (attributes.isError) flags.error(LOAD_ERROR);
-  }, [attributes.isError, flags]);
+  useLoadErrorFlag(attributes.isError ? ATTRIBUTES_LOAD_ERROR : undefined);
   useEffect(() => {
     if (projects.isError) flags.error("There was a problem retrieving your project data from Atlassian.");
   }, [projects.isError, flags]);

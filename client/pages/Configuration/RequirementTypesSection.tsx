@@ -6,7 +6,7 @@ import InlineEdit from "@atlaskit/inline-edit";
 import { Box, Inline, Stack } from "@atlaskit/primitives";
 import Textfield from "@atlaskit/textfield";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { z } from "zod";
 import {
@@ -18,7 +18,8 @@ import {
 } from "../../../common/schemas/requirementType.js";
 import { type RequirementType as ListedType, useRequirementTypes } from "../../api/requirementTypes.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags } from "../../components/Flags/Flags.js";
+import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
+import { requirementTypesLoadError } from "../../components/Flags/loadErrors.js";
 import { type RequirementTypeChanges, useRequirementTypeMutations } from "./requirementTypeMutations.js";
 
 const CreateFormSchema = CreateRequirementTypeSchema.pick({ name: true, prefix: true });
@@ -40,9 +41,7 @@ export function RequirementTypesSection() {
   const { update, remove } = useRequirementTypeMutations();
   const [deleting, setDeleting] = useState<RequirementType>();
 
-  useEffect(() => {
-    if (types.error) flags.error(`There was a problem retrieving your requirement types: ${types.error.message}`);
-  }, [types.error, flags]);
+  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
 
   const save = async (type: RequirementType, changes: Partial<RequirementTypeChanges>) => {
     try {

@@ -18,7 +18,12 @@ import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useFlags } from "../../components/Flags/Flags.js";
+import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
+import {
+  COMPONENTS_LOAD_ERROR,
+  requirementTypesLoadError,
+  STATUSES_LOAD_ERROR
+} from "../../components/Flags/loadErrors.js";
 import { useAppState } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
@@ -45,6 +50,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const [kept, setKept] = useState<string[]>([]);
   const [assignByComponent, setAssignByComponent] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
+  const [typeMissing, setTypeMissing] = useState(false);
   const [isSubmitting, setSubmitting] = useState(false);
   const [job, setJob] = useState<JobStatusResponse | undefined>();
 
@@ -54,6 +60,10 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const components = useProjectComponents(projectId);
   const statuses = useProjectStatuses(projectId);
   const importer = useStartImport(projectId);
+  // The file's components and statuses are matched against these lists: without them every row would be refused.
+  const hostDataProblem = components.isError ? COMPONENTS_LOAD_ERROR : statuses.isError ? STATUSES_LOAD_ERROR : undefined;
+  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
+  useLoadErrorFlag(hostDataProblem);
 
   const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
   const typeOptions = (types.data ?? []).map((type) => ({ label: `${type.name} (${type.prefix})`, value: type.requirement_type_id }));
@@ -75,7 +85,14 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       window.alert(`${IMPORT_NO_FILE_MESSAGE}.`);
       return;
     }
-    if (typeId === undefined) return;
+    if (typeId === undefined) {
+      setTypeMissing(true);
+      return;
+    }
+    if (hostDataProblem) {
+      setProblem(hostDataProblem);
+      return;
+    }
     setSubmitting(true);
     setProblem(undefined);
     try {
@@ -132,10 +149,15 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           inputId={ids.type}
           options={typeOptions}
           value={typeOptions.find((option) => option.value === typeId) ?? null}
-          onChange={(option) => setTypeId(option?.value)}
+          onChange={(option) => {
+            setTypeId(option?.value);
+            setTypeMissing(false);
+          }}
           isLoading={types.isLoading}
           isDisabled={isSubmitting}
+          isInvalid={typeMissing}
         />
+        {typeMissing ? <ErrorMessage>Required</ErrorMessage> : null}
 
         <h4 style={{ marginTop: token("space.200") }}>Import into</h4>
         <FolderPicker
@@ -175,7 +197,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       <DialogFooter
         label="Import"
         isSubmitting={isSubmitting}
-        isDisabled={typeId === undefined}
+        isDisabled={components.isLoading || statuses.isLoading}
         onConfirm={() => void submit()}
         onCancel={onClose}
       />

@@ -3,7 +3,8 @@ import { ModalTransition } from "@atlaskit/modal-dialog";
 import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useRequirement } from "../../api/requirements.js";
 import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
 import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
@@ -25,10 +26,19 @@ export function RequirementsPage() {
 }
 
 function RequirementsScreen({ projectId }: { projectId: number }) {
-  const { nav, navigate, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } = useAppState();
+  const { nav, navigate, redirect, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } =
+    useAppState();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
   const tree = useTreeRows(projectId, openFolders);
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
+  // A deep link or an older history entry may name a requirement of another project: it is shown in
+  // its own project, whose folders, statuses and custom fields its edit and move dialogs offer.
+  const shownProject = useRequirement(current.requirementId).data?.project;
+  useEffect(() => {
+    if (current.requirementId !== undefined && shownProject !== undefined && shownProject !== projectId) {
+      redirect({ projectId: shownProject, tab: "requirements", requirementId: current.requirementId });
+    }
+  }, [current.requirementId, shownProject, projectId, redirect]);
 
   const openRow = (row: TreeRow) => {
     if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
@@ -98,7 +108,6 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
           <div style={{ flex: 1, minWidth: 0 }}>
             {current.requirementId !== undefined ? (
               <RequirementDetail
-                projectId={projectId}
                 requirementId={current.requirementId}
                 onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
                 onMove={(detail) =>
@@ -109,7 +118,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
                   })
                 }
                 onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
-                onOpenRequirement={(requirementId) => navigate({ projectId, tab: "requirements", requirementId })}
+                onOpenRequirement={(linked) =>
+                  navigate({ projectId: linked.project, tab: "requirements", requirementId: linked.requirement_id })
+                }
               />
             ) : null}
             {current.folderId !== undefined ? (

@@ -212,6 +212,22 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     expect(await linkedRequirementIds(ctx.deps.db, tenant, "20009")).toEqual([]);
   });
 
+  it("takes requirement ids as numeric strings like every other id list, and refuses non-numeric ones", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const projectReq = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Alarms are audible");
+    const globalReq = await seedRequirement(ctx.deps.db, tenant, 0, "Logs are kept a year");
+
+    const res = await putIssue(tenant, "20003", [String(projectReq), globalReq]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requirements: [projectReq, globalReq] });
+    expect(await linkedRequirementIds(ctx.deps.db, tenant, "20003")).toEqual([projectReq, globalReq]);
+
+    const refused = await putIssue(tenant, "20003", [String(projectReq), "12abc"]);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ "requirements.1": ["Must be a number"] });
+    expect(await linkedRequirementIds(ctx.deps.db, tenant, "20003")).toEqual([projectReq, globalReq]);
+  });
+
   it("answers 400 in the spec's format for a malformed body or issue id", async () => {
     const tenant = await createTenant(ctx.deps.db);
     const badBody = await putIssue(tenant, "20001", ["one"]);

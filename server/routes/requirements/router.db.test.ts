@@ -233,6 +233,62 @@ describe("editing a requirement", () => {
     expect(retyped.body.requirement_type.prefix).toBe("SW");
   });
 
+  it("changes the type in the same save that removes every linked requirement, as the form sends it", async () => {
+    const high = await create({ name: "High", requirement_type_id: types.SR });
+    const low = await create({ name: "Low", requirements: [high.requirement_id] });
+    const res = await put(low.requirement_id, { name: "Low", requirement_type_id: types.SW, linked_requirements: [] });
+    expect(res.status).toBe(200);
+    expect(res.body.requirement_type.prefix).toBe("SW");
+    expect(res.body.linked_requirements_v2).toEqual([]);
+    expect((await read(high.requirement_id)).linked_requirements_v2).toEqual([]);
+    expect((await revisionsOf(low.requirement_id))[0]).toMatchObject({
+      action: "updated",
+      changed_fields: "requirement_type_id,linked_requirements",
+    });
+  });
+
+  it("does not change the type while the save keeps a linked requirement, even one that fits the new type", async () => {
+    const high = await create({ name: "High", requirement_type_id: types.SR });
+    const low = await create({ name: "Low", requirements: [high.requirement_id] });
+    const res = await put(low.requirement_id, {
+      name: "Low",
+      requirement_type_id: types.BR,
+      linked_requirements: [high.requirement_id],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ requirement_type_id: ["To edit the requirement type, remove any linked requirements below."] });
+    const unchanged = await read(low.requirement_id);
+    expect(unchanged.requirement_type.prefix).toBe("SYS");
+    expect(unchanged.linked_requirements_v2.map((l: { requirement_id: number }) => l.requirement_id)).toEqual([high.requirement_id]);
+  });
+
+  it("checks requirements linked in the same save as a type change against the new type's level", async () => {
+    const high = await create({ name: "High", requirement_type_id: types.SR });
+    const low = await create({ name: "Low", requirements: [high.requirement_id] });
+    const stakeholder = await create({ name: "Fits only System", requirement_type_id: types.SR });
+    const refused = await put(low.requirement_id, {
+      name: "Low",
+      requirement_type_id: types.SW,
+      linked_requirements: [stakeholder.requirement_id],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      linked_requirements: ["Only requirements one level above or below (level 3 or 5) can be linked"],
+    });
+    expect((await read(low.requirement_id)).requirement_type.prefix).toBe("SYS");
+
+    const system = await create({ name: "Fits Software" });
+    const res = await put(low.requirement_id, {
+      name: "Low",
+      requirement_type_id: types.SW,
+      linked_requirements: [system.requirement_id],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.requirement_type.prefix).toBe("SW");
+    expect(res.body.linked_requirements_v2.map((l: { requirement_id: number }) => l.requirement_id)).toEqual([system.requirement_id]);
+    expect((await read(high.requirement_id)).linked_requirements_v2).toEqual([]);
+  });
+
   it("refuses a custom ID another requirement of the project has", async () => {
     await create({ name: "Holder", display_id: "TAKEN" });
     const mine = await create({ name: "Mine", display_id: "MINE" });

@@ -8,6 +8,7 @@ import {
   ATTACHMENT_TOO_LARGE_MESSAGE,
   IMPORT_NOT_CSV_MESSAGE,
   MAX_ATTACHMENT_BYTES,
+  MAX_IMPORT_BYTES,
 } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { localPath, uploadAttachment as uploadTo } from "../../../test/helpers/storage.js";
@@ -113,6 +114,19 @@ describe("the local-disk upload URL", () => {
     expect(put.status).toBe(413);
     expect(put.body).toEqual({ Result: ATTACHMENT_TOO_LARGE_MESSAGE });
     expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", uuid))).toBeUndefined();
+  });
+
+  it("takes an import file larger than an attachment may be: imports have their own ceiling", async () => {
+    const signed = await signPut({ operation: "import", original_file_name: "jira-export.csv", file_type: "text/csv" });
+    expect(signed.status).toBe(200);
+    expect(new URL(signed.body.presigned_url).searchParams.get("max")).toBe(String(MAX_IMPORT_BYTES));
+    const put = await request(ctx.app)
+      .put(local(signed.body.presigned_url))
+      .set("Content-Type", "text/csv")
+      .send(Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, "a"));
+    expect([200, 204]).toContain(put.status);
+    const stored = await ctx.deps.storage.head(storageKey(tenant.tenantId, "imports", signed.body.uuid_file_name));
+    expect(stored?.size).toBe(MAX_ATTACHMENT_BYTES + 1);
   });
 
   it("refuses a streamed upload that grows past the limit without announcing its length", async () => {

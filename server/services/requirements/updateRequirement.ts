@@ -77,16 +77,18 @@ export async function updateRequirement(
       }
 
       const currentLinks = before.linked_requirements_v2.map((linked) => linked.requirement_id);
+      const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique(edit.linked_requirements);
       let level = current.level;
       if (edit.requirement_type_id !== undefined && edit.requirement_type_id !== current.requirement_type_id) {
-        if (currentLinks.length > 0) throw fieldError("requirement_type_id", TYPE_LOCKED_MESSAGE);
+        // The form clears its links when the type changes and saves both in one PUT, so only links
+        // this save keeps lock the type: they fit the old level. Added links are checked below against the new one.
+        if (currentLinks.some((id) => nextLinks.includes(id))) throw fieldError("requirement_type_id", TYPE_LOCKED_MESSAGE);
         const type = await findRequirementType(trx, tenantId, edit.requirement_type_id, "share");
         if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
         level = type.level;
         change("requirement_type_id", "requirement_type_id", type.requirement_type_id);
       }
 
-      const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique(edit.linked_requirements);
       const added = nextLinks.filter((id) => !currentLinks.includes(id));
       const removed = currentLinks.filter((id) => !nextLinks.includes(id));
       if (added.length > 0) {

@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   IMPORT_NOT_CSV_MESSAGE,
   MAX_ATTACHMENT_BYTES,
+  MAX_IMPORT_BYTES,
   type SignPutResponse,
   type UploadOperation,
 } from "../../../common/schemas/storage.js";
@@ -27,8 +28,7 @@ export async function signUpload(
   const key = storageKey(actor.tenantId, areaOf(input.operation), uuidFileName);
   const presignedUrl = await deps.storage.presignPut(key, {
     contentType: input.file_type,
-    // The spec names a limit for attachments only; imports get the same ceiling rather than none.
-    maxBytes: MAX_ATTACHMENT_BYTES,
+    maxBytes: input.operation === "import" ? MAX_IMPORT_BYTES : MAX_ATTACHMENT_BYTES,
   });
   await insertUpload(deps.db, actor.tenantId, {
     uuidFileName,

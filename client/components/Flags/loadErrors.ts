@@ -1,0 +1,11 @@
+const GET_HELP = 'Please contact rmCloud support via the "Get help" button';
+
+/** Spec section 8: problems loading host or rmCloud data, each with the Get help advice. */
+export const ATTRIBUTES_LOAD_ERROR = `There was a problem loading custom attributes.  ${GET_HELP}`;
+export const ASSIGNEES_LOAD_ERROR = `There was a problem loading assignee data.  ${GET_HELP}`;
+export const COMPONENTS_LOAD_ERROR = `There was a problem loading component data.  ${GET_HELP}`;
+export const STATUSES_LOAD_ERROR = `There was a problem loading status data.  ${GET_HELP}`;
+
+export function requirementTypesLoadError(error: Error): string {
+  return `There was a problem retrieving your requirement types: ${error.message}`;
+}
