@@ -42,8 +42,11 @@ export type FolderItem = {
   issues: { atlassian_issue_id: string }[];
   has_descendant_folders: boolean;
   has_descendant_requirements: boolean;
-  /** Only on folders the request expanded: their direct children, expanded again where asked. */
-  descendants?: Item[];
+  /**
+   * On a folder the request expanded, its direct children (expanded again where asked); empty on
+   * every other folder, whose has_descendant_* flags say whether it has any.
+   */
+  descendants: Item[];
 };
 
 export const FolderItemSchema = z.object({
@@ -55,7 +58,7 @@ export const FolderItemSchema = z.object({
   issues: z.array(z.object({ atlassian_issue_id: z.string() })),
   has_descendant_folders: z.boolean(),
   has_descendant_requirements: z.boolean(),
-  descendants: z.array(z.unknown()).optional(),
+  descendants: z.array(z.unknown()),
 });
 
 export const RequirementListItemSchema = z.object({

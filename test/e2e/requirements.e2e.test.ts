@@ -149,6 +149,22 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await expect(screen.detailValue("Status").count()).resolves.toBe(0);
   });
 
+  it("changes the type of a linked requirement in one save once its links are removed in the form", async () => {
+    const business = await screen.createRequirement("Drugs are dosed right", { level: 1 });
+    const stakeholder = await screen.createRequirement("Nurses check the dose", { level: 2, links: [business.requirement_id] });
+    await screen.open(`${PUMP}-requirements-${stakeholder.requirement_id}`, { page: screen.page });
+    await screen.detail(/Nurses check the dose/).getByRole("button", { name: "Edit" }).click();
+    const dialog = screen.dialog();
+    await dialog.getByRole("button", { name: `Remove BR-${business.requirement_id}: Drugs are dosed right` }).click();
+    await screen.chooseOption("Requirement type", "System");
+    await dialog.getByRole("button", { name: "OK" }).click();
+
+    await screen.flag("Requirement edited successfully").waitFor();
+    await expect.poll(() => screen.detailValue("Type").textContent()).toBe("System Requirement");
+    const detail = screen.detail(/Nurses check the dose/);
+    await expect(detail.getByRole("button", { name: /Drugs are dosed right/ }).count()).resolves.toBe(0);
+  });
+
   it("goes back and forward through the opened requirements with the browser's history", async () => {
     const first = await screen.createRequirement("Battery lasts 8 hours");
     const second = await screen.createRequirement("Battery level is shown");

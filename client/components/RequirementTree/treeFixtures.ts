@@ -10,6 +10,7 @@ export function folder(folderId: number, name: string, parent: number | null, ha
     issues: [],
     has_descendant_folders: hasChildren,
     has_descendant_requirements: false,
+    descendants: [],
   };
 }
 

@@ -45,6 +45,7 @@ describe("folders", () => {
       issues: [],
       has_descendant_folders: false,
       has_descendant_requirements: false,
+      descendants: [],
       project: PROJECT,
     });
     const read = await api().get(`/api/folder/${res.body.folder_id}`).set("Authorization", auth);

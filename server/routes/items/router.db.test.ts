@@ -53,6 +53,7 @@ describe("the item tree", () => {
         issues: [],
         has_descendant_folders: true,
         has_descendant_requirements: true,
+        descendants: [],
       },
       expect.objectContaining({ folder_id: b.folder_id, has_descendant_folders: false, has_descendant_requirements: false }),
       {
@@ -77,7 +78,7 @@ describe("the item tree", () => {
       }),
       expect.objectContaining({ requirement_id: inA.requirement_id, display_id: "A-1", prefix: "SW" }),
     ]);
-    expect(open.body.items[1].descendants).toBeUndefined();
+    expect(open.body.items[1].descendants).toEqual([]);
   });
 
   it("lists the direct children of a folder", async () => {

@@ -15,6 +15,7 @@ const toFolderItem = (row: FolderRow): FolderItem => ({
   issues: row.issue_ids.map((id) => ({ atlassian_issue_id: id })),
   has_descendant_folders: row.has_descendant_folders,
   has_descendant_requirements: row.has_descendant_requirements,
+  descendants: [],
 });
 
 /**
