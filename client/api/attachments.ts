@@ -8,7 +8,7 @@ import {
   type SignPutResponse,
 } from "../../common/schemas/storage.js";
 import { withAttachment, withoutAttachment } from "../components/Attachments/attachmentRules.js";
-import { api } from "./client.js";
+import { ApiError, api } from "./client.js";
 import { requirementKeys } from "./requirements.js";
 
 /** A presigned download URL of a stored file (POST /api/sign-s3-get). */
@@ -44,16 +44,40 @@ async function uploadFailureText(response: Response): Promise<string> {
   return `Storage answered ${response.status}`;
 }
 
-function patchAttachments(requirementId: number, attachments: Attachment[]) {
-  return api.patch<RequirementDetail>(`/api/requirement/${requirementId}`, { attachments });
+/** Reads of the requirement before a list change gives up to another save that keeps landing first. */
+const ATTACHMENT_SAVE_ATTEMPTS = 3;
+
+/**
+ * PATCH replaces the whole list, and storage then deletes every file the list drops: built from
+ * the list the page shows, it would remove a file someone attached since. So the change is applied
+ * to the requirement as it is now and written only at that revision (a save in between answers
+ * 409, and the requirement is read again).
+ */
+async function patchAttachments(
+  requirementId: number,
+  change: (current: Attachment[]) => Attachment[],
+): Promise<RequirementDetail> {
+  for (let attempt = 1; ; attempt++) {
+    const latest = await api.get<RequirementDetail>(`/api/requirement/${requirementId}`);
+    try {
+      return await api.patch<RequirementDetail>(`/api/requirement/${requirementId}`, {
+        attachments: change(latest.attachments),
+        revision: latest.revision,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409) || attempt === ATTACHMENT_SAVE_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Spec section 4: add and delete patch the requirement's attachment list, then the detail reloads. */
-function useAttachmentMutation<V>(requirementId: number, change: (current: Attachment[], variables: V) => Promise<Attachment[]>) {
+function useAttachmentMutation<V>(
+  requirementId: number,
+  prepare: (variables: V) => Promise<(current: Attachment[]) => Attachment[]>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ current, variables }: { current: Attachment[]; variables: V }) =>
-      patchAttachments(requirementId, await change(current, variables)),
+    mutationFn: async (variables: V) => patchAttachments(requirementId, await prepare(variables)),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: requirementKeys.detail(requirementId) }),
@@ -63,12 +87,16 @@ function useAttachmentMutation<V>(requirementId: number, change: (current: Attac
 }
 
 export function useAddAttachment(requirementId: number) {
-  return useAttachmentMutation(requirementId, async (current, file: File) => withAttachment(current, await uploadFile(file)));
+  return useAttachmentMutation(requirementId, async (file: File) => {
+    const added = await uploadFile(file);
+    return (current) => withAttachment(current, added);
+  });
 }
 
 export function useDeleteAttachment(requirementId: number) {
-  return useAttachmentMutation(requirementId, async (current, uuidFileName: string) =>
-    withoutAttachment(current, uuidFileName),
+  return useAttachmentMutation(
+    requirementId,
+    async (uuidFileName: string) => (current) => withoutAttachment(current, uuidFileName),
   );
 }
 

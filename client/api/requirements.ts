@@ -23,7 +23,8 @@ export type RequirementInput = {
   components: string[];
   issues: string[];
   contents: string[];
-  attributes: Record<string, AttributeValue>;
+  /** Left out when the project's custom fields could not be read: the stored values then stay. */
+  attributes?: Record<string, AttributeValue>;
 };
 
 export const requirementKeys = {

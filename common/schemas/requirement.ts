@@ -205,8 +205,11 @@ export const UpdateRequirementSchema = z.object({
 export type UpdateRequirementInput = z.input<typeof UpdateRequirementSchema>;
 export type UpdateRequirementValues = z.output<typeof UpdateRequirementSchema>;
 
-/** PATCH /api/requirement/{id}: the whole new attachment list (add and delete both send it). */
-export const PatchRequirementSchema = z.object({ attachments: attachmentsSchema });
+/**
+ * PATCH /api/requirement/{id}: the whole new attachment list (add and delete both send it), and the
+ * revision it was built from (a stale one gets 409, as on PUT).
+ */
+export const PatchRequirementSchema = z.object({ attachments: attachmentsSchema, revision: numericIdSchema.optional() });
 
 export const RequirementIdsSchema = z.object({
   requirementIds: z.array(numericIdSchema, { error: "Required" }).max(20_000),

@@ -53,6 +53,35 @@ describe("Requirement detail and form: attachments, custom fields and linked iss
     await attachments().getByText("None").waitFor();
   });
 
+  it("keeps a file someone else attached while the page was open when the user attaches another", async () => {
+    const created = await screen.createRequirement("The pump keeps its service log");
+    await screen.open(`${PUMP}-requirements-${created.requirement_id}`, { page: screen.page });
+    await screen.detail(/The pump keeps its service log/).waitFor();
+    await attachments().getByText("None").waitFor();
+
+    const signed = await screen.api<{ presigned_url: string; uuid_file_name: string }>("POST", "/api/sign-s3-put", {
+      operation: "attachment",
+      original_file_name: "service.txt",
+      file_type: "text/plain",
+    });
+    const put = await fetch(signed.presigned_url, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "serviced" });
+    expect(put.ok).toBe(true);
+    const theirs = { original_file_name: "service.txt", uuid_file_name: signed.uuid_file_name };
+    await screen.api("PATCH", `/api/requirement/${created.requirement_id}`, { attachments: [theirs] });
+
+    await picker().setInputFiles({ name: "flow.png", mimeType: "image/png", buffer: PNG });
+    await screen.flag("Attachment added successfully").waitFor();
+    await attachments().getByRole("listitem", { name: "flow.png" }).waitFor();
+    await attachments().getByRole("listitem", { name: "service.txt" }).waitFor();
+    const stored = await screen.api<{ attachments: { original_file_name: string }[] }>(
+      "GET",
+      `/api/requirement/${created.requirement_id}`,
+    );
+    expect(stored.attachments.map((attachment) => attachment.original_file_name).sort()).toEqual(["flow.png", "service.txt"]);
+    const download = await screen.api<{ presigned_url: string }>("POST", "/api/sign-s3-get", theirs);
+    expect(await (await fetch(download.presigned_url)).text()).toBe("serviced");
+  });
+
   it("offers a preview for png, jpeg and jpg files only", async () => {
     const created = await screen.createRequirement("The manual is attached");
     await screen.open(`${PUMP}-requirements-${created.requirement_id}`, { page: screen.page });

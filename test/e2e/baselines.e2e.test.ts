@@ -95,7 +95,7 @@ describe("Baselines in the emulated Jira project page", () => {
     await expect(screen.frame.locator("section[data-status]").count()).resolves.toBe(2);
   });
 
-  it("keeps the open baseline in the host history; back and forward re-apply it; a delete after confirmation clears it", async () => {
+  it("keeps the open baseline in the host history; back and forward re-apply it; a delete after confirmation deletes the baseline it was opened for and clears it", async () => {
     await screen.frame.getByRole("button", { name: "Baseline Explorer" }).click();
     await expect.poll(() => decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines$`));
     const list = screen.frame.getByRole("navigation", { name: "Baselines" });
@@ -111,10 +111,15 @@ describe("Baselines in the emulated Jira project page", () => {
     await detail.waitFor();
 
     await detail.getByRole("button", { name: "Delete" }).click();
-    await screen.dialog().getByRole("button", { name: "Delete" }).click();
+    const confirm = screen.dialog();
+    await confirm.getByText(/After the change/).waitFor();
+    // Back with the dialog open shows the other baseline behind it; the dialog still deletes the one it was opened for.
+    await screen.page.goBack();
+    await screen.frame.getByRole("region", { name: "Baseline Before the change" }).waitFor();
+    await confirm.getByRole("button", { name: "Delete" }).click();
     await screen.flag("Baseline deleted successfully").waitFor();
-    await detail.waitFor({ state: "detached" });
     await expect.poll(() => list.getByRole("button").count()).toBe(1);
+    await list.getByRole("button", { name: /Before the change/ }).waitFor();
     expect(decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines$`));
   });
 });

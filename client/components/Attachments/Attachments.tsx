@@ -32,7 +32,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
       return;
     }
     try {
-      await add.mutateAsync({ current: [...attachments], variables: file });
+      await add.mutateAsync(file);
       flags.success("Attachment added successfully");
     } catch (error) {
       flags.error(`There was a problem adding your attachment: ${errorText(error)}`);
@@ -122,7 +122,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
             onClose={() => setDeleting(undefined)}
             onConfirm={async () => {
               try {
-                await remove.mutateAsync({ current: [...attachments], variables: deleting.uuid_file_name });
+                await remove.mutateAsync(deleting.uuid_file_name);
                 flags.success("Attachment deleted successfully");
               } catch (error) {
                 flags.error(`There was a problem deleting your attachment: ${errorText(error)}`);

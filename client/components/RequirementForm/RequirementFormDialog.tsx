@@ -105,7 +105,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const save = handleSubmit((valid) =>
     submit(() =>
       onSubmit(
-        requirementInputFromForm(valid, { isGlobal, attributes: attributes.data ?? [], existing }),
+        requirementInputFromForm(valid, { isGlobal, attributes: attributes.data, existing }),
         valid.linked_requirements,
       ),
     ),

@@ -92,6 +92,16 @@ describe("the requirement form", () => {
     expect(input).toMatchObject({ name: "Rate", display_id: null, requirement_type_id: 1, attributes: {} });
   });
 
+  it("leaves custom field values out while the project's fields are unknown, so an edit keeps the stored ones", () => {
+    const input = requirementInputFromForm(requirementFormFromDetail(detail), {
+      isGlobal: false,
+      attributes: undefined,
+      existing: detail,
+    });
+    expect(input.attributes).toBeUndefined();
+    expect(input).toMatchObject({ name: detail.name, status: "10001" });
+  });
+
   it("sends the linked issues the form holds, including a global requirement's", () => {
     const values = { ...requirementFormFromDetail(detail), issues: ["20101", "30502"] };
     expect(requirementInputFromForm(values, { isGlobal: false, attributes, existing: detail }).issues).toEqual([

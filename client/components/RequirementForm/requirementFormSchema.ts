@@ -58,18 +58,17 @@ export function requirementFormFromDetail(detail: RequirementDetail): Requiremen
 
 /**
  * The request body of a validated form; the global project has no status, assignee or components.
+ * Custom field values go only with the project's fields known (`attributes` undefined while they
+ * load or when they failed): the form shows no fields then, and an empty map would delete every
+ * stored value.
  */
 export function requirementInputFromForm(
   values: RequirementFormValues,
-  options: { isGlobal: boolean; attributes: readonly CustomAttribute[]; existing?: RequirementDetail },
+  options: { isGlobal: boolean; attributes: readonly CustomAttribute[] | undefined; existing?: RequirementDetail },
 ): RequirementInput {
   const { requirement_type_id: typeId } = values;
   if (typeId === null) throw new Error("requirement type is required");
-  const attributes: Record<string, AttributeValue> = {};
-  for (const attribute of options.attributes) {
-    const value = values.attributes[String(attribute.attribute_id)];
-    if (value !== null && value !== undefined && value !== "") attributes[String(attribute.attribute_id)] = value;
-  }
+  const attributes = options.attributes && attributeValuesOf(values, options.attributes);
   return {
     name: values.name.trim(),
     description: values.description,
@@ -82,4 +81,13 @@ export function requirementInputFromForm(
     contents: values.contents,
     attributes,
   };
+}
+
+function attributeValuesOf(values: RequirementFormValues, fields: readonly CustomAttribute[]): Record<string, AttributeValue> {
+  const attributes: Record<string, AttributeValue> = {};
+  for (const field of fields) {
+    const value = values.attributes[String(field.attribute_id)];
+    if (value !== null && value !== undefined && value !== "") attributes[String(field.attribute_id)] = value;
+  }
+  return attributes;
 }

@@ -22,7 +22,8 @@ export const NO_DESCRIPTION_TEXT = "No description";
 export function BaselineExplorer({ projectId }: { projectId: number }) {
   const { nav, navigate } = useAppState();
   const flags = useFlags();
-  const [dialog, setDialog] = useState<"create" | "delete" | undefined>();
+  // The delete dialog keeps the baseline it was opened for: back or forward may show another behind it.
+  const [dialog, setDialog] = useState<"create" | { deleting: Baseline } | undefined>();
   const baselines = useBaselines(projectId);
   const createBaseline = useCreateBaseline(projectId);
   const deleteBaseline = useDeleteBaseline();
@@ -74,7 +75,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
         </nav>
         <div style={{ flex: 1, minWidth: 0 }}>
           {currentId !== undefined ? (
-            <BaselineDetail projectId={projectId} baselineId={currentId} onDelete={() => setDialog("delete")} />
+            <BaselineDetail projectId={projectId} baselineId={currentId} onDelete={(baseline) => setDialog({ deleting: baseline })} />
           ) : null}
         </div>
       </div>
@@ -92,12 +93,12 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
             }}
           />
         ) : null}
-        {dialog === "delete" && currentId !== undefined ? (
+        {typeof dialog === "object" ? (
           <DeleteDialog
             title="Delete baseline"
             onClose={() => setDialog(undefined)}
             onConfirm={async () => {
-              await withFlags(flags, () => deleteBaseline.mutateAsync(currentId), {
+              await withFlags(flags, () => deleteBaseline.mutateAsync(dialog.deleting.baseline_id), {
                 success: "Baseline deleted successfully",
                 failure: "There was a problem deleting your baseline",
               });
@@ -105,7 +106,8 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
               show();
             }}
           >
-            Are you sure you want to delete this baseline? The requirements themselves are not changed.
+            Are you sure you want to delete the baseline {baselineIdLabel(dialog.deleting.baseline_id)} {dialog.deleting.name}? The
+            requirements themselves are not changed.
           </DeleteDialog>
         ) : null}
       </ModalTransition>
@@ -113,7 +115,15 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
   );
 }
 
-function BaselineDetail({ projectId, baselineId, onDelete }: { projectId: number; baselineId: number; onDelete(): void }) {
+function BaselineDetail({
+  projectId,
+  baselineId,
+  onDelete,
+}: {
+  projectId: number;
+  baselineId: number;
+  onDelete(baseline: Baseline): void;
+}) {
   const baseline = useBaseline(projectId, baselineId);
   if (baseline.isLoading) return <Spinner size="medium" label="Loading baseline" />;
   if (baseline.isError) return <RetrieveError error={baseline.error} />;
@@ -121,7 +131,15 @@ function BaselineDetail({ projectId, baselineId, onDelete }: { projectId: number
   return <BaselineSummary projectId={projectId} baseline={baseline.data} onDelete={onDelete} />;
 }
 
-function BaselineSummary({ projectId, baseline, onDelete }: { projectId: number; baseline: Baseline; onDelete(): void }) {
+function BaselineSummary({
+  projectId,
+  baseline,
+  onDelete,
+}: {
+  projectId: number;
+  baseline: Baseline;
+  onDelete(baseline: Baseline): void;
+}) {
   const th = { textAlign: "left", padding: token("space.050"), width: 140 } as const;
   const td = { padding: token("space.050") } as const;
   return (
@@ -130,7 +148,7 @@ function BaselineSummary({ projectId, baseline, onDelete }: { projectId: number;
         <Heading size="medium" as="h2">
           {baseline.name}
         </Heading>
-        <Button appearance="danger" onClick={onDelete}>
+        <Button appearance="danger" onClick={() => onDelete(baseline)}>
           Delete
         </Button>
       </div>

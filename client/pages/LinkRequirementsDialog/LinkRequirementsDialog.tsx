@@ -1,5 +1,6 @@
 import Select from "@atlaskit/select";
 import { useEffect, useRef, useState } from "react";
+import { withLinkChanges } from "../../api/linkListChanges.js";
 import { GLOBAL_PROJECT_NAME } from "../../api/projects.js";
 import { requirementLabel } from "../../../common/labels.js";
 import { useHost } from "../../host/index.js";
@@ -47,13 +48,17 @@ export function LinkRequirementsDialog() {
   const host = useHost();
   const [loaded, setLoaded] = useState<Loaded | "failed" | undefined>();
   const [selected, setSelected] = useState<readonly Option[]>([]);
-  const current = useRef<{ issue?: IssueContext; selected: readonly Option[] }>({ selected: [] });
+  const current = useRef<{ issue?: IssueContext; loaded: readonly number[]; selected: readonly Option[] }>({
+    loaded: [],
+    selected: [],
+  });
   current.current.selected = selected;
 
   useEffect(() => {
     loadDialog(window.location.search, () => host.getContext()).then(
       (result) => {
         current.current.issue = result.issue;
+        current.current.loaded = result.selected.map((option) => option.value);
         setSelected(result.selected);
         setLoaded(result);
       },
@@ -63,12 +68,13 @@ export function LinkRequirementsDialog() {
 
   useEffect(() => {
     host.onDialogSubmit(async () => {
-      const { issue, selected: chosen } = current.current;
+      const { issue, loaded, selected: chosen } = current.current;
       if (!issue) return false;
       try {
+        const latest = (await loadIssueRequirements(issue)).map((requirement) => requirement.requirement_id);
         await saveIssueRequirements(
           issue.issueId,
-          chosen.map((option) => option.value),
+          withLinkChanges({ loaded, chosen: chosen.map((option) => option.value), latest }),
         );
         host.showFlag({ title: SAVED, body: "", type: "success" });
         return true;

@@ -61,7 +61,7 @@ export function RequirementsDialogs({
       const { detail } = dialog;
       return (
         <RequirementFormDialog
-          projectId={projectId}
+          projectId={detail.project}
           title="Edit requirement"
           existing={detail}
           onClose={onClose}

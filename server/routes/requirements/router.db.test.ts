@@ -299,12 +299,16 @@ describe("editing a requirement", () => {
     expect(same.status).toBe(200);
   });
 
+  /** A file uploaded as the form does, as the attachment row a PATCH sends. */
+  const uploaded = async (name: string, type: string) => ({
+    original_file_name: name,
+    uuid_file_name: (await uploadAttachment(ctx, auth, name, type, `${name} bytes`)).uuid,
+  });
+
   it("replaces the attachment list with PATCH, records it and removes dropped files from storage", async () => {
     const created = await create({ name: "With files" });
-    const spec = await uploadAttachment(ctx, auth, "spec.pdf", "application/pdf", "PDF bytes");
-    const diagram = await uploadAttachment(ctx, auth, "diagram.png", "image/png", "PNG bytes");
-    const one = { original_file_name: "spec.pdf", uuid_file_name: spec.uuid };
-    const two = { original_file_name: "diagram.png", uuid_file_name: diagram.uuid };
+    const one = await uploaded("spec.pdf", "application/pdf");
+    const two = await uploaded("diagram.png", "image/png");
     const added = await patch(created.requirement_id, { attachments: [one, two] });
     expect(added.status).toBe(200);
     expect(added.body.attachments).toEqual([one, two]);
@@ -314,12 +318,31 @@ describe("editing a requirement", () => {
     expect(removed.body.attachments).toEqual([two]);
     expect(removed.body.revision).toBe(3);
     expect((await revisionsOf(created.requirement_id))[0]).toMatchObject({ action: "updated", changed_fields: "attachments" });
-    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", spec.uuid))).toBeUndefined();
-    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", diagram.uuid))).toBeDefined();
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", one.uuid_file_name))).toBeUndefined();
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", two.uuid_file_name))).toBeDefined();
 
     const thief = await create({ name: "Thief" });
     const stolen = await patch(thief.requirement_id, { attachments: [two] });
     expect(stolen.status).toBe(400);
+  });
+
+  it("refuses an attachment list built from a stale revision with 409, dropping and deleting nothing", async () => {
+    const created = await create({ name: "Shared files" });
+    const mineRow = await uploaded("mine.txt", "text/plain");
+    const theirsRow = await uploaded("theirs.txt", "text/plain");
+    const seen = (await read(created.requirement_id)).revision;
+    const first = await patch(created.requirement_id, { attachments: [theirsRow], revision: seen });
+    expect(first.status).toBe(200);
+
+    const stale = await patch(created.requirement_id, { attachments: [mineRow], revision: seen });
+    expect(stale.status).toBe(409);
+    expect((await read(created.requirement_id)).attachments).toEqual([theirsRow]);
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", theirsRow.uuid_file_name))).toBeDefined();
+
+    const merged = await patch(created.requirement_id, { attachments: [theirsRow, mineRow], revision: first.body.revision });
+    expect(merged.status).toBe(200);
+    expect(merged.body.attachments).toHaveLength(2);
+    expect(merged.body.attachments).toEqual(expect.arrayContaining([theirsRow, mineRow]));
   });
 
   it("attaches only files that were really uploaded by this site, within 25 MB", async () => {
