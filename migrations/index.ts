@@ -10,6 +10,7 @@ import * as endedJobsIndex from "./0012_ended_jobs_index.js";
 import * as setBasedRequirementReferences from "./0013_set_based_requirement_references.js";
 import * as requirementReferencesPlannedPerStatement from "./0014_requirement_references_planned_per_statement.js";
 import * as requirementReferencesByPrimaryKey from "./0015_requirement_references_by_primary_key.js";
+import * as tenantCloudIds from "./0016_tenant_cloud_ids.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -29,4 +30,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0013_set_based_requirement_references", setBasedRequirementReferences],
   ["0014_requirement_references_planned_per_statement", requirementReferencesPlannedPerStatement],
   ["0015_requirement_references_by_primary_key", requirementReferencesByPrimaryKey],
+  ["0016_tenant_cloud_ids", tenantCloudIds],
 ];

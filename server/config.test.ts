@@ -11,3 +11,12 @@ describe("DATABASE_POOL_SIZE", () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: "1" })).toThrow(/DATABASE_POOL_SIZE must be at least 2/);
   });
 });
+
+describe("AC_OPTS", () => {
+  it("refuses to start with atlassian-connect-express's options that skip signature checks", () => {
+    expect(() => loadConfig({ AC_OPTS: "no-auth" })).toThrow(/AC_OPTS=no-auth/);
+    expect(() => loadConfig({ AC_OPTS: "no-reg, no-auth" })).toThrow(/AC_OPTS=no-auth/);
+    expect(() => loadConfig({ AC_OPTS: "no-token-verfication" })).toThrow(/AC_OPTS=no-token-verfication/);
+    expect(loadConfig({ AC_OPTS: "no-reg" }).port).toBeGreaterThan(0);
+  });
+});

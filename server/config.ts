@@ -73,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.NODE_ENV === "production" && !parsed.APP_TOKEN_SECRET) {
     throw new Error("APP_TOKEN_SECRET must be set in production");
   }
+  // atlassian-connect-express skips its install, JWT and webhook checks (or its token checks) when
+  // AC_OPTS contains these words anywhere: an unsigned `installed` call could then take over a site.
+  // The emulator signs for real, so nothing needs them.
+  const unchecked = env.AC_OPTS?.match(/no-auth|no-token-verfication/)?.[0];
+  if (unchecked) throw new Error(`AC_OPTS=${unchecked} turns off Connect's signature checks; rmCloud does not start with it`);
   return {
     env: parsed.NODE_ENV,
     port,

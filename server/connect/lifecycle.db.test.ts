@@ -148,6 +148,41 @@ describe("the installed lifecycle", () => {
     expect((await signIn(confluence)).status).toBe(200);
   });
 
+  it("gives a new site at an address another site had a tenant of its own; the earlier site's data stays with it", async () => {
+    const earlier = await installSite(ctx, keys, { cloudId: randomUUID() });
+    const { tenant_id: earlierTenant } = await tenantOf(earlier.siteUrl);
+    await ctx.deps.db("folders").insert({ tenant_id: earlierTenant, project_id: 10000, name: "Theirs", created_by: "someone" });
+    expect((await postLifecycle(ctx, keys, earlier, "uninstalled")).status).toBe(204);
+
+    const next = await installSite(ctx, keys, { siteUrl: earlier.siteUrl, cloudId: randomUUID() });
+    const { tenant_id: nextTenant } = await tenantOf(next.siteUrl);
+    expect(nextTenant).not.toBe(earlierTenant);
+    expect(await ctx.deps.db("folders").where({ tenant_id: nextTenant })).toEqual([]);
+    expect(await ctx.deps.db("folders").where({ tenant_id: earlierTenant })).toHaveLength(1);
+    expect((await signIn(next)).status).toBe(200);
+    expect((await signIn(earlier)).status).toBe(401);
+  });
+
+  it("keeps a site's tenant by its cloud id when the site is renamed and its other product installs", async () => {
+    const cloudId = randomUUID();
+    const jira = await installSite(ctx, keys, { cloudId });
+    const { tenant_id: tenantId } = await tenantOf(jira.siteUrl);
+    const renamed = `https://renamed-${randomUUID().slice(0, 8)}.atlassian.net`;
+    const confluence = await installSite(ctx, keys, { siteUrl: renamed, product: "confluence", cloudId });
+    expect((await tenantOf(renamed)).tenant_id).toBe(tenantId);
+    expect(await tenantOf(jira.siteUrl)).toBeUndefined();
+    expect((await signIn(confluence)).status).toBe(200);
+  });
+
+  it("joins a site recorded before cloud ids by its address, and keeps its cloud id from then on", async () => {
+    const jira = await installSite(ctx, keys);
+    const cloudId = randomUUID();
+    await installSite(ctx, keys, { siteUrl: jira.siteUrl, product: "confluence", cloudId });
+    const tenant = await tenantOf(jira.siteUrl);
+    expect(tenant.cloud_id).toBe(cloudId);
+    expect(await ctx.deps.db("installations").where({ tenant_id: tenant.tenant_id })).toHaveLength(2);
+  });
+
   it("gives a newly installed site the default requirement types exactly once", async () => {
     const site = await installSite(ctx, keys);
     const { tenant_id: tenantId } = await tenantOf(site.siteUrl);

@@ -3,7 +3,8 @@ import {
   deleteOtherInstallations,
   disableInstallation,
   findInstallationByClientKey,
-  insertTenantIfAbsent,
+  findOrCreateSiteTenant,
+  recordTenantCloudId,
   refreshTenantActive,
   upsertInstallation,
 } from "../db/installationStore.js";
@@ -19,6 +20,8 @@ export type InstallPayload = {
   sharedSecret: string;
   baseUrl: string;
   productType?: string;
+  /** The site's Atlassian cloud id: what keeps one site's tenant when its URL changes hands. */
+  cloudId?: unknown;
   [field: string]: unknown;
 };
 
@@ -37,8 +40,8 @@ export function productOf(payload: Pick<InstallPayload, "productType" | "baseUrl
 
 /**
  * A verified `installed` callback: the site's tenant is found (by this installation, else by the
- * site URL, so a Confluence install joins its Jira site's tenant) or created with the default
- * requirement types; the installation takes the new shared secret, and the tenant is open again.
+ * site's cloud id or URL, so a Confluence install joins its Jira site's tenant) or created with the
+ * default requirement types; the installation takes the new shared secret, and the tenant is open again.
  */
 export async function recordInstallation(db: Db, payload: InstallPayload): Promise<{ tenantId: string; created: boolean }> {
   const product = productOf(payload);
@@ -46,7 +49,11 @@ export async function recordInstallation(db: Db, payload: InstallPayload): Promi
   const { sharedSecret, ...clientInfo } = payload;
   const recorded = await db.transaction(async (trx) => {
     const existing = await findInstallationByClientKey(trx, payload.clientKey);
-    const tenant = existing ? { tenantId: existing.tenantId, created: false } : await insertTenantIfAbsent(trx, siteUrlOf(baseUrl));
+    const cloudId = typeof payload.cloudId === "string" && payload.cloudId !== "" ? payload.cloudId : undefined;
+    const tenant = existing
+      ? { tenantId: existing.tenantId, created: false }
+      : await findOrCreateSiteTenant(trx, { siteUrl: siteUrlOf(baseUrl), cloudId });
+    if (existing && cloudId) await recordTenantCloudId(trx, existing.tenantId, cloudId);
     if (tenant.created) await seedDefaultRequirementTypes({ db: trx }, appActor(tenant.tenantId));
     await deleteOtherInstallations(trx, tenant.tenantId, product, payload.clientKey);
     await upsertInstallation(trx, tenant.tenantId, { clientKey: payload.clientKey, product, baseUrl, sharedSecret, clientInfo });

@@ -68,17 +68,58 @@ export async function listEnabledInstallations(db: Db): Promise<Installation[]> 
   return rows.map(toInstallation);
 }
 
-export async function findTenantIdBySiteUrl(db: Db, siteUrl: string): Promise<string | undefined> {
-  const row = await db("tenants").where({ site_url: siteUrl }).first("tenant_id");
-  return row?.tenant_id;
-}
+type SiteTenant = { tenant_id: string; site_url: string; cloud_id: string | null };
 
-/** Creates the tenant of a site unless a concurrent install just did; `created` tells which. */
-export async function insertTenantIfAbsent(db: Db, siteUrl: string): Promise<{ tenantId: string; created: boolean }> {
-  const inserted = await db("tenants").insert({ site_url: siteUrl }).onConflict("site_url").ignore().returning("tenant_id");
-  const tenantId = inserted[0]?.tenant_id ?? (await findTenantIdBySiteUrl(db, siteUrl));
+const siteTenantWhere = (db: Db, where: Partial<SiteTenant>): Promise<SiteTenant | undefined> =>
+  db("tenants").where(where).first("tenant_id", "site_url", "cloud_id");
+
+/**
+ * The tenant a site's new installation (a clientKey not seen before) belongs to, created with
+ * `created: true` when the site has none: the tenant of the site's cloud id, else the tenant of its
+ * URL (how a Confluence install joins its Jira site's). A URL whose tenant belongs to another
+ * cloud has changed hands: that tenant keeps its data but gives the URL up, and the new site gets
+ * a tenant of its own. A renamed site takes its new URL along.
+ */
+export async function findOrCreateSiteTenant(
+  db: Db,
+  site: { siteUrl: string; cloudId: string | undefined },
+): Promise<{ tenantId: string; created: boolean }> {
+  const { siteUrl, cloudId } = site;
+  const byCloud = cloudId ? await siteTenantWhere(db, { cloud_id: cloudId }) : undefined;
+  const bySite = await siteTenantWhere(db, { site_url: siteUrl });
+  if (byCloud) {
+    if (byCloud.site_url !== siteUrl) {
+      if (bySite) await releaseSiteUrl(db, bySite);
+      await db("tenants").where({ tenant_id: byCloud.tenant_id }).update({ site_url: siteUrl });
+    }
+    return { tenantId: byCloud.tenant_id, created: false };
+  }
+  if (bySite && cloudId && bySite.cloud_id !== null) await releaseSiteUrl(db, bySite);
+  else if (bySite) {
+    if (cloudId) await recordTenantCloudId(db, bySite.tenant_id, cloudId);
+    return { tenantId: bySite.tenant_id, created: false };
+  }
+  const inserted = await db("tenants")
+    .insert({ site_url: siteUrl, cloud_id: cloudId ?? null })
+    .onConflict("site_url")
+    .ignore()
+    .returning("tenant_id");
+  // A concurrent install of the same site (its other product) created it first.
+  const tenantId = inserted[0]?.tenant_id ?? (await siteTenantWhere(db, { site_url: siteUrl }))?.tenant_id;
   if (!tenantId) throw new Error(`The tenant of ${siteUrl} could not be created`);
   return { tenantId, created: inserted.length > 0 };
+}
+
+/** A tenant recorded before cloud ids were kept learns its site's on the site's next install. */
+export async function recordTenantCloudId(db: Db, tenantId: string, cloudId: string): Promise<void> {
+  await db("tenants").where({ tenant_id: tenantId }).whereNull("cloud_id").update({ cloud_id: cloudId });
+}
+
+/** The earlier owner of a URL keeps its tenant under a name no site has, still telling where it came from. */
+async function releaseSiteUrl(db: Db, tenant: SiteTenant): Promise<void> {
+  await db("tenants")
+    .where({ tenant_id: tenant.tenant_id })
+    .update({ site_url: `${tenant.site_url}#released-${tenant.tenant_id}` });
 }
 
 /** A reinstall of the site's product under another clientKey replaces the earlier installation. */

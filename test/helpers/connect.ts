@@ -64,7 +64,14 @@ export type InstalledSite = {
 export async function installSite(
   ctx: TestContext,
   keys: KeyServer,
-  site: { siteUrl?: string; product?: "jira" | "confluence"; clientKey?: string; sharedSecret?: string; installationId?: string } = {},
+  site: {
+    siteUrl?: string;
+    product?: "jira" | "confluence";
+    clientKey?: string;
+    sharedSecret?: string;
+    installationId?: string;
+    cloudId?: string;
+  } = {},
 ): Promise<InstalledSite> {
   const product = site.product ?? "jira";
   const siteUrl = site.siteUrl ?? `https://site-${randomUUID().slice(0, 8)}.atlassian.net`;
@@ -75,7 +82,11 @@ export async function installSite(
     clientKey: site.clientKey ?? `${product}:${randomUUID()}`,
     sharedSecret: site.sharedSecret ?? randomUUID(),
   };
-  const res = await postLifecycle(ctx, keys, installed, "installed", site.installationId ? { installationId: site.installationId } : {});
+  const extra = {
+    ...(site.installationId ? { installationId: site.installationId } : {}),
+    ...(site.cloudId ? { cloudId: site.cloudId } : {}),
+  };
+  const res = await postLifecycle(ctx, keys, installed, "installed", extra);
   if (res.status !== 204) throw new Error(`install failed: ${res.status} ${res.text}`);
   return installed;
 }
