@@ -2,6 +2,7 @@ import { lazy, StrictMode, Suspense, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { User } from "../../common/schemas/auth.js";
 import { api, onUnauthorized, setApiOrigin, tokenStore } from "../api/client.js";
+import { ErrorBoundary } from "../components/ErrorBoundary/ErrorBoundary.js";
 import { type ForgeBridge, ForgeSignInError, forgeHost, signInThroughForge } from "../host/forgeHost.js";
 import { HostProvider } from "../host/index.js";
 import { type IssueContext, issueContextOf } from "../pages/IssuePanel/issueContext.js";
@@ -74,6 +75,8 @@ const root = document.getElementById("root");
 if (!root) throw new Error("client/forge/index.html has no #root");
 createRoot(root).render(
   <StrictMode>
-    <ForgePanel />
+    <ErrorBoundary>
+      <ForgePanel />
+    </ErrorBoundary>
   </StrictMode>,
 );
