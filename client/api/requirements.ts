@@ -21,7 +21,8 @@ export type RequirementInput = {
   status: string | null;
   assigned_to: string | null;
   components: string[];
-  issues: string[];
+  /** Left out by an edit that did not change them (see requirementInputFromForm). */
+  issues?: string[];
   contents: string[];
   /** Left out when the project's custom fields could not be read: the stored values then stay. */
   attributes?: Record<string, AttributeValue>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { numericIdSchema, projectParamSchema } from "./item.js";
+import { numericIdSchema, projectParamSchema, requirementRefSchema } from "./item.js";
 import { RequirementSnapshotSchema } from "./requirement.js";
 
 export const BASELINE_NAME_MAX = 255;
@@ -58,7 +58,7 @@ export const BaselineDetailSchema = BaselineSchema.extend({
 export type BaselineDetail = z.infer<typeof BaselineDetailSchema>;
 
 const flagSchema = z
-  .union([z.boolean(), z.literal("true"), z.literal("false")])
+  .union([z.boolean(), z.literal("true"), z.literal("false")], { error: "Must be true or false" })
   .optional()
   .transform((value) => value === true || value === "true");
 
@@ -81,11 +81,8 @@ export const CreateBaselineSchema = z.object({
   project: projectParamSchema,
   select_all_requirements: flagSchema,
   select_from_parent_folder: flagSchema,
-  select_from_parent_folder_id: z.union([z.null(), numericIdSchema]).optional(),
-  requirements: z
-    .array(z.union([numericIdSchema, z.object({ requirement_id: numericIdSchema })]).transform((v) => (typeof v === "number" ? v : v.requirement_id)))
-    .max(100_000)
-    .optional(),
+  select_from_parent_folder_id: numericIdSchema.nullable().optional(),
+  requirements: z.array(requirementRefSchema).max(100_000).optional(),
 });
 export type CreateBaselineInput = z.input<typeof CreateBaselineSchema>;
 export type CreateBaselineValues = z.output<typeof CreateBaselineSchema>;
@@ -100,7 +97,7 @@ export const COMPARISON_PAGE_MAX = 500;
 
 const pageSchema = (fallback: number, max: number) =>
   z.object({
-    offset: z.coerce.number({ error: "Must be a number" }).int("Must be a whole number").min(0).default(0),
+    offset: z.coerce.number({ error: "Must be a number" }).int("Must be a whole number").min(0, "Must be at least 0").default(0),
     limit: z.coerce
       .number({ error: "Must be a number" })
       .int("Must be a whole number")

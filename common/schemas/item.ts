@@ -9,6 +9,11 @@ export const numericIdSchema = z
   .transform(Number)
   .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
 
+/** A requirement sent as its id or as the object lists answer (`{"requirement_id": 12}`); comes out as the id. */
+export const requirementRefSchema = z
+  .union([numericIdSchema, z.object({ requirement_id: numericIdSchema })], { error: "Must be a number" })
+  .transform((value) => (typeof value === "number" ? value : value.requirement_id));
+
 /** Project 0 is Global Requirements. */
 export const projectParamSchema = numericIdSchema;
 

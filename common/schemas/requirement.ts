@@ -7,6 +7,7 @@ import {
   parentFolderIdSchema,
   projectParamSchema,
   RequirementListItemSchema,
+  requirementRefSchema,
 } from "./item.js";
 
 export const REQUIREMENT_NAME_MAX = 255;
@@ -137,9 +138,6 @@ const accountRefSchema = z
 const statusRefSchema = z
   .union([z.null(), z.literal(""), hostRefSchema("atlassian_status_id")])
   .transform((value) => (value === "" ? null : value));
-const requirementRefSchema = z
-  .union([numericIdSchema, z.object({ requirement_id: numericIdSchema })])
-  .transform((value) => (typeof value === "number" ? value : value.requirement_id));
 const attributesSchema = z.record(
   z.string().regex(/^\d+$/, "Unknown custom field"),
   z.union([z.null(), z.string(), z.number()]).transform((value) => (value === null ? null : String(value).trim())),

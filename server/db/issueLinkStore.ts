@@ -102,12 +102,13 @@ export async function removeIssueLinks(db: Db, tenantId: string, issueId: string
     .delete();
 }
 
-/** Every link to the issue, including those of deleted requirements; returns how many went. */
+/** Every link to the issue, of requirements (deleted ones too) and of folders; returns how many went. */
 export async function removeAllLinksOfIssue(db: Db, tenantId: string, issueId: string): Promise<number> {
+  const where = { tenant_id: tenantId, atlassian_issue_id: issueId };
   // PGlite's knex driver answers a bare delete with its raw result, so count the returned rows.
-  const removed = await db("requirement_issue_links")
-    .where({ tenant_id: tenantId, atlassian_issue_id: issueId })
-    .delete()
-    .returning("requirement_id");
-  return removed.length;
+  const [requirementLinks, folderLinks] = await Promise.all([
+    db("requirement_issue_links").where(where).delete().returning("requirement_id"),
+    db("folder_issues").where(where).delete().returning("folder_id"),
+  ]);
+  return requirementLinks.length + folderLinks.length;
 }

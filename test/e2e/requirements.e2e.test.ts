@@ -39,6 +39,8 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await expect.poll(() => screen.detailValue("ID").textContent()).toBe("BR-OCC-1");
     await expect(screen.detailValue("Type").textContent()).resolves.toBe("Business Requirement");
     await expect(screen.detailValue("Created").textContent()).resolves.toMatch(DATE);
+    const reporterAvatar = screen.detailValue("Reporter").locator("img");
+    await expect.poll(() => reporterAvatar.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await screen.treeItem("BR-OCC-1: The pump stops on occlusion").waitFor();
 
     await screen.frame.getByRole("button", { name: "New requirement" }).click();

@@ -5,6 +5,7 @@ export const ATTRIBUTES_LOAD_ERROR = `There was a problem loading custom attribu
 export const ASSIGNEES_LOAD_ERROR = `There was a problem loading assignee data.  ${GET_HELP}`;
 export const COMPONENTS_LOAD_ERROR = `There was a problem loading component data.  ${GET_HELP}`;
 export const STATUSES_LOAD_ERROR = `There was a problem loading status data.  ${GET_HELP}`;
+export const ACTIVITY_LOAD_ERROR = `There was a problem loading the requirement's activity.  ${GET_HELP}`;
 
 export function requirementTypesLoadError(error: Error): string {
   return `There was a problem retrieving your requirement types: ${error.message}`;

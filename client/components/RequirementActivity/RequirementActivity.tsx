@@ -1,8 +1,10 @@
 import Heading from "@atlaskit/heading";
+import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { formatDate } from "../../format/date.js";
 import { type Revision, useRequirementRevisions } from "../../api/requirements.js";
+import { ACTIVITY_LOAD_ERROR } from "../Flags/loadErrors.js";
 import { UserName } from "../RequirementDetail/UserName.js";
 import { changedFieldsText } from "./changedFieldsText.js";
 
@@ -20,6 +22,7 @@ export function RequirementActivity({ requirementId }: { requirementId: number }
         Activity
       </Heading>
       {revisions.isLoading ? <Spinner size="small" label="Loading activity" /> : null}
+      {revisions.isError ? <SectionMessage appearance="error">{ACTIVITY_LOAD_ERROR}</SectionMessage> : null}
       {revisions.data ? <ActivityTable revisions={revisionsNewestFirst(revisions.data)} /> : null}
     </section>
   );

@@ -1,8 +1,23 @@
+import { token } from "@atlaskit/tokens";
 import { useUser } from "../../api/jira/index.js";
 
-/** A user's display name from the host, or their account id until (or unless) it is known. */
+const avatarStyle = {
+  width: 16,
+  height: 16,
+  borderRadius: "50%",
+  verticalAlign: "text-bottom",
+  marginRight: token("space.050"),
+};
+
+/** A user's avatar and display name from the host, or their account id until (or unless) it is known. */
 export function UserName({ accountId }: { accountId: string | null | undefined }) {
   const user = useUser(accountId);
   if (!accountId) return <>None</>;
-  return <>{user.data?.displayName ?? accountId}</>;
+  const avatar = user.data?.avatarUrls?.["24x24"] ?? user.data?.avatarUrls?.["16x16"];
+  return (
+    <>
+      {avatar ? <img src={avatar} alt="" style={avatarStyle} /> : null}
+      {user.data?.displayName ?? accountId}
+    </>
+  );
 }

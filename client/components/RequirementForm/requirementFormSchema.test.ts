@@ -111,9 +111,13 @@ describe("the requirement form", () => {
     expect(requirementInputFromForm(values, { isGlobal: true, attributes }).issues).toEqual(["20101", "30502"]);
   });
 
-  it("keeps linked issues of the edited requirement and sends attribute values by id", () => {
+  it("sends an edit's attribute values by id, and its linked issues only when the user changed them", () => {
     const input = requirementInputFromForm(requirementFormFromDetail(detail), { isGlobal: false, attributes, existing: detail });
-    expect(input).toMatchObject({ issues: ["20101"], status: "10001", assigned_to: "a2", components: ["c1"], attributes: { "7": "70" } });
+    expect(input).toMatchObject({ status: "10001", assigned_to: "a2", components: ["c1"], attributes: { "7": "70" } });
+    // Jira may have deleted an issue since the form opened: an untouched list must not link it again.
+    expect(input.issues).toBeUndefined();
+    const changed = { ...requirementFormFromDetail(detail), issues: ["20101", "20102"] };
+    expect(requirementInputFromForm(changed, { isGlobal: false, attributes, existing: detail }).issues).toEqual(["20101", "20102"]);
   });
 
   it("sends no status, assignee or components for the global project", () => {

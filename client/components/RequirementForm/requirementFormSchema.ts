@@ -77,7 +77,7 @@ export function requirementInputFromForm(
     status: options.isGlobal ? null : values.status,
     assigned_to: options.isGlobal ? null : values.assigned_to,
     components: options.isGlobal ? [] : values.components,
-    issues: values.issues,
+    issues: issuesToSend(values.issues, options.existing),
     contents: values.contents,
     attributes,
   };
@@ -90,4 +90,16 @@ function attributeValuesOf(values: RequirementFormValues, fields: readonly Custo
     if (value !== null && value !== undefined && value !== "") attributes[String(field.attribute_id)] = value;
   }
   return attributes;
+}
+
+/**
+ * An edit sends the linked issues only when the user changed them. Jira's issue_deleted webhook
+ * removes a link without a new revision, so a form opened before it would otherwise link the
+ * deleted issue again, its revision check passing.
+ */
+function issuesToSend(issues: string[], existing: RequirementDetail | undefined): string[] | undefined {
+  if (!existing) return issues;
+  const before = new Set(existing.issues.map((issue) => String(issue.atlassian_issue_id)));
+  const unchanged = issues.length === before.size && issues.every((id) => before.has(id));
+  return unchanged ? undefined : issues;
 }

@@ -269,7 +269,7 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
 });
 
 describe("a Jira issue deleted (jira:issue_deleted webhook)", () => {
-  it("removes every link to that issue of that site only, and is safe to repeat", async () => {
+  it("removes every link to that issue, of requirements and folders, of that site only, and is safe to repeat", async () => {
     const site = await createTenant(ctx.deps.db);
     const otherSite = await createTenant(ctx.deps.db);
     const mine = await seedRequirement(ctx.deps.db, site, PROJECT, "Mine");
@@ -278,10 +278,20 @@ describe("a Jira issue deleted (jira:issue_deleted webhook)", () => {
     await putIssue(site, "20002", [mine, global]);
     await putIssue(site, "20003", [mine]);
     await putIssue(otherSite, "20002", [theirs]);
+    const [folder] = await ctx.deps
+      .db("folders")
+      .insert({ tenant_id: site.tenantId, project_id: PROJECT, name: "Release", created_by: "someone" })
+      .returning("folder_id");
+    await ctx.deps.db("folder_issues").insert([
+      { tenant_id: site.tenantId, folder_id: folder.folder_id, atlassian_issue_id: "20002" },
+      { tenant_id: site.tenantId, folder_id: folder.folder_id, atlassian_issue_id: "20003" },
+    ]);
 
-    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(2);
+    expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(3);
     expect(await removeLinksOfDeletedIssue(ctx.deps, appActor(site.tenantId), "20002")).toBe(0);
 
+    const folderIssues = await ctx.deps.db("folder_issues").where({ tenant_id: site.tenantId }).pluck("atlassian_issue_id");
+    expect(folderIssues).toEqual(["20003"]);
     expect(await linkedRequirementIds(ctx.deps.db, site, "20002")).toEqual([]);
     expect(await linkedRequirementIds(ctx.deps.db, site, "20003")).toEqual([mine]);
     expect(await linkedRequirementIds(ctx.deps.db, otherSite, "20002")).toEqual([theirs]);
