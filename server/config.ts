@@ -16,6 +16,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
   CONNECT_KEYS_CDN_URL: z.string().url().optional(),
+  FRAME_ANCESTORS: z.string().optional(),
   FORGE_JIRA_APP_ID: z.string().optional(),
   FORGE_CONFLUENCE_APP_ID: z.string().optional(),
   FORGE_JWKS_URL: z.string().url().default("https://forge.cdn.prod.atlassian-dev.net/.well-known/jwks.json"),
@@ -44,6 +45,8 @@ export type Config = {
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
+  /** Origins besides Atlassian's that may frame the pages (CSP sources), for a host an operator runs. */
+  extraFrameAncestors: string[];
   /** Connect on Forge: the Forge apps whose invocations we accept (their `app.id`s) and Forge's signing keys. */
   forge: { appIds: string[]; jwksUrl: string };
   storage: {
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
+    extraFrameAncestors: (parsed.FRAME_ANCESTORS ?? "").split(/[\s,]+/).filter(Boolean),
     forge: {
       appIds: [parsed.FORGE_JIRA_APP_ID, parsed.FORGE_CONFLUENCE_APP_ID].filter((id): id is string => !!id),
       jwksUrl: parsed.FORGE_JWKS_URL,

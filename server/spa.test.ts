@@ -104,7 +104,7 @@ describe("who may frame the pages", () => {
   const emulatorKeys = "http://localhost:2990/_emulator/connect-keys";
 
   it("adds the local emulator outside production, taken from the install-key server it runs", () => {
-    expect(frameAncestors({ env: "development", connectKeysCdnUrl: emulatorKeys })).toEqual([
+    expect(frameAncestors({ env: "development", connectKeysCdnUrl: emulatorKeys, extraFrameAncestors: [] })).toEqual([
       "https://*.atlassian.net",
       "https://*.jira.com",
       "http://localhost:2990",
@@ -112,7 +112,23 @@ describe("who may frame the pages", () => {
   });
 
   it("names only the Atlassian sites in production", () => {
-    expect(frameAncestors({ env: "production", connectKeysCdnUrl: emulatorKeys })).toEqual(["https://*.atlassian.net", "https://*.jira.com"]);
-    expect(frameAncestors({ env: "development", connectKeysCdnUrl: undefined })).toEqual(["https://*.atlassian.net", "https://*.jira.com"]);
+    expect(frameAncestors({ env: "production", connectKeysCdnUrl: emulatorKeys, extraFrameAncestors: [] })).toEqual([
+      "https://*.atlassian.net",
+      "https://*.jira.com",
+    ]);
+    expect(frameAncestors({ env: "development", connectKeysCdnUrl: undefined, extraFrameAncestors: [] })).toEqual([
+      "https://*.atlassian.net",
+      "https://*.jira.com",
+    ]);
+  });
+
+  it("adds the origins FRAME_ANCESTORS names, in production too (a host the operator runs, such as the emulator in the bench)", () => {
+    const config = loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "a-production-secret", FRAME_ANCESTORS: "http://localhost:*, https://staging.example" });
+    expect(frameAncestors(config)).toEqual([
+      "https://*.atlassian.net",
+      "https://*.jira.com",
+      "http://localhost:*",
+      "https://staging.example",
+    ]);
   });
 });

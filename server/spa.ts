@@ -36,10 +36,10 @@ export const ATLASSIAN_HOST_SOURCES = ["https://*.atlassian.net", "https://*.jir
  * Who may frame the pages: the Atlassian sites, and outside production the host that serves the
  * install keys (CONNECT_KEYS_CDN_URL), which is the local emulator playing Jira and Confluence.
  */
-export function frameAncestors(config: Pick<Config, "env" | "connectKeysCdnUrl">): string[] {
+export function frameAncestors(config: Pick<Config, "env" | "connectKeysCdnUrl" | "extraFrameAncestors">): string[] {
   const sources: string[] = [...ATLASSIAN_HOST_SOURCES];
   if (config.env !== "production" && config.connectKeysCdnUrl) sources.push(new URL(config.connectKeysCdnUrl).origin);
-  return sources;
+  return [...sources, ...config.extraFrameAncestors];
 }
 
 /**

@@ -116,7 +116,10 @@ const issuePanelLoad: BenchCase = {
     // In production ACE accepts installs only from Atlassian's hosts (README, AC_HOST_WHITELIST); it reads process.env.
     const whitelist = process.env.AC_HOST_WHITELIST;
     process.env.AC_HOST_WHITELIST = "localhost";
-    const harness = await startHarness({ addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789" } }).finally(() => {
+    // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
+    const harness = await startHarness({
+      addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789", FRAME_ANCESTORS: "http://localhost:*" },
+    }).finally(() => {
       if (whitelist === undefined) delete process.env.AC_HOST_WHITELIST;
       else process.env.AC_HOST_WHITELIST = whitelist;
     });
