@@ -52,8 +52,9 @@ describe("The issue panel in the emulated Jira issue view", () => {
     await panel.getByRole("link", { name: "Every change is audited" }).waitFor();
   });
 
-  it("Edit opens 'Update linked requirements' offering the project's and the global requirements; saving there updates the panel and the requirement", async () => {
+  it("Edit opens 'Update linked requirements' offering the project's and the global requirements; saving there updates the panel and the requirement's detail, keeping a link made meanwhile", async () => {
     const alarm = await createRequirement("An alarm sounds on occlusion", 10000);
+    const meanwhile = await createRequirement("The battery lasts eight hours", 10000);
     await createRequirement("Audit logs are kept for ten years", 0);
     await panel.getByRole("button", { name: "Edit" }).click();
     const dialogBox = page.getByRole("dialog");
@@ -66,12 +67,26 @@ describe("The issue panel in the emulated Jira issue view", () => {
     await dialog.getByText("Audit logs are kept for ten years", { exact: false }).last().waitFor();
     await select.fill("An alarm");
     await dialog.getByText("An alarm sounds on occlusion", { exact: false }).last().click();
+    // Someone else links another requirement to the issue while the dialog is open.
+    await api("PUT", `/api/requirement/${meanwhile.requirement_id}`, { name: "The battery lasts eight hours", issues: [issueId] });
     await dialogBox.locator('button[data-identifier="submit"]').click();
 
     await page.getByText("Linked requirements saved successfully").waitFor();
     await panel.getByRole("link", { name: "An alarm sounds on occlusion" }).waitFor();
 
+    await panel.getByRole("link", { name: "The battery lasts eight hours" }).waitFor();
     const detail = await api<{ issues: unknown }>("GET", `/api/requirement/${alarm.requirement_id}`);
     expect(detail.issues).toEqual([{ atlassian_issue_id: issueId }]);
+    const kept = await api<{ issues: unknown }>("GET", `/api/requirement/${meanwhile.requirement_id}`);
+    expect(kept.issues).toEqual([{ atlassian_issue_id: issueId }]);
+
+    const screen = await harness.newPage();
+    await screen.goto(
+      `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=10000#!10000-requirements-${alarm.requirement_id}`,
+    );
+    const requirements = await addonFrame(screen, harness.addonUrl);
+    const article = requirements.getByRole("article", { name: /An alarm sounds on occlusion/ });
+    await article.getByRole("link", { name: "PUMP-1", exact: true }).waitFor({ timeout: 60_000 });
+    await screen.close();
   });
 });
