@@ -11,6 +11,7 @@ import * as setBasedRequirementReferences from "./0013_set_based_requirement_ref
 import * as requirementReferencesPlannedPerStatement from "./0014_requirement_references_planned_per_statement.js";
 import * as requirementReferencesByPrimaryKey from "./0015_requirement_references_by_primary_key.js";
 import * as tenantCloudIds from "./0016_tenant_cloud_ids.js";
+import * as folderIssueLinksByIssue from "./0017_folder_issue_links_by_issue.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -31,4 +32,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0014_requirement_references_planned_per_statement", requirementReferencesPlannedPerStatement],
   ["0015_requirement_references_by_primary_key", requirementReferencesByPrimaryKey],
   ["0016_tenant_cloud_ids", tenantCloudIds],
+  ["0017_folder_issue_links_by_issue", folderIssueLinksByIssue],
 ];

@@ -33,8 +33,9 @@ const htmlFile = (entry: SpaEntry) => `${entry}.html`;
 export const ATLASSIAN_HOST_SOURCES = ["https://*.atlassian.net", "https://*.jira.com"] as const;
 
 /**
- * Who may frame the pages: the Atlassian sites, and outside production the host that serves the
- * install keys (CONNECT_KEYS_CDN_URL), which is the local emulator playing Jira and Confluence.
+ * Who may frame the pages: the Atlassian sites, outside production the host that serves the
+ * install keys (CONNECT_KEYS_CDN_URL), which is the local emulator playing Jira and Confluence,
+ * and whatever FRAME_ANCESTORS names.
  */
 export function frameAncestors(config: Pick<Config, "env" | "connectKeysCdnUrl" | "extraFrameAncestors">): string[] {
   const sources: string[] = [...ATLASSIAN_HOST_SOURCES];

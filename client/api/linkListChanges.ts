@@ -11,6 +11,7 @@ export function withLinkChanges(change: {
   const loaded = new Set(change.loaded);
   const chosen = new Set(change.chosen);
   const kept = change.latest.filter((id) => chosen.has(id) || !loaded.has(id));
-  const added = change.chosen.filter((id) => !loaded.has(id) && !kept.includes(id));
+  const keptIds = new Set(kept);
+  const added = change.chosen.filter((id) => !loaded.has(id) && !keptIds.has(id));
   return [...kept, ...added];
 }

@@ -78,11 +78,8 @@ export class AppStore {
    * longer shows.
    */
   private apply(nav: NavState | undefined) {
-    if (nav?.projectId !== this.snapshot.nav?.projectId) {
-      this.update({ nav, openFolders: new Set(), selectedRequirements: new Set() });
-    } else {
-      this.update({ nav });
-    }
+    const otherProject = nav?.projectId !== this.snapshot.nav?.projectId;
+    this.update(otherProject ? { nav, openFolders: new Set(), selectedRequirements: new Set() } : { nav });
     const path = nav && TAB_PATHS[nav.tab];
     if (path && this.frame.pathname !== path) this.frame.replacePath(path);
   }

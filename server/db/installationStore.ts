@@ -94,10 +94,14 @@ export async function findOrCreateSiteTenant(
     }
     return { tenantId: byCloud.tenant_id, created: false };
   }
-  if (bySite && cloudId && bySite.cloud_id !== null) await releaseSiteUrl(db, bySite);
-  else if (bySite) {
-    if (cloudId) await recordTenantCloudId(db, bySite.tenant_id, cloudId);
-    return { tenantId: bySite.tenant_id, created: false };
+  if (bySite) {
+    // Its cloud id is not this site's (that tenant would have been found above) unless unknown.
+    const sameSite = !cloudId || bySite.cloud_id === null;
+    if (!sameSite) await releaseSiteUrl(db, bySite);
+    else {
+      if (cloudId) await recordTenantCloudId(db, bySite.tenant_id, cloudId);
+      return { tenantId: bySite.tenant_id, created: false };
+    }
   }
   const inserted = await db("tenants")
     .insert({ site_url: siteUrl, cloud_id: cloudId ?? null })

@@ -106,9 +106,7 @@ export async function removeIssueLinks(db: Db, tenantId: string, issueId: string
 export async function removeAllLinksOfIssue(db: Db, tenantId: string, issueId: string): Promise<number> {
   const where = { tenant_id: tenantId, atlassian_issue_id: issueId };
   // PGlite's knex driver answers a bare delete with its raw result, so count the returned rows.
-  const [requirementLinks, folderLinks] = await Promise.all([
-    db("requirement_issue_links").where(where).delete().returning("requirement_id"),
-    db("folder_issues").where(where).delete().returning("folder_id"),
-  ]);
+  const requirementLinks = await db("requirement_issue_links").where(where).delete().returning("requirement_id");
+  const folderLinks = await db("folder_issues").where(where).delete().returning("folder_id");
   return requirementLinks.length + folderLinks.length;
 }

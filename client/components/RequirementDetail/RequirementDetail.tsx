@@ -120,7 +120,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function DetailsTable({ detail }: { detail: Detail }) {
   const isGlobal = detail.project === GLOBAL_PROJECT_ID;
   const attributes = useAttributes(detail.project);
-  // The same queries as the rows' own (one request each): a failed one says so under the table.
+  // A failed lookup says so under the table; the rows then show the ids the host did not name.
   const reporter = useUser(detail.created_by.account_id);
   const assignee = useUser(isGlobal ? undefined : detail.assigned_to?.account_id);
   const status = useStatus(isGlobal ? undefined : detail.status?.atlassian_status_id);
@@ -147,10 +147,10 @@ function DetailsTable({ detail }: { detail: Detail }) {
                 <UserName accountId={detail.assigned_to?.account_id} />
               </Row>
               <Row label="Status">
-                <StatusName statusId={detail.status?.atlassian_status_id} />
+                {detail.status ? (status.data?.name ?? detail.status.atlassian_status_id) : NONE}
               </Row>
               <Row label="Components">
-                <ComponentNames detail={detail} />
+                {components.isError ? componentIds(detail) : componentNames(detail, components.data ?? [])}
               </Row>
             </>
           )}
@@ -170,15 +170,6 @@ function DetailsTable({ detail }: { detail: Detail }) {
   );
 }
 
-function StatusName({ statusId }: { statusId: string | undefined }) {
-  const status = useStatus(statusId);
-  if (!statusId) return <>{NONE}</>;
-  return <>{status.data?.name ?? statusId}</>;
-}
-
-/** Like the status and the users, the ids stand in for names the host did not answer. */
-function ComponentNames({ detail }: { detail: Detail }) {
-  const components = useProjectComponents(detail.project);
-  if (components.isError) return <>{detail.components.map((component) => component.atlassian_component_id).join(", ") || NONE}</>;
-  return <>{componentNames(detail, components.data ?? [])}</>;
+function componentIds(detail: Detail): string {
+  return detail.components.map((component) => component.atlassian_component_id).join(", ") || NONE;
 }

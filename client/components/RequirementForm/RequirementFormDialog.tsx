@@ -26,7 +26,7 @@ import {
   ATTRIBUTES_LOAD_ERROR,
   COMPONENTS_LOAD_ERROR,
   requirementTypesLoadError,
-  STATUSES_LOAD_ERROR
+  STATUSES_LOAD_ERROR,
 } from "../Flags/loadErrors.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";

@@ -22,7 +22,7 @@ import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
 import {
   COMPONENTS_LOAD_ERROR,
   requirementTypesLoadError,
-  STATUSES_LOAD_ERROR
+  STATUSES_LOAD_ERROR,
 } from "../../components/Flags/loadErrors.js";
 import { useAppState } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";

@@ -7,5 +7,5 @@ import type { Actor, ServiceDeps } from "../context.js";
  * revision and baseline keeps the link as it was. Idempotent, since Jira may deliver twice.
  */
 export async function removeLinksOfDeletedIssue(deps: ServiceDeps, actor: Actor, issueId: string): Promise<number> {
-  return removeAllLinksOfIssue(deps.db, actor.tenantId, issueId);
+  return deps.db.transaction((trx) => removeAllLinksOfIssue(trx, actor.tenantId, issueId));
 }
