@@ -68,7 +68,7 @@ export function contentShape(site: Site, page: SeedPage, expand: string[]) {
   const out: Record<string, unknown> = {
     id: page.id,
     type: "page",
-    status: "current",
+    status: page.status ?? "current",
     title: page.title,
     macroRenderedOutput: {},
     extensions: { position: Number(page.id) % 1000 },
@@ -100,11 +100,22 @@ function paged(req: Request, res: Response, pages: SeedPage[], path: string) {
   });
 }
 
-/** CQL subset: type, space (=, in), title/text (~, =), id (=, in), ancestor, joined by AND. */
+/**
+ * The page `GET /rest/api/content/{id}` answers: as Confluence Cloud does, a draft that was never
+ * published is found only when the call's `status` names draft or any.
+ */
+export function findPage(pages: SeedPage[], id: string, status: string | null | undefined): SeedPage | undefined {
+  const statuses = String(status ?? "current").split(",");
+  const page = pages.find((candidate) => candidate.id === id);
+  return page?.status === "draft" && !statuses.some((s) => s === "draft" || s === "any") ? undefined : page;
+}
+
+/** CQL subset: type, space (=, in), title/text (~, =), id (=, in), ancestor, joined by AND. Drafts are not searched, as in Confluence. */
 export function filterByCql(pages: SeedPage[], cql: string): SeedPage[] {
   const clauses = cql.split(/\s+and\s+/i).map((c) => c.trim()).filter(Boolean);
   const unquote = (v: string) => v.trim().replace(/^["']|["']$/g, "");
   return pages.filter((page) =>
+    page.status !== "draft" &&
     clauses.every((clause) => {
       const match = /^(\w+)\s*(!=|=|~|\bin\b|\bnot in\b)\s*(.+)$/i.exec(clause);
       if (!match) return true;
@@ -164,7 +175,7 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
 
   const withPage = (handler: (site: Site, page: SeedPage, req: Request, res: Response) => void) => (req: Request, res: Response) => {
     const site = siteOf(res);
-    const page = site.content.pages.find((p) => p.id === req.params.id);
+    const page = findPage(site.content.pages, String(req.params.id), typeof req.query.status === "string" ? req.query.status : undefined);
     if (!page) return void res.status(404).json({ statusCode: 404, message: `No content found with id: ContentId{id=${req.params.id}}` });
     handler(site, page, req, res);
   };

@@ -16,6 +16,8 @@ export type SeedPage = {
   macros: PageMacro[];
   /** Absent in pages kept by an earlier emulator. */
   comments?: PageComment[];
+  /** A page being written and never published; absent for a published page. */
+  status?: "draft";
 };
 export type SeedSpace = { id: number; key: string; name: string; description: string; homepageId: string };
 

@@ -9,6 +9,9 @@ function answering(status: number, body: unknown) {
   app.get("/api/requirement/type", (_req, res) => {
     res.status(status).json(body);
   });
+  app.get("/api/requirement/matrix", (_req, res) => {
+    res.status(status).type("json").send(JSON.stringify(body));
+  });
   app.get("/api/undocumented", (_req, res) => {
     res.json({ anything: true });
   });
@@ -31,6 +34,13 @@ describe("route answers held to their published schemas", () => {
     expect(res.status).toBe(500);
     expect(res.body.Result).toContain(CONTRACT_BREACH);
     expect(res.body.Result).toContain("requirement_types.0.level");
+  });
+
+  it("checks a body the route sends as JSON text it built itself", async () => {
+    const res = await request(answering(200, { rows: "not a list" })).get("/api/requirement/matrix");
+    expect(res.status).toBe(500);
+    expect(res.body.Result).toContain(CONTRACT_BREACH);
+    expect(res.body.Result).toContain("rows");
   });
 
   it("leaves error answers and undocumented routes alone", async () => {

@@ -31,16 +31,21 @@ export function checkResponsesAgainstSchemas(app: Express): Express {
   return outer;
 }
 
+/**
+ * Holds `res.send`, which `res.json` also ends in, so a body a route sends as JSON text it built
+ * itself (the traceability matrix, whose rows the database writes as JSON) is checked too.
+ */
 const holdToContract: RequestHandler = (req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
+  const send = res.send.bind(res);
+  res.send = (body: unknown) => {
     const schema = res.locals.responseSchema as z.ZodType | undefined;
-    if (!schema || res.statusCode < 200 || res.statusCode >= 300) return json(body);
-    const parsed = schema.safeParse(body);
-    if (parsed.success) return json(body);
+    const isJson = /json/.test(String(res.get("Content-Type") ?? ""));
+    if (!schema || !isJson || res.statusCode < 200 || res.statusCode >= 300) return send(body);
+    const parsed = schema.safeParse(typeof body === "string" || Buffer.isBuffer(body) ? JSON.parse(String(body)) : body);
+    if (parsed.success) return send(body);
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`);
     res.status(500);
-    return json({ Result: `${CONTRACT_BREACH} (${req.method} ${req.originalUrl}): ${issues.join("; ")}` });
+    return send(JSON.stringify({ Result: `${CONTRACT_BREACH} (${req.method} ${req.originalUrl}): ${issues.join("; ")}` }));
   };
   next();
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { contentShape, filterByCql } from "../../../emulator/rest/confluence.js";
+import { contentShape, filterByCql, findPage } from "../../../emulator/rest/confluence.js";
 import { type SeedPage, seedConfluence } from "../../../emulator/seed/confluence.js";
 import type { Site } from "../../../emulator/sites.js";
 import {
@@ -36,11 +36,13 @@ const opsPages: SeedPage[] = ["Runbook: pump alarms", "On-call handbook"].map((t
   versions: [{ number: 1, byAccountId: seeded.pages[0]?.versions[0]?.byAccountId ?? "", when: "2025-03-01T10:00:00.000Z", message: "" }],
   macros: [],
 }));
+/** A page being written for the first time: Confluence finds it by id only when asked for drafts. */
+const draftPage: SeedPage = { ...(opsPages[1] as SeedPage), id: "99100", title: "Alarm review (draft)", status: "draft" };
 const wiki = {
   baseUrl: "https://wiki-test.atlassian.net",
   content: {
     spaces: [...seeded.spaces, { id: 98400, key: "OPS", name: "Operations", description: "", homepageId: "99001" }],
-    pages: [...seeded.pages, ...opsPages],
+    pages: [...seeded.pages, ...opsPages, draftPage],
   },
 } as unknown as Site;
 
@@ -62,7 +64,8 @@ const fakeConfluence: HostClient = {
       const next = start + limit < found.length ? { next: `/rest/api/content/search?start=${start + limit}` } : {};
       return { results, start, limit, size: results.length, _links: { base: `${wiki.baseUrl}/wiki`, ...next } } as T;
     }
-    const page = wiki.content.pages.find((candidate) => url.pathname === `/rest/api/content/${candidate.id}`);
+    const id = /^\/rest\/api\/content\/([^/]+)$/.exec(url.pathname)?.[1] ?? "";
+    const page = findPage(wiki.content.pages, id, url.searchParams.get("status"));
     if (!page) throw new HostCallError(404, "", "No content");
     return contentShape(wiki, page, expand) as T;
   },
@@ -177,6 +180,13 @@ describe("PUT /api/confluence/content/{contentId}: the page macro editor's save"
     expect((await putContent(siteA, "424242", [requirement.requirement_id])).status).toBe(404);
     expect((await putContent(siteA, "not-a-page", [requirement.requirement_id])).status).toBe(400);
     expect(await contentsOf(siteA, requirement.requirement_id)).toEqual([]);
+  });
+
+  it("saves on a new page that is still a draft, as the macro editor does while the page is first written", async () => {
+    const requirement = await createRequirement(siteA, "Alarm escalation");
+    const res = await putContent(siteA, draftPage.id, [requirement.requirement_id]);
+    expect(res.status).toBe(200);
+    expect(await linkedToContent(siteA, draftPage.id)).toEqual(["Alarm escalation"]);
   });
 
   it("answers 503 with the wiki message when Confluence fails or times out, and saves nothing", async () => {

@@ -10,8 +10,8 @@ import { readWiki, type WikiContent } from "./wiki.js";
 
 /**
  * The page macro editor's save (`PUT /api/confluence/content/{contentId}`): afterwards exactly
- * `requirementIds` are linked to the page. The page must exist in the site's Confluence (read as
- * the app, before anything is written); every requirement whose links change gets a revision
+ * `requirementIds` are linked to the page. The page must exist in the site's Confluence, published
+ * or as a draft (read as the app, before anything is written); every requirement whose links change gets a revision
  * through the one revision path, so Activity and baselines show it. No `requirementSaved` event:
  * its listeners (Jira comments, assignee emails) care for nothing a page link changes.
  */
@@ -22,7 +22,8 @@ export async function setRequirementsOfContent(
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
   const { tenantId } = actor;
-  const content = await readWiki<WikiContent>(deps, actor, `/rest/api/content/${encodeURIComponent(contentId)}`, {
+  // status=any: the macro editor also saves on a new page that has not been published yet.
+  const content = await readWiki<WikiContent>(deps, actor, `/rest/api/content/${encodeURIComponent(contentId)}?status=any`, {
     missingIsUndefined: true,
   });
   if (!content) throw notFound("Content");
