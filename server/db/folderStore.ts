@@ -74,10 +74,35 @@ export async function findFolder(db: Db, tenantId: string, folderId: number): Pr
   return row ? toRow(row) : undefined;
 }
 
-/** Locks the folder row until the transaction ends, so concurrent moves cannot build a cycle together. */
+/** Locks the folder row until the transaction ends: two edits of one folder run one after the other. */
 export async function lockFolder(db: Db, tenantId: string, folderId: number): Promise<void> {
   await db("folders").where({ tenant_id: tenantId, folder_id: folderId }).forUpdate().first("folder_id");
 }
+
+/**
+ * Locks a project's folder tree until the transaction ends. A change of its shape (a folder
+ * moved or deleted) takes it exclusively; a write that puts something into a folder (a
+ * requirement created, edited, moved or imported there, a folder created there) takes it shared
+ * and only then reads the folder. Row locks could not do this: a move checks the new parent's
+ * ancestors, which two moves change at once (each move's check passed and the project's folders
+ * became a cycle), and a delete lists a subtree that a concurrent write adds to (the requirement
+ * then lived on in a deleted folder, shown nowhere).
+ */
+export async function lockFolderTree(db: Db, tenantId: string, projectId: number, mode: FolderTreeLock): Promise<void> {
+  await db.raw(`SELECT ${treeLockFunction[mode]}(${treeLockKey("?::text", "?::text")})`, [tenantId, projectId]);
+}
+
+/** lockFolderTree of the project a folder belongs to, taken before the caller locks any requirement. */
+export async function lockFolderTreeOf(db: Db, tenantId: string, folderId: number, mode: FolderTreeLock): Promise<void> {
+  await db.raw(
+    `SELECT ${treeLockFunction[mode]}(${treeLockKey("tenant_id::text", "project_id::text")}) FROM folders WHERE tenant_id = ? AND folder_id = ?`,
+    [tenantId, folderId],
+  );
+}
+
+type FolderTreeLock = "shape" | "contents";
+const treeLockFunction: Record<FolderTreeLock, string> = { shape: "pg_advisory_xact_lock", contents: "pg_advisory_xact_lock_shared" };
+const treeLockKey = (tenant: string, project: string) => `hashtextextended('rmcloud.folder-tree:' || ${tenant} || ':' || ${project}, 0)`;
 
 export async function insertFolder(
   db: Db,
@@ -119,12 +144,12 @@ export async function replaceFolderIssues(db: Db, tenantId: string, folderId: nu
   );
 }
 
-/** The folder and every active folder below it. */
+/** The folder and every active folder below it (UNION: a cycle left by moves before lockFolderTree ends the walk, not the request). */
 export async function folderSubtreeIds(db: Db, tenantId: string, folderId: number): Promise<number[]> {
   const result = await db.raw(
     `WITH RECURSIVE subtree AS (
        SELECT folder_id FROM folders WHERE tenant_id = ? AND folder_id = ? AND deleted_at IS NULL
-       UNION ALL
+       UNION
        SELECT f.folder_id FROM folders f JOIN subtree s ON f.parent_folder_id = s.folder_id
        WHERE f.tenant_id = ? AND f.deleted_at IS NULL
      ) SELECT folder_id FROM subtree`,

@@ -79,4 +79,27 @@ describe("the import job", () => {
     expect(new Set((await project()).map((row) => row.display_id)).size).toBe(1500);
     expect(await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId })).toHaveLength(1500);
   }, 120_000);
+
+  it("whose requirement type was deleted after it was queued fails at once with the reason and writes nothing", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, "Name\nFlow sensor calibration");
+    const created = await request(ctx.app).post("/api/requirement/type").set("Authorization", auth).send({ name: "Interface", prefix: "IF" });
+    expect(created.status).toBe(201);
+    const typeId = created.body.requirement_type_id as number;
+    const jobId = await startImport(
+      ctx.deps,
+      actor,
+      ImportRequestSchema.parse({ file_name: file, requirement_type: typeId, location: null, atlassian_project_id: 30001 }),
+    );
+    expect((await request(ctx.app).delete(`/api/requirement/type/${typeId}`).set("Authorization", auth)).status).toBe(200);
+
+    await startWorker();
+    await vi.waitFor(
+      async () => {
+        const status = await request(ctx.app).get(`/api/job/status/${jobId}`).set("Authorization", auth);
+        expect(status.body).toMatchObject({ status: "failed", error: "requirement_type - Choose an existing requirement type" });
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect(await ctx.deps.db("requirements").where({ tenant_id: actor.tenantId, project_id: 30001 })).toEqual([]);
+  }, 60_000);
 });

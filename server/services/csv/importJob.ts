@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { ImportRequest, ImportResult } from "../../../common/schemas/csvImport.js";
+import { flattenErrorBody } from "../../../common/errors.js";
 import { setJobProgress } from "../../db/jobStore.js";
 import type { AppDeps } from "../../deps.js";
+import { AppError } from "../../errors.js";
 import { defineJob, JobFailure } from "../../jobs/defineJob.js";
 import { startJob } from "../../jobs/startJob.js";
 import type { Actor } from "../context.js";
@@ -45,11 +47,19 @@ export const importRequirementsJob = defineJob({
         await setJobProgress(trx, job.tenantId, job.id, { completed: done.imported, total: done.imported });
         await job.finish(trx, done);
       },
-    });
+    }).catch(failOnRefusedRequest);
     if (result.error_count > 0) throw new JobFailure(importFailureMessage(result), result);
     return result;
   },
 });
+
+/**
+ * The request no longer holds when the job runs (its type or folder was deleted after it was
+ * queued): no retry can help, so the job fails at once with the reason.
+ */
+function failOnRefusedRequest(error: unknown): never {
+  throw error instanceof AppError && error.status === 400 ? new JobFailure(flattenErrorBody(error.body)) : error;
+}
 
 /** POST /api/import-issues: refuses a bad request (400) before any job exists, then answers the job id. */
 export async function startImport(deps: Pick<AppDeps, "db" | "jobs">, actor: Actor, request: ImportRequest): Promise<string> {

@@ -15,7 +15,7 @@ import {
   refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
-import { findFolder } from "../../db/folderStore.js";
+import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
@@ -41,11 +41,17 @@ const BATCH_ROWS = 2000;
 const FILE_NOT_FOUND = "The file was not found. Upload it again.";
 
 /**
- * What POST /api/import-issues checks before it starts a job (and the job again when it runs):
- * the type, the folder, and that the file is an import upload of the caller's own site.
+ * What POST /api/import-issues checks before it starts a job (and the job again when it runs, and
+ * once more inside its transaction under the locks that keep it true to the commit): the type,
+ * the folder, and that the file is an import upload of the caller's own site.
  */
-export async function checkImportRequest(db: Db, actor: Actor, request: ImportRequest): Promise<RequirementTypeRow> {
-  const type = await findRequirementType(db, actor.tenantId, request.requirement_type);
+export async function checkImportRequest(
+  db: Db,
+  actor: Actor,
+  request: ImportRequest,
+  typeLock?: "share",
+): Promise<RequirementTypeRow> {
+  const type = await findRequirementType(db, actor.tenantId, request.requirement_type, typeLock);
   if (!type) throw fieldError("requirement_type", "Choose an existing requirement type");
   if (request.location !== null) {
     const folder = await findFolder(db, actor.tenantId, request.location);
@@ -99,8 +105,10 @@ export async function runImport(
         projectId: request.atlassian_project_id,
         createdBy: actor.accountId,
       });
-      // Held to the commit: the type cannot be deleted under the import.
-      await findRequirementType(trx, tenantId, type.requirement_type_id, "share");
+      // The type (shared row lock) and the target folder (shared tree lock) cannot be deleted until
+      // the commit; the check before the file was opened may be stale by now.
+      await lockFolderTree(trx, tenantId, request.atlassian_project_id, "contents");
+      await checkImportRequest(trx, actor, request, "share");
       const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true });
       await setImportedRows(trx, tenantId, request.file_name, imported);
       const result = { imported, errors: [], error_count: 0 };

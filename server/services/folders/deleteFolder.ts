@@ -1,4 +1,4 @@
-import { folderSubtreeIds, softDeleteFolders } from "../../db/folderStore.js";
+import { findFolder, folderSubtreeIds, lockFolderTree, softDeleteFolders } from "../../db/folderStore.js";
 import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
@@ -11,6 +11,10 @@ import type { Actor, ServiceDeps } from "../context.js";
  */
 export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
   await deps.db.transaction(async (trx) => {
+    const folder = await findFolder(trx, actor.tenantId, folderId);
+    if (!folder) throw notFound("Folder");
+    // Writes into the subtree finish first or wait, so none lands in a folder deleted here.
+    await lockFolderTree(trx, actor.tenantId, folder.project_id, "shape");
     const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
     const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);

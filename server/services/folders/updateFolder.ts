@@ -1,5 +1,5 @@
 import type { Folder } from "../../../common/schemas/folder.js";
-import { folderPathIds, lockFolder, replaceFolderIssues, updateFolder as storeUpdateFolder } from "../../db/folderStore.js";
+import { folderPathIds, lockFolder, lockFolderTree, replaceFolderIssues, updateFolder as storeUpdateFolder } from "../../db/folderStore.js";
 import { fieldError } from "../../errors.js";
 import { assertFolderInProject } from "../requirements/requirementRules.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -17,6 +17,11 @@ export async function updateFolder(
   const { tenantId } = actor;
   return deps.db.transaction(async (trx) => {
     const inTransaction = { ...deps, db: trx };
+    const { project_id: projectId } = await getFolderRow(inTransaction, actor, folderId);
+    // The tree before the folder's row, in the order a delete takes them, so neither waits on the
+    // other; exclusively when a parent is named, before its ancestors are read (another move could
+    // otherwise close a cycle with this one).
+    await lockFolderTree(trx, tenantId, projectId, input.parent_folder_id === undefined ? "contents" : "shape");
     await lockFolder(trx, tenantId, folderId);
     const folder = await getFolderRow(inTransaction, actor, folderId);
     const parentFolderId = input.parent_folder_id === undefined ? folder.parent_folder_id : input.parent_folder_id;

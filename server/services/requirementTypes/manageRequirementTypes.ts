@@ -35,7 +35,8 @@ export async function updateRequirementType(
 ): Promise<RequirementType> {
   const { tenantId } = actor;
   return deps.db.transaction(async (trx) => {
-    const type = await findRequirementType(trx, tenantId, requirementTypeId);
+    // Locked as a delete locks it: a save linking requirements of this type finishes first, so its links are counted below.
+    const type = await findRequirementType(trx, tenantId, requirementTypeId, "update");
     if (!type) throw notFound("Requirement type");
     const level = input.level ?? type.level;
     if (level !== type.level) {

@@ -1,3 +1,4 @@
+import { findRequirements } from "../../db/requirementLiteStore.js";
 import { linkedRequirementIds, removeAllLinks } from "../../db/requirementLinkStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
@@ -21,6 +22,8 @@ export async function deleteRequirementsIn(
   const trx = deps.db;
   const ids = [...new Set(requirementIds)];
   if (ids.length === 0) return [];
+  // Locked before they are read: a save in progress finishes first, and the 'deleted' revision follows its revision.
+  await findRequirements(trx, tenantId, ids, { forUpdate: true });
   const before = await loadRequirementDetails(deps, actor, ids);
   if (before.length !== ids.length) throw notFound("Requirement");
   const deleting = new Set(ids);

@@ -1,4 +1,4 @@
-import { findFolder } from "../../db/folderStore.js";
+import { findFolder, lockFolderTreeOf } from "../../db/folderStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldError, notFound } from "../../errors.js";
@@ -15,6 +15,8 @@ export async function moveRequirements(
   const { tenantId } = actor;
   const ids = [...new Set(requirementIds)];
   return deps.db.transaction(async (trx) => {
+    // Before the requirements' rows, in the order a folder's delete takes them: the target stays until commit.
+    if (parentFolderId !== null) await lockFolderTreeOf(trx, tenantId, parentFolderId, "contents");
     const rows = await findRequirements(trx, tenantId, ids, { forUpdate: true });
     if (rows.length !== ids.length) throw notFound("Requirement");
     if (parentFolderId !== null) {

@@ -1,6 +1,7 @@
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
-import { findFolder } from "../../db/folderStore.js";
+import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
+import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { AppError, fieldError } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -10,7 +11,10 @@ export const STALE_EDIT_MESSAGE =
 export const TYPE_LOCKED_MESSAGE = "To edit the requirement type, remove any linked requirements below.";
 export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requirement in this project";
 
-/** Spec sections 4 and 9: links only between levels one apart, never to itself, within the project or with Global Requirements. */
+/**
+ * Spec sections 4 and 9: links only between levels one apart, never to itself, within the project
+ * or with Global Requirements. `deps.db` is the saving transaction.
+ */
 export async function assertLinkTargets(
   deps: ServiceDeps,
   actor: Actor,
@@ -21,6 +25,13 @@ export async function assertLinkTargets(
   if (linkedIds.length === 0) return;
   if (self.requirementId !== undefined && linkedIds.includes(self.requirementId)) {
     throw fieldError(field, "A requirement cannot be linked to itself");
+  }
+  // The targets locked as the save's touch of them would lock them, and their types shared, so a
+  // concurrent delete of a target or a level change of its type waits for this save and then sees
+  // its link (it had linked a deleted requirement, or across levels); the levels read again under those locks.
+  const locked = await findRequirements(deps.db, actor.tenantId, linkedIds, { forUpdate: true });
+  for (const typeId of new Set(locked.map((row) => row.requirement_type_id))) {
+    await findRequirementType(deps.db, actor.tenantId, typeId, "share");
   }
   const rows = await findRequirements(deps.db, actor.tenantId, linkedIds);
   const found = new Set(rows.map((row) => row.requirement_id));
@@ -39,6 +50,7 @@ export async function assertLinkTargets(
   }
 }
 
+/** `deps.db` is the saving transaction: the folder stays where it is until it commits. */
 export async function assertFolderInProject(
   deps: ServiceDeps,
   actor: Actor,
@@ -46,6 +58,8 @@ export async function assertFolderInProject(
   projectId: number,
 ) {
   if (folderId === null) return;
+  // Shared until commit: the folder cannot be deleted or moved away while something is put into it.
+  await lockFolderTree(deps.db, actor.tenantId, projectId, "contents");
   const folder = await findFolder(deps.db, actor.tenantId, folderId);
   if (!folder || folder.project_id !== projectId) {
     throw fieldError("parent_folder_id", "The folder does not exist in this project");

@@ -1,4 +1,5 @@
 import type { Attachment, RequirementDetail, UpdateRequirementValues } from "../../../common/schemas/requirement.js";
+import { lockFolderTreeOf } from "../../db/folderStore.js";
 import { addLinks, removeLinks } from "../../db/requirementLinkStore.js";
 import { attachmentsOwnedElsewhere, type RequirementChanges, replaceAttachments, replaceAttributeValues, replaceComponents, replaceContentLinks, replaceIssueLinks, touchRequirements, updateRequirementIfRevision } from "../../db/requirementWriteStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
@@ -47,6 +48,8 @@ export async function updateRequirement(
   try {
     result = await deps.db.transaction(async (trx) => {
       const inTransaction = { ...deps, db: trx };
+      // Before the requirement's row, in the order a folder's delete takes them.
+      if (edit.parent_folder_id) await lockFolderTreeOf(trx, tenantId, edit.parent_folder_id, "contents");
       const [current] = await findRequirements(trx, tenantId, [requirementId], { forUpdate: true });
       if (!current) throw notFound("Requirement");
       if (edit.revision !== undefined && edit.revision !== current.revision) throw conflict(STALE_EDIT_MESSAGE);
