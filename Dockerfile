@@ -1,5 +1,5 @@
 # Build: the client bundles (vite) and the server compiled to JavaScript (tsc) into dist/.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -7,12 +7,12 @@ COPY . .
 RUN npm run build
 
 # Runtime dependencies only: no TypeScript, Vite, test or bench tooling in the image.
-FROM node:20-bookworm-slim AS dependencies
+FROM node:22-bookworm-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json ./

@@ -20,3 +20,17 @@ describe("AC_OPTS", () => {
     expect(loadConfig({ AC_OPTS: "no-reg" }).port).toBeGreaterThan(0);
   });
 });
+
+describe("APP_TOKEN_SECRET in production", () => {
+  const production = (secret: string) => loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: secret });
+
+  it("refuses to start with the example value docker-compose.yml once shipped, which anyone can read", () => {
+    expect(() => production("change-me-to-a-long-random-secret")).toThrow(/not the example value/);
+  });
+
+  it("refuses a secret shorter than 32 characters and takes one of 32; development keeps its short ones", () => {
+    expect(() => production("a".repeat(31))).toThrow(/APP_TOKEN_SECRET must be a random string of at least 32 characters/);
+    expect(production("0123456789abcdef0123456789abcdef").appTokenSecret).toBe("0123456789abcdef0123456789abcdef");
+    expect(loadConfig({ APP_TOKEN_SECRET: "short-dev-secret" }).appTokenSecret).toBe("short-dev-secret");
+  });
+});

@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: z.string().default(CONFIG_DEFAULTS.S3_BUCKET),
   S3_ENDPOINT: z.string().optional(),
+  S3_PUBLIC_ENDPOINT: z.string().optional(),
   S3_REGION: z.string().default(CONFIG_DEFAULTS.S3_REGION),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
   SMTP_URL: z.string().optional(),
@@ -53,6 +54,8 @@ export type Config = {
     driver: "local" | "s3";
     bucket: string;
     endpoint: string | undefined;
+    /** Where browsers reach the store, when not at `endpoint` (a compose network name): presigned URLs name it. */
+    publicEndpoint: string | undefined;
     region: string;
     forcePathStyle: boolean;
   };
@@ -70,12 +73,23 @@ export type Config = {
   sentryClientDsn: string | undefined;
 };
 
+/** The placeholder docker-compose.yml once shipped: public, so a token signed with it can be forged by anyone. */
+const PUBLISHED_EXAMPLE_SECRET = "change-me-to-a-long-random-secret";
+const MIN_PRODUCTION_SECRET_LENGTH = 32;
+
+function assertProductionSecret(secret: string | undefined): void {
+  if (!secret) throw new Error("APP_TOKEN_SECRET must be set in production");
+  if (secret === PUBLISHED_EXAMPLE_SECRET || secret.length < MIN_PRODUCTION_SECRET_LENGTH) {
+    throw new Error(
+      `APP_TOKEN_SECRET must be a random string of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production, not the example value (e.g. openssl rand -hex 32)`,
+    );
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.parse(env);
   const port = parsed.PORT;
-  if (parsed.NODE_ENV === "production" && !parsed.APP_TOKEN_SECRET) {
-    throw new Error("APP_TOKEN_SECRET must be set in production");
-  }
+  if (parsed.NODE_ENV === "production") assertProductionSecret(parsed.APP_TOKEN_SECRET);
   // atlassian-connect-express skips its install, JWT and webhook checks (or its token checks) when
   // AC_OPTS contains these words anywhere: an unsigned `installed` call could then take over a site.
   // The emulator signs for real, so nothing needs them.
@@ -99,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       driver: parsed.STORAGE_DRIVER,
       bucket: parsed.S3_BUCKET,
       endpoint: parsed.S3_ENDPOINT,
+      publicEndpoint: parsed.S3_PUBLIC_ENDPOINT || undefined,
       region: parsed.S3_REGION,
       forcePathStyle: parsed.S3_FORCE_PATH_STYLE === "true",
     },

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { Express } from "express";
 
 /**
@@ -9,11 +9,62 @@ import type { Express } from "express";
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export function listen(app: Express, port: number): Promise<Server> {
+/**
+ * How long a stopping server lets the requests in flight finish before it cuts their connections.
+ * Under Docker's 10 s (and Kubernetes' 30 s) between SIGTERM and SIGKILL, so that the database
+ * pool and the error reports still close after it.
+ */
+const STOP_GRACE_MS = 8_000;
+
+type Listening = {
+  server: Server;
+  /**
+   * Stops accepting connections and resolves once the open ones are closed: each request in flight
+   * (or arriving on a kept-alive connection meanwhile) is answered with `Connection: close`, and
+   * whatever is still open after `graceMs` is cut. Without this, one kept-alive connection of the
+   * balancer would hold the process up to KEEP_ALIVE_TIMEOUT_MS, past the orchestrator's SIGKILL.
+   */
+  stop: (graceMs?: number) => Promise<void>;
+};
+
+export function listen(app: Express, port: number): Promise<Listening> {
   return new Promise((resolve) => {
-    const server = app.listen(port, () => resolve(server));
+    const inFlight = new Set<ServerResponse>();
+    let stopping = false;
+    const stop = (graceMs = STOP_GRACE_MS) =>
+      new Promise<void>((stopped) => {
+        stopping = true;
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        // close() also closes the connections idle right now (Node 19+); the busy ones close after their response.
+        server.close(() => {
+          clearTimeout(cut);
+          stopped();
+        });
+        for (const res of inFlight) closeConnectionAfter(server, res);
+      });
+
+    const server = app.listen(port, () => resolve({ server, stop }));
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Node cuts a request whose headers take longer than this, and it must not do so at the end of an idle time.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+    // Ahead of Express, so a response it writes at once still gets the header when stopping.
+    server.prependListener("request", (_req, res) => {
+      if (stopping) {
+        closeConnectionAfter(server, res);
+        return;
+      }
+      inFlight.add(res);
+      res.once("close", () => inFlight.delete(res));
+    });
   });
+}
+
+/**
+ * A response not yet started tells its client not to reuse the connection, and Node closes it after
+ * the response. One whose headers already promised keep-alive (a streamed export) closes once it has
+ * finished, when its connection is idle.
+ */
+function closeConnectionAfter(server: Server, res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader("Connection", "close");
+  else res.once("finish", () => server.closeIdleConnections());
 }

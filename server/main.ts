@@ -7,6 +7,7 @@ import type { AppDeps } from "./deps.js";
 import { jobDefinitions } from "./jobs/index.js";
 import { JobQueue } from "./jobs/queue.js";
 import { flushErrorReports, startErrorReporting } from "./errorReporting.js";
+import { defaultToProductionWhenCompiled, isEntryPoint } from "./isEntryPoint.js";
 import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
@@ -20,6 +21,7 @@ import { createObjectStorage } from "./storage/index.js";
 export async function createDeps(config: Config, options: { works: boolean }): Promise<AppDeps> {
   const logger = createLogger(config.logLevel);
   if (await startErrorReporting(config)) logger.info("reporting errors to Sentry");
+  warnAboutStateOfItsOwn(config, logger);
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
   const jobs = new JobQueue(db, logger, { definitions: jobDefinitions, sendsScheduledJobs: options.works });
@@ -35,6 +37,20 @@ export async function createDeps(config: Config, options: { works: boolean }): P
   };
 }
 
+/**
+ * Production runs replicas (and workers) that must share one database and one file store; an
+ * embedded PGlite or the local disk belongs to this process alone, which is fine only for a single one.
+ */
+export function warnAboutStateOfItsOwn(config: Config, logger: { warn(message: string): void }): void {
+  if (config.env !== "production") return;
+  if (!config.databaseUrl) {
+    logger.warn("DATABASE_URL is unset: this process keeps its own embedded database (PGlite in DATA_DIR); replicas would not share data");
+  }
+  if (config.storage.driver === "local") {
+    logger.warn("STORAGE_DRIVER=local: this process keeps files on its own disk (DATA_DIR); other replicas and workers cannot read them");
+  }
+}
+
 /** Starts the add-on: migrations, job workers (unless JOB_WORKERS=false), HTTP, and a graceful stop. */
 export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
@@ -42,14 +58,15 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);
-  const server = await listen(app, config.port);
+  const { server, stop: stopHttp } = await listen(app, config.port);
   logger.info({ port: config.port, baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await jobs.stop();
+      // Side by side: each waits for its work in flight, and one after the other they would outlast
+      // the orchestrator's grace. Requests still in flight may send jobs meanwhile: sending does not need the queue started.
+      await Promise.all([stopHttp(), jobs.stop()]);
       await db.destroy();
       await flushErrorReports();
       logger.info("rmCloud add-on stopped");
@@ -59,7 +76,8 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
   return { server, deps, stop };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
+  defaultToProductionWhenCompiled(import.meta.url);
   const { stop } = await startAddon();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await writeFile(path.join(distDir, "assets", "index-abc.js"), "console.log('app')");
   await writeFile(path.join(distDir, "host-loader.js"), "void 0");
   app = express();
-  await mountSpa(app, loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "spa-test-secret-0123456789" }), { distDir });
+  await mountSpa(app, loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "spa-test-secret-0123456789-abcdefghij" }), { distDir });
   app.use((_req, res) => {
     res.status(404).json({ Result: "Not found" });
   });
@@ -123,7 +123,7 @@ describe("who may frame the pages", () => {
   });
 
   it("adds the origins FRAME_ANCESTORS names, in production too (a host the operator runs, such as the emulator in the bench)", () => {
-    const config = loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "a-production-secret", FRAME_ANCESTORS: "http://localhost:*, https://staging.example" });
+    const config = loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "a-production-secret-of-at-least-32-characters", FRAME_ANCESTORS: "http://localhost:*, https://staging.example" });
     expect(frameAncestors(config)).toEqual([
       "https://*.atlassian.net",
       "https://*.jira.com",

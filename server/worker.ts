@@ -1,5 +1,7 @@
 import { loadConfig } from "./config.js";
 import type { AppDeps } from "./deps.js";
+import { flushErrorReports } from "./errorReporting.js";
+import { defaultToProductionWhenCompiled, isEntryPoint } from "./isEntryPoint.js";
 import { createDeps } from "./main.js";
 
 /**
@@ -19,6 +21,8 @@ export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise
     stopping ??= (async () => {
       await deps.jobs.stop();
       await deps.db.destroy();
+      // A failing job's last reports are still queued in the Sentry client: sent before the process exits.
+      await flushErrorReports();
       deps.logger.info("rmCloud job worker stopped");
     })();
     return stopping;
@@ -26,7 +30,8 @@ export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise
   return { deps, stop };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
+  defaultToProductionWhenCompiled(import.meta.url);
   const { stop } = await startWorker();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

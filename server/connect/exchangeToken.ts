@@ -50,7 +50,11 @@ export async function exchangeConnectToken(
   });
 }
 
-/** A fresh token for a caller whose installation is still enabled (an uninstalled product stops refreshing). */
+/**
+ * A fresh token for a caller whose installation is still enabled (an uninstalled product stops
+ * refreshing). It keeps the sign-in's time and expires by the sign-in's week at the latest
+ * (signAppToken), so a user removed from the site cannot refresh forever.
+ */
 export async function refreshAppToken(db: Db, appTokenSecret: string, auth: AuthContext): Promise<string> {
   const installation = await findInstallationByClientKey(db, auth.clientKey);
   if (!installation?.enabled || installation.tenantId !== auth.tenantId) throw unauthorized("rmCloud is not installed on this site");

@@ -44,7 +44,13 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
     expect(res.status).toBe(200);
     expect(res.body.base_url).toBe(ctx.deps.config.baseUrl);
     const auth = await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token);
-    expect(auth).toEqual({ tenantId: await tenantOfClientKey(site.clientKey), accountId: "557058:forge-user", product: "jira", clientKey: site.clientKey });
+    expect(auth).toEqual({
+      tenantId: await tenantOfClientKey(site.clientKey),
+      accountId: "557058:forge-user",
+      product: "jira",
+      clientKey: site.clientKey,
+      signedInAt: expect.any(Number),
+    });
 
     const user = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${res.body.token}`);
     expect(user.status).toBe(200);

@@ -1,6 +1,7 @@
 import { loadConfig } from "../config.js";
 import { createDb, type Db, dbOptionsFromConfig, migrateToLatest } from "../db/knex.js";
 import { findTenantIdByIdOrSiteUrl, purgeTenantData } from "../db/tenantPurgeStore.js";
+import { isEntryPoint } from "../isEntryPoint.js";
 
 /**
  * Deletes one tenant's data for good, in one transaction: `npm run tenant:purge -- <site url or tenant id>`.
@@ -14,7 +15,7 @@ export async function purgeTenant(db: Db, idOrSiteUrl: string): Promise<Record<s
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   const target = process.argv[2];
   if (!target) {
     console.error("Usage: npm run tenant:purge -- <site url or tenant id>");

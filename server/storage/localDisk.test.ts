@@ -65,6 +65,38 @@ describe("presigned URLs of the local disk", () => {
     expect(storage.checkPut(key, query, "image/png")).toEqual({ ok: false, reason: "invalid" });
   });
 
+  it("cannot have their fields shifted by a newline in the content type, to lift the size limit or the expiry", async () => {
+    const key = newKey();
+    const { query } = parseUrl(await storage.presignPut(key, { contentType: "text/plain\nx", maxBytes: 100 }));
+    const { expires, max, sig } = query as Record<string, string>;
+
+    expect(storage.checkPut(key, { expires, max: `${max}\ntext/plain`, sig }, "x")).toEqual({ ok: false, reason: "invalid" });
+    expect(storage.checkPut(key, { expires: `${expires}\n${max}`, max: "text/plain", sig }, "x")).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+  });
+
+  it("cannot have their expiry shifted into the download name, and keep expiring", async () => {
+    const key = newKey();
+    const { query } = parseUrl(await storage.presignGet(key, { downloadName: "plan\n.png", expiresInSeconds: 60 }));
+    const { expires, sig } = query as Record<string, string>;
+    const shifted = { expires: `${expires}\nplan`, name: ".png", sig };
+
+    expect(storage.checkGet(key, query)).toEqual({ ok: true });
+    clock += 3_600_000;
+    expect(storage.checkGet(key, shifted)).toEqual({ ok: false, reason: "invalid" });
+    expect(storage.checkGet(key, query)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("refuse a link whose expiry or size limit is not a whole number rather than leave it open", async () => {
+    const key = newKey();
+    const unlimited = parseUrl(await storage.presignPut(key, { contentType: "image/png", maxBytes: Number.NaN }));
+    const endless = parseUrl(await storage.presignGet(key, { downloadName: "plan.png", expiresInSeconds: Number.NaN }));
+    expect(storage.checkPut(key, unlimited.query, "image/png")).toEqual({ ok: false, reason: "invalid" });
+    expect(storage.checkGet(key, endless.query)).toEqual({ ok: false, reason: "invalid" });
+  });
+
   it("are not valid when signed with another secret", async () => {
     const key = newKey();
     const other = new LocalDiskStorage({ root, baseUrl: "https://rm.example.com", secret: "another-secret-0123" });

@@ -62,7 +62,8 @@ export class LocalDiskStorage implements ObjectStorage {
 
   /** The content type is part of the signature: the upload must carry the type it was signed for. */
   checkPut(key: string, query: SignedQuery, contentType: string): SignatureCheck {
-    return this.check(query, ["PUT", key, String(query.expires), String(query.max), contentType]);
+    if (!isDigits(query.max)) return { ok: false, reason: "invalid" };
+    return this.check(query, ["PUT", key, String(query.expires), query.max, contentType]);
   }
 
   checkGet(key: string, query: SignedQuery): SignatureCheck {
@@ -160,12 +161,16 @@ export class LocalDiskStorage implements ObjectStorage {
     return `${this.options.baseUrl}${LOCAL_STORAGE_PATH}/${key}?${new URLSearchParams(query)}`;
   }
 
+  /**
+   * JSON, not the fields joined by a separator: a content type or file name may contain any
+   * separator, and would then let a caller move the field boundaries of a signed URL.
+   */
   private sign(parts: string[]): string {
-    return createHmac("sha256", this.signingKey).update(parts.join("\n")).digest("base64url");
+    return createHmac("sha256", this.signingKey).update(JSON.stringify(parts)).digest("base64url");
   }
 
   private check(query: SignedQuery, parts: string[]): SignatureCheck {
-    if (typeof query.sig !== "string" || typeof query.expires !== "string") return { ok: false, reason: "invalid" };
+    if (typeof query.sig !== "string" || !isDigits(query.expires)) return { ok: false, reason: "invalid" };
     const expected = Buffer.from(this.sign(parts));
     const given = Buffer.from(query.sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "invalid" };
@@ -173,4 +178,9 @@ export class LocalDiskStorage implements ObjectStorage {
     if (Number(query.expires) * 1000 < this.now()) return { ok: false, reason: "expired" };
     return { ok: true };
   }
+}
+
+/** Expiry and size limit are whole numbers: anything else would read as NaN, which no comparison refuses. */
+function isDigits(value: unknown): value is string {
+  return typeof value === "string" && /^\d+$/.test(value);
 }

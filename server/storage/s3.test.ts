@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
@@ -13,7 +14,16 @@ import { S3Storage } from "./s3.js";
 const BUCKET = "rmcloud-test";
 let server: S3rver;
 let directory: string;
+let port: number;
 let storage: S3Storage;
+const settings = (endpoint: string) => ({
+  driver: "s3" as const,
+  bucket: BUCKET,
+  endpoint,
+  publicEndpoint: undefined,
+  region: "us-east-1",
+  forcePathStyle: true,
+});
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), "rmcloud-s3rver-"));
@@ -24,17 +34,11 @@ beforeAll(async () => {
     directory,
     configureBuckets: [{ name: BUCKET }],
   });
-  const { port } = await server.run();
+  ({ port } = await server.run());
   // The driver takes its credentials from the standard AWS chain, as in production; s3rver checks these.
   vi.stubEnv("AWS_ACCESS_KEY_ID", "S3RVER");
   vi.stubEnv("AWS_SECRET_ACCESS_KEY", "S3RVER");
-  storage = new S3Storage({
-    driver: "s3",
-    bucket: BUCKET,
-    endpoint: `http://127.0.0.1:${port}`,
-    region: "us-east-1",
-    forcePathStyle: true,
-  });
+  storage = new S3Storage(settings(`http://127.0.0.1:${port}`));
 });
 
 afterAll(async () => {
@@ -80,6 +84,45 @@ describe("the S3 driver against an S3-protocol server", () => {
     const key = newKey();
     await storage.presignPut(key, { contentType: "image/png", maxBytes: 1024 });
     expect(await storage.head(key)).toBeUndefined();
+  });
+});
+
+describe("a store the server reaches at another address than browsers do (S3_PUBLIC_ENDPOINT)", () => {
+  it("hands out URLs on the public address and keeps its own calls on the internal one", async () => {
+    // localhost plays the public name, 127.0.0.1 the compose network's: the same s3rver answers both.
+    const split = new S3Storage({ ...settings(`http://127.0.0.1:${port}`), publicEndpoint: `http://localhost:${port}` });
+    const key = newKey();
+
+    const uploadUrl = await split.presignPut(key, { contentType: "text/plain", maxBytes: 1024 });
+    expect(new URL(uploadUrl).host).toBe(`localhost:${port}`);
+    const upload = await fetch(uploadUrl, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "via the public name" });
+    expect(isUploadSuccess(upload.status)).toBe(true);
+
+    expect(await split.head(key)).toEqual({ size: 19, contentType: "text/plain" });
+    expect(await text(await split.getObject(key))).toBe("via the public name");
+
+    const downloadUrl = await split.presignGet(key, { downloadName: "spec.txt" });
+    expect(new URL(downloadUrl).host).toBe(`localhost:${port}`);
+    expect(await (await fetch(downloadUrl)).text()).toBe("via the public name");
+  });
+});
+
+describe("a store that stops answering", () => {
+  it("fails the call after the request timeout instead of holding the API request forever", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port: silentPort } = silent.address() as AddressInfo;
+      const hanging = new S3Storage(settings(`http://127.0.0.1:${silentPort}`), { connectionTimeout: 3_000, requestTimeout: 200 });
+      const started = Date.now();
+      await expect(hanging.head(newKey())).rejects.toThrow(/requestTimeout/);
+      // Three tries of 200 ms and the SDK's back-off between them.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

@@ -22,25 +22,39 @@ import {
 } from "./objectStorage.js";
 
 /**
+ * The SDK waits forever by default, and head() runs inside API requests: a store that stops
+ * answering must fail them instead of holding them. The request timeout runs from sending until the
+ * response headers (a download's body streams on after it); each of the SDK's three tries gets it.
+ */
+const S3_TIMEOUTS = { connectionTimeout: 3_000, requestTimeout: 15_000 };
+
+/**
  * Any S3-protocol store (AWS S3, MinIO, ...). Credentials come from the standard AWS chain
  * (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profiles, instance or task roles); the bucket
  * needs a CORS rule allowing PUT and GET from the add-on's origin, since the browser talks to it directly.
  */
 export class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
+  /** Signs the URLs browsers use: on `publicEndpoint` when the server reaches the store elsewhere. */
+  private readonly presigner: S3Client;
   private readonly bucket: string;
 
-  constructor(settings: Config["storage"]) {
+  constructor(settings: Config["storage"], timeouts: typeof S3_TIMEOUTS = S3_TIMEOUTS) {
     this.bucket = settings.bucket;
-    this.client = new S3Client({
-      region: settings.region,
-      endpoint: settings.endpoint,
-      forcePathStyle: settings.forcePathStyle,
-      // By default the SDK would sign a CRC32 of the empty body into presigned PUT URLs,
-      // and every real upload would then fail its checksum.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+    const clientOn = (endpoint: string | undefined) =>
+      new S3Client({
+        region: settings.region,
+        endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        // By default the SDK would sign a CRC32 of the empty body into presigned PUT URLs,
+        // and every real upload would then fail its checksum.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+        // Without throwOnRequestTimeout the SDK only logs a warning when the request timeout passes.
+        requestHandler: { ...timeouts, throwOnRequestTimeout: true },
+      });
+    this.client = clientOn(settings.endpoint);
+    this.presigner = settings.publicEndpoint ? clientOn(settings.publicEndpoint) : this.client;
   }
 
   /**
@@ -52,7 +66,7 @@ export class S3Storage implements ObjectStorage {
     options: { contentType: string; maxBytes: number; expiresInSeconds?: number },
   ): Promise<string> {
     assertValidKey(key);
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }), {
+    return getSignedUrl(this.presigner, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }), {
       expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS,
     });
   }
@@ -64,7 +78,7 @@ export class S3Storage implements ObjectStorage {
       Key: key,
       ResponseContentDisposition: contentDisposition(options.downloadName),
     });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS });
+    return getSignedUrl(this.presigner, command, { expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS });
   }
 
   async head(key: string): Promise<StoredObject | undefined> {

@@ -1,3 +1,4 @@
+import { decodeJwt, SignJWT } from "jose";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestContext } from "../../../test/helpers/app.js";
@@ -11,7 +12,7 @@ import {
   signConnectJwt,
   startKeyServer,
 } from "../../../test/helpers/connect.js";
-import { verifyAppToken } from "../../connect/appToken.js";
+import { type AuthContext, signAppToken, verifyAppToken } from "../../connect/appToken.js";
 import { CLOCK_SKEW_SECONDS } from "../../connect/connectJwt.js";
 
 let keys: KeyServer;
@@ -49,7 +50,13 @@ describe("POST /api/exchange-token", () => {
     expect(res.status).toBe(200);
     const auth = await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token);
     const tenant = await ctx.deps.db("tenants").where({ site_url: siteA.siteUrl }).first();
-    expect(auth).toEqual({ tenantId: tenant.tenant_id, accountId: "557058:alice", product: "jira", clientKey: siteA.clientKey });
+    expect(auth).toEqual({
+      tenantId: tenant.tenant_id,
+      accountId: "557058:alice",
+      product: "jira",
+      clientKey: siteA.clientKey,
+      signedInAt: expect.any(Number),
+    });
   });
 
   it("signs in a Confluence macro to the same site's tenant", async () => {
@@ -117,6 +124,53 @@ describe("GET /api/refresh and GET /api/user", () => {
       [token, res.body.token].map((value) => verifyAppToken(ctx.deps.config.appTokenSecret, value)),
     );
     expect(after).toEqual(before);
+  });
+
+  const DAY_SECONDS = 24 * 60 * 60;
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const refresh = (token: string) => request(ctx.app).get("/api/refresh").set("Authorization", `Bearer ${token}`);
+
+  /** Alice's valid token, issued now, for a sign-in through the site that many days ago. */
+  async function signedInDaysAgo(days: number): Promise<{ token: string; auth: AuthContext }> {
+    const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
+    if (!current) throw new Error("the exchange answered no valid token");
+    const auth = { ...current, signedInAt: nowSeconds() - days * DAY_SECONDS };
+    return { token: await signAppToken(ctx.deps.config.appTokenSecret, auth), auth };
+  }
+
+  it("keeps the time of the sign-in through the site across refreshes", async () => {
+    const { token, auth } = await signedInDaysAgo(6);
+    const res = await refresh(token);
+    expect(res.status).toBe(200);
+    expect(await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token)).toEqual(auth);
+  });
+
+  it("ends a sign-in after a week: the last refresh's token expires with it, then the user signs in through the site again", async () => {
+    const lateInTheWeek = await signedInDaysAgo(7 - 1 / 24);
+    const res = await refresh(lateInTheWeek.token);
+    expect(res.status).toBe(200);
+    expect(decodeJwt(res.body.token).exp).toBe(lateInTheWeek.auth.signedInAt + 7 * DAY_SECONDS);
+
+    const { token } = await signedInDaysAgo(8);
+    const expired = await refresh(token);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({ Result: "The token is invalid or has expired" });
+  });
+
+  it("refreshes a token signed before sign-in times were recorded, counting from when it was issued", async () => {
+    const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
+    const issuedAt = nowSeconds() - 3600;
+    const legacy = await new SignJWT({ tid: current?.tenantId, prd: "jira", clk: siteA.clientKey })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("rmcloud")
+      .setSubject("557058:alice")
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + DAY_SECONDS)
+      .sign(new TextEncoder().encode(ctx.deps.config.appTokenSecret));
+
+    const res = await refresh(legacy);
+    expect(res.status).toBe(200);
+    expect(await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token)).toMatchObject({ signedInAt: issuedAt });
   });
 
   it("answers the user record of the signed-in user's site", async () => {

@@ -182,6 +182,20 @@ describe("the local-disk upload URL", () => {
     }
   });
 
+  it("refuses a link whose size limit was shifted into a newline of the signed file type, and takes the link as signed", async () => {
+    const signed = await signPut({ operation: "attachment", original_file_name: "a.txt", file_type: "text/plain\nx" });
+    const url = new URL(signed.body.presigned_url);
+    const shifted = new URL(url);
+    shifted.searchParams.set("max", `${url.searchParams.get("max")}\ntext/plain`);
+    const put = await request(ctx.app).put(`${shifted.pathname}${shifted.search}`).set("Content-Type", "x").send("unlimited");
+    expect(put.status).toBe(403);
+    expect(put.body).toEqual({ Result: "This link is not valid" });
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", signed.body.uuid_file_name))).toBeUndefined();
+
+    const { put: normal } = await uploadAttachment("b.txt", "text/plain", "as signed");
+    expect(normal.status).toBe(200);
+  });
+
   it("cannot be pointed at another site's file", async () => {
     const other = await createTenant(ctx.deps.db);
     const otherKey = storageKey(other.tenantId, "attachments", `${randomUUID()}.txt`);
