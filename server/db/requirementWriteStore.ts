@@ -135,10 +135,12 @@ export async function replaceAttachments(
   createdBy: string,
 ): Promise<void> {
   const keep = attachments.map((attachment) => attachment.uuid_file_name);
+  // Taken off the list, not deleted: the requirement's history and its baselines still name the
+  // file, and it still downloads from there (sign-s3-get finds it by this row).
   await db("attachments")
     .where({ tenant_id: tenantId, requirement_id: requirementId, operation: "attachment" })
     .whereNotIn("uuid_file_name", keep)
-    .delete();
+    .update({ requirement_id: null });
   if (attachments.length === 0) return;
   await db("attachments")
     .insert(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, createTestApp, type TestContext, type TestTenant } from "../../test/helpers/app.js";
 import type { Db } from "../db/knex.js";
+import { storageKey } from "../storage/objectStorage.js";
 import { purgeTenant } from "./purgeTenant.js";
 
 let ctx: TestContext;
@@ -61,25 +62,33 @@ async function rowsOf(db: Db, tenantId: string): Promise<Record<string, number>>
 }
 
 describe("npm run tenant:purge", () => {
-  it("deletes every row of one site, by site URL, and leaves the other site whole", async () => {
+  it("deletes every row and every file of one site, by site URL, and leaves the other site whole", async () => {
     const doomed = await createTenant(ctx.deps.db);
     const kept = await createTenant(ctx.deps.db);
     await seedSite(ctx.deps.db, doomed);
     await seedSite(ctx.deps.db, kept);
     const keptBefore = await rowsOf(ctx.deps.db, kept.tenantId);
+    const filesOf = (tenantId: string) =>
+      (["attachments", "imports", "exports"] as const).map((area) => storageKey(tenantId, area, `${area}-file.bin`));
+    for (const key of [...filesOf(doomed.tenantId), ...filesOf(kept.tenantId)]) {
+      await ctx.deps.storage.putObject(key, "bytes", "application/octet-stream");
+    }
 
-    const deleted = await purgeTenant(ctx.deps.db, `${doomed.baseUrl}/wiki`);
+    const deleted = await purgeTenant(ctx.deps, `${doomed.baseUrl}/wiki`);
 
     expect(deleted).toMatchObject({ tenants: 1, installations: 1, requirements: 2, folders: 2, baseline_revisions: 1 });
     expect(Object.values(await rowsOf(ctx.deps.db, doomed.tenantId)).every((count) => count === 0)).toBe(true);
     expect(await rowsOf(ctx.deps.db, kept.tenantId)).toEqual(keptBefore);
     expect(Object.values(keptBefore).every((count) => count > 0)).toBe(true);
+    const stored = async (keys: string[]) => Promise.all(keys.map(async (key) => (await ctx.deps.storage.head(key)) !== undefined));
+    expect(await stored(filesOf(doomed.tenantId))).toEqual([false, false, false]);
+    expect(await stored(filesOf(kept.tenantId))).toEqual([true, true, true]);
   });
 
   it("purges by tenant id and reports an unknown site", async () => {
     const doomed = await createTenant(ctx.deps.db);
-    expect(await purgeTenant(ctx.deps.db, doomed.tenantId)).toMatchObject({ tenants: 1 });
+    expect(await purgeTenant(ctx.deps, doomed.tenantId)).toMatchObject({ tenants: 1 });
     expect(await ctx.deps.db("tenants").where({ tenant_id: doomed.tenantId })).toEqual([]);
-    expect(await purgeTenant(ctx.deps.db, "https://nobody.atlassian.net")).toBeUndefined();
+    expect(await purgeTenant(ctx.deps, "https://nobody.atlassian.net")).toBeUndefined();
   });
 });

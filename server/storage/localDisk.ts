@@ -10,6 +10,7 @@ import {
   ObjectNotFoundError,
   type ObjectStorage,
   type StoredObject,
+  tenantPrefix,
 } from "./objectStorage.js";
 
 export type LocalDiskOptions = {
@@ -79,6 +80,12 @@ export class LocalDiskStorage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     await rm(this.objectPath(key), { force: true });
     await rm(this.metaPath(key), { force: true });
+  }
+
+  async deleteTenantFiles(tenantId: string): Promise<void> {
+    const prefix = tenantPrefix(tenantId);
+    await rm(path.join(this.options.root, "objects", prefix), { recursive: true, force: true });
+    await rm(path.join(this.options.root, "meta", prefix), { recursive: true, force: true });
   }
 
   async getObject(key: string): Promise<Readable> {

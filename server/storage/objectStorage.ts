@@ -34,6 +34,8 @@ export interface ObjectStorage {
    * failing stream leaves nothing behind.
    */
   putStream(key: string, body: Readable, contentType: string): Promise<void>;
+  /** Removes every object of one tenant (its purge); running it again removes what a failed run left. */
+  deleteTenantFiles(tenantId: string): Promise<void>;
 }
 
 /** Presigned URLs live long enough to start an upload or a download, and no longer. */
@@ -51,6 +53,12 @@ export function storageKey(tenantId: string, area: StorageArea, fileName: string
   const key = `${tenantId}/${area}/${fileName}`;
   assertValidKey(key);
   return key;
+}
+
+/** The prefix every object of one tenant is stored under (storageKey); refuses what is not a tenant id. */
+export function tenantPrefix(tenantId: string): string {
+  if (!new RegExp(`^${UUID}$`).test(tenantId)) throw new Error(`Not a tenant id: ${JSON.stringify(tenantId)}`);
+  return `${tenantId}/`;
 }
 
 export function isValidKey(key: string): boolean {

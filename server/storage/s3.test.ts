@@ -50,6 +50,24 @@ afterAll(async () => {
 const newKey = () => storageKey(randomUUID(), "attachments", `${randomUUID()}.txt`);
 
 describe("the S3 driver against an S3-protocol server", () => {
+  it("deletes every object of one tenant and no other tenant's", async () => {
+    const doomed = randomUUID();
+    const kept = randomUUID();
+    const keysOf = (tenantId: string, count: number) =>
+      Array.from({ length: count }, (_, index) => storageKey(tenantId, index % 2 ? "imports" : "attachments", `file-${index}.txt`));
+    const DOOMED_FILES = 300;
+    const keys = [...keysOf(doomed, DOOMED_FILES), ...keysOf(kept, 3)];
+    for (let start = 0; start < keys.length; start += 50) {
+      await Promise.all(keys.slice(start, start + 50).map((key) => storage.putObject(key, "x", "text/plain")));
+    }
+
+    await storage.deleteTenantFiles(doomed);
+
+    expect((await Promise.all(keysOf(doomed, DOOMED_FILES).map((key) => storage.head(key)))).filter(Boolean)).toEqual([]);
+    expect((await Promise.all(keysOf(kept, 3).map((key) => storage.head(key)))).filter(Boolean)).toHaveLength(3);
+    await expect(storage.deleteTenantFiles("../etc")).rejects.toThrow("Not a tenant id");
+  }, 60_000);
+
   it("takes a browser upload on a presigned URL, then serves it on a presigned download URL", async () => {
     const key = newKey();
     const uploadUrl = await storage.presignPut(key, { contentType: "text/plain", maxBytes: 1024 });

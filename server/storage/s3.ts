@@ -4,8 +4,10 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -19,6 +21,7 @@ import {
   ObjectNotFoundError,
   type ObjectStorage,
   type StoredObject,
+  tenantPrefix,
 } from "./objectStorage.js";
 
 /**
@@ -95,6 +98,24 @@ export class S3Storage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** A page of the listing at a time (at most 1000 keys, DeleteObjects' limit too). */
+  async deleteTenantFiles(tenantId: string): Promise<void> {
+    const prefix = tenantPrefix(tenantId);
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: continuationToken }),
+      );
+      const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (objects.length > 0) {
+        const deleted = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
+        const failed = deleted.Errors ?? [];
+        if (failed.length > 0) throw new Error(`Could not delete ${failed.length} objects under ${prefix}: ${failed[0]?.Code} ${failed[0]?.Message}`);
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
   }
 
   async getObject(key: string): Promise<Readable> {

@@ -305,7 +305,7 @@ describe("editing a requirement", () => {
     uuid_file_name: (await uploadAttachment(ctx, auth, name, type, `${name} bytes`)).uuid,
   });
 
-  it("replaces the attachment list with PATCH, records it and removes dropped files from storage", async () => {
+  it("replaces the attachment list with PATCH and records it; a dropped file stays in storage for the history and still downloads", async () => {
     const created = await create({ name: "With files" });
     const one = await uploaded("spec.pdf", "application/pdf");
     const two = await uploaded("diagram.png", "image/png");
@@ -318,8 +318,11 @@ describe("editing a requirement", () => {
     expect(removed.body.attachments).toEqual([two]);
     expect(removed.body.revision).toBe(3);
     expect((await revisionsOf(created.requirement_id))[0]).toMatchObject({ action: "updated", changed_fields: "attachments" });
-    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", one.uuid_file_name))).toBeUndefined();
+    expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", one.uuid_file_name))).toBeDefined();
     expect(await ctx.deps.storage.head(storageKey(tenant.tenantId, "attachments", two.uuid_file_name))).toBeDefined();
+    const inHistory = await api().post("/api/sign-s3-get").set("Authorization", auth).send(one);
+    expect(inHistory.status).toBe(200);
+    expect(inHistory.body.original_file_name).toBe("spec.pdf");
 
     const thief = await create({ name: "Thief" });
     const stolen = await patch(thief.requirement_id, { attachments: [two] });

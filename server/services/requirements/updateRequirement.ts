@@ -6,7 +6,7 @@ import { findRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
-import { deleteRemovedAttachments, verifyAddedAttachments } from "../storage/requirementAttachments.js";
+import { verifyAddedAttachments } from "../storage/requirementAttachments.js";
 import {
   assertContentLimit,
   assertDisplayIdFree,
@@ -165,9 +165,6 @@ export async function updateRequirement(
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;
-  }
-  if (result.changed) {
-    await deleteRemovedAttachments(deps, actor, result.before.attachments, result.after.attachments);
   }
   return result.after;
 }

@@ -1,6 +1,5 @@
 import type { Attachment } from "../../../common/schemas/requirement.js";
 import { attachedFileNames } from "../../db/uploadStore.js";
-import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { verifyUploadedAttachment } from "./verifyUploadedAttachment.js";
 
@@ -19,28 +18,6 @@ export async function verifyAddedAttachments(
   for (const attachment of attachments) {
     if (!attached.has(attachment.uuid_file_name)) {
       await verifyUploadedAttachment(deps, actor, attachment.uuid_file_name);
-    }
-  }
-}
-
-/**
- * After the save committed: the files it took off the list leave storage too. The save already
- * succeeded, so a failing delete is only logged (the object is orphaned, not lost data).
- */
-export async function deleteRemovedAttachments(
-  deps: ServiceDeps<"storage" | "logger">,
-  actor: Actor,
-  before: Attachment[],
-  after: Attachment[],
-): Promise<void> {
-  const { tenantId } = actor;
-  const kept = new Set(after.map((attachment) => attachment.uuid_file_name));
-  for (const { uuid_file_name } of before) {
-    if (kept.has(uuid_file_name)) continue;
-    try {
-      await deps.storage.delete(storageKey(tenantId, "attachments", uuid_file_name));
-    } catch (error) {
-      deps.logger.error({ err: error, tenantId, uuidFileName: uuid_file_name }, "Could not delete a removed attachment");
     }
   }
 }
