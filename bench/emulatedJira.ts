@@ -2,11 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
 import type { HostClient } from "../server/connect/hostClient.js";
-import { createHostClient } from "../server/connect/hostClientImpl.js";
 import type { Db } from "../server/db/knex.js";
 import { createTestDatabase } from "../test/helpers/db.js";
+import { type EmulatedSite, installOnEmulatedJira } from "../test/helpers/emulatedSiteInstall.js";
 import type { BenchContext } from "./types.js";
 
 /** The emulated Jira's PUMP project, where the extra issues go. */
@@ -35,27 +34,14 @@ console.log("EMULATOR " + emulator.url);`;
   return { url, process: child };
 }
 
-type SiteRecord = { name: string; baseUrl: string; jira: { clientKey: string; sharedSecret: string } };
-
 /**
  * A site of ours installed on the emulated Jira's first site, and the host client that reads
  * Jira as the app for it.
  */
 async function installedSite(db: Db, jira: EmulatedJira): Promise<{ tenantId: string; hostClient: HostClient }> {
-  const [site] = (await (await fetch(`${jira.url}/_emulator/sites`)).json()) as SiteRecord[];
+  const [site] = (await (await fetch(`${jira.url}/_emulator/sites`)).json()) as EmulatedSite[];
   if (!site) throw new Error("the emulator has no site");
-  const [tenant] = await db("tenants").insert({ site_url: site.baseUrl }).returning("tenant_id");
-  const tenantId = String(tenant.tenant_id);
-  await db("installations").insert({
-    tenant_id: tenantId,
-    client_key: site.jira.clientKey,
-    product: "jira",
-    base_url: site.baseUrl,
-    shared_secret: site.jira.sharedSecret,
-    // Without the add-on running the emulator cannot read its key, so the app signs as the client key (which Jira accepts too).
-    client_info: { key: site.jira.clientKey, clientKey: site.jira.clientKey, baseUrl: site.baseUrl, productType: "jira" },
-  });
-  return { tenantId, hostClient: createHostClient(db, pino({ level: "silent" })) };
+  return installOnEmulatedJira(db, site);
 }
 
 /** Every issue id of PUMP, in id order, read with Jira's JQL search 5000 ids a page. */

@@ -7,6 +7,12 @@ export type FieldErrors = Record<string, string[] | Record<string, string[]>>;
 export type ErrorBody = ResultError | FieldErrors;
 
 /**
+ * The 403 `Result` of a configuration change (requirement types, custom fields, settings) by
+ * someone who is not a Jira administrator; the server asks Jira on every such change.
+ */
+export const ADMINISTRATORS_ONLY = "Only Jira administrators can change rmCloud's configuration";
+
+/**
  * Spec section 8: a Result field is used as is; otherwise each field name is shown
  * followed by a dash and its messages, nested one level.
  */

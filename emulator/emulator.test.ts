@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createQueryStringHash, encodeSymmetric, fromMethodAndUrl, SymmetricAlgorithm } from "atlassian-jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { restrictedUser, seedContentUsers } from "./seed/users.js";
 import { type Emulator, startEmulator } from "./server.js";
 import { type StubAddon, startStubAddon } from "./testing/stubAddon.js";
 
@@ -19,11 +20,12 @@ describe("the emulated Jira and Confluence", () => {
   let emulator: Emulator;
   let site: SiteRecord;
 
-  const call = (pathAndQuery: string, init: RequestInit & { as?: "app" | "user"; base?: string } = {}) => {
+  /** `as: "user"` calls as Mia Krystof (an administrator), or as the account in `user`. */
+  const call = (pathAndQuery: string, init: RequestInit & { as?: "app" | "user"; user?: string; base?: string } = {}) => {
     const headers: Record<string, string> = { "Content-Type": "application/json", ...(init.headers as Record<string, string> | undefined) };
     const method = init.method ?? "GET";
     if (init.as === "app") headers.Authorization = appJwt(site.jira, "rmcloud-stub", method, pathAndQuery);
-    if (init.as === "user") headers.Cookie = "emulator_user=5b10ac8d82e05b22cc7d4ef5";
+    if (init.as === "user") headers.Cookie = `emulator_user=${encodeURIComponent(init.user ?? "5b10ac8d82e05b22cc7d4ef5")}`;
     return fetch(`${init.base ?? emulator.url}${pathAndQuery}`, { ...init, headers });
   };
 
@@ -174,6 +176,73 @@ describe("the emulated Jira and Confluence", () => {
     expect(users.length).toBeGreaterThanOrEqual(6);
     const avatar = await fetch(users[0]?.avatarUrls["48x48"] ?? "");
     expect(avatar.headers.get("content-type")).toContain("image/svg+xml");
+  });
+
+  describe("the site's permissions", () => {
+    type Grants = { globalPermissions: string[]; projectPermissions: { permission: string; issues: number[]; projects: number[] }[] };
+    const check = async (body: object, init: { as?: "app" | "user"; user?: string } = { as: "app" }) => {
+      const response = await call("/rest/api/3/permissions/check", { method: "POST", body: JSON.stringify(body), ...init });
+      return { status: response.status, body: (await response.json()) as Grants };
+    };
+    const issueIdOf = async (key: string) => Number(((await (await call(`/rest/api/3/issue/${key}?fields=summary`, { as: "app" })).json()) as { id: string }).id);
+    const alana = seedContentUsers[0]?.accountId ?? "";
+
+    it("answers Jira's bulk permission check: every seeded content user administers and browses everything, Noor Haddad neither", async () => {
+      const [pump, rover, pay] = [await issueIdOf("PUMP-1"), await issueIdOf("ROVER-1"), await issueIdOf("PAY-1")];
+      const asked = { globalPermissions: ["ADMINISTER"], projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: [pump, rover, pay, 99999999], projects: [10000, 10001, 10002] }] };
+
+      for (const user of seedContentUsers) {
+        const granted = await check({ accountId: user.accountId, ...asked });
+        expect(granted.status).toBe(200);
+        expect(granted.body).toEqual({
+          globalPermissions: ["ADMINISTER"],
+          // Unknown ids are left out, as Jira ignores invalid ids.
+          projectPermissions: [{ permission: "BROWSE_PROJECTS", issues: [pump, rover, pay], projects: [10000, 10001, 10002] }],
+        });
+      }
+      const restricted = await check({ accountId: restrictedUser.accountId, ...asked });
+      expect(restricted.body).toEqual({
+        globalPermissions: [],
+        projectPermissions: [{ permission: "BROWSE_PROJECTS", issues: [pump, pay], projects: [10000, 10002] }],
+      });
+    });
+
+    it("refuses more than 1000 issues, an unknown account, and a user who is no administrator asking about someone else", async () => {
+      const thousandAndOne = Array.from({ length: 1001 }, (_, n) => 10000 + n);
+      expect((await check({ accountId: alana, projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: thousandAndOne }] })).status).toBe(400);
+      expect((await check({ accountId: "5b10a2844c20165700ede99z", globalPermissions: ["ADMINISTER"] })).status).toBe(404);
+      expect((await check({ accountId: alana, globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).status).toBe(403);
+      // Without an account it answers for the caller: herself as a user, the app (no global permission) as the app.
+      expect((await check({ globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).body.globalPermissions).toEqual([]);
+      expect((await check({ globalPermissions: ["ADMINISTER"] }, { as: "user" })).body.globalPermissions).toEqual(["ADMINISTER"]);
+      expect((await check({ globalPermissions: ["ADMINISTER"] })).body.globalPermissions).toEqual([]);
+    });
+
+    it("shows a signed-in user only the projects and issues she may browse, and assigns a project's issues only to those who may browse it", async () => {
+      const asNoor = (pathAndQuery: string, init: RequestInit = {}) => call(pathAndQuery, { ...init, as: "user", user: restrictedUser.accountId });
+      const projects = (await (await asNoor("/rest/api/3/project/search")).json()) as { values: { key: string }[] };
+      expect(projects.values.map((p) => p.key)).toEqual(["PUMP", "PAY"]);
+      expect((await asNoor("/rest/api/3/project/ROVER")).status).toBe(404);
+      expect((await asNoor("/rest/api/3/project/10001/components")).status).toBe(404);
+      expect((await asNoor("/rest/api/3/issue/ROVER-1")).status).toBe(404);
+      expect((await asNoor("/rest/api/3/issue/PUMP-1")).status).toBe(200);
+      const search = (await (await asNoor("/rest/api/3/search/jql", { method: "POST", body: JSON.stringify({ jql: "project in (ROVER, PUMP)", fields: ["key"], maxResults: 5000 }) })).json()) as { issues: { key: string }[] };
+      expect(search.issues).toHaveLength(66);
+      expect(search.issues.every((issue) => issue.key.startsWith("PUMP-"))).toBe(true);
+      const bulk = (await (await asNoor("/rest/api/3/issue/bulkfetch", { method: "POST", body: JSON.stringify({ issueIdsOrKeys: ["ROVER-1", "PUMP-1"], fields: ["summary"] }) })).json()) as { issues: { key: string }[]; issueErrors: { id: string }[] };
+      expect(bulk.issues.map((issue) => issue.key)).toEqual(["PUMP-1"]);
+      expect(bulk.issueErrors.map((error) => error.id)).toEqual(["ROVER-1"]);
+      expect((await asNoor("/browse/ROVER-1")).status).toBe(404);
+      expect(await (await asNoor("/")).text()).not.toContain(">ROVER<");
+
+      // Mia, an administrator, still sees everything, and the app too.
+      expect((await call("/rest/api/3/issue/ROVER-1", { as: "user" })).status).toBe(200);
+      expect(await (await call("/", { as: "user" })).text()).toContain(">ROVER<");
+      const assignable = async (project: string) =>
+        ((await (await call(`/rest/api/3/user/assignable/search?project=${project}&maxResults=1000`, { as: "user" })).json()) as { accountId: string }[]).map((u) => u.accountId);
+      expect(await assignable("ROVER")).toEqual(seedContentUsers.map((u) => u.accountId));
+      expect(await assignable("PUMP")).toEqual([...seedContentUsers.map((u) => u.accountId), restrictedUser.accountId]);
+    });
   });
 
   it("stores a comment posted by the app and shows it on the issue page", async () => {

@@ -3,6 +3,7 @@ import { decodePageToken, encodePageToken, idsRequiredBy, JqlError, parseJql, ru
 import { type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
 import { seedUsers } from "../seed/users.js";
 import type { Site } from "../sites.js";
+import { callerSeesIssue, callerSeesProject, checkPermissions, userMayBrowseProject } from "./permissions.js";
 import {
   adfToText,
   commentShape,
@@ -37,6 +38,12 @@ function findProject(site: Site, idOrKey: string) {
   return site.content.projects.find((p) => p.id === idOrKey || p.key.toLowerCase() === idOrKey.toLowerCase());
 }
 
+/** The project as the caller sees it: one they may not browse is not there (Jira answers 404 as for a missing one). */
+function visibleProject(res: Response, idOrKey: string) {
+  const project = findProject(siteOf(res), idOrKey);
+  return project && callerSeesProject(callerOf(res), project) ? project : undefined;
+}
+
 type IssueIndex = { count: number; byId: Map<string, SeedIssue>; byKey: Map<string, SeedIssue> };
 const issueIndexes = new WeakMap<SeedIssue[], IssueIndex>();
 
@@ -58,6 +65,13 @@ function issueIndex(site: Site): IssueIndex {
 export function findIssue(site: Site, idOrKey: string) {
   const index = issueIndex(site);
   return index.byId.get(idOrKey) ?? index.byKey.get(idOrKey.toLowerCase());
+}
+
+/** The issue as the caller sees it: one in a project they may not browse does not exist for them. */
+function visibleIssue(res: Response, idOrKey: string) {
+  const site = siteOf(res);
+  const issue = findIssue(site, idOrKey);
+  return issue && callerSeesIssue(site, callerOf(res), issue) ? issue : undefined;
 }
 
 /**
@@ -131,6 +145,7 @@ const jqlFieldValues: Record<string, (site: Site, issue: SeedIssue) => string[]>
 };
 
 function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: unknown; maxResults?: unknown; nextPageToken?: unknown }) {
+  const caller = callerOf(res);
   try {
     const query = parseJql(String(input.jql ?? ""));
     const fieldList = list(input.fields);
@@ -141,7 +156,8 @@ function searchJql(site: Site, res: Response, input: { jql?: unknown; fields?: u
     const offset = decodePageToken(typeof input.nextPageToken === "string" ? input.nextPageToken : undefined);
     const ids = idsRequiredBy(query.where);
     const index = issueIndex(site);
-    const candidates = ids ? [...ids].flatMap((id) => index.byId.get(id) ?? []) : site.content.issues;
+    const all = ids ? [...ids].flatMap((id) => index.byId.get(id) ?? []) : site.content.issues;
+    const candidates = caller.kind === "app" ? all : all.filter((issue) => callerSeesIssue(site, caller, issue));
     const matched = runJql(query, candidates, (issue) => new IssueJqlView(site, issue));
     const page = matched.slice(offset, offset + maxResults);
     const isLast = offset + maxResults >= matched.length;
@@ -195,7 +211,10 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
   router.get("/rest/api/3/project/search", (req, res) => {
     const site = siteOf(res);
     const query = String(req.query.query ?? "").toLowerCase();
-    const projects = site.content.projects.filter((p) => !query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query));
+    const caller = callerOf(res);
+    const projects = site.content.projects.filter(
+      (p) => callerSeesProject(caller, p) && (!query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query)),
+    );
     const page = pageOf(req, projects, 50, 50);
     const next = page.isLast ? {} : { nextPage: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt + page.maxResults}&maxResults=${page.maxResults}` };
     res.json({
@@ -208,14 +227,14 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.get("/rest/api/3/project/:idOrKey", (req, res) => {
     const site = siteOf(res);
-    const project = findProject(site, req.params.idOrKey);
+    const project = visibleProject(res, req.params.idOrKey);
     if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
     res.json(projectShape(site, project, true));
   });
 
   router.get(["/rest/api/3/project/:idOrKey/components", "/rest/api/3/project/:idOrKey/component"], (req, res) => {
     const site = siteOf(res);
-    const project = findProject(site, String(req.params.idOrKey));
+    const project = visibleProject(res, String(req.params.idOrKey));
     if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
     const components = project.components.map((c) => componentShape(site, project, c));
     if (req.path.endsWith("/component")) {
@@ -227,7 +246,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.get("/rest/api/3/project/:idOrKey/statuses", (req, res) => {
     const site = siteOf(res);
-    const project = findProject(site, req.params.idOrKey);
+    const project = visibleProject(res, req.params.idOrKey);
     if (!project) return void res.status(404).json(jiraError(`No project could be found with key '${req.params.idOrKey}'.`));
     res.json(
       seedIssueTypes.map((type) => ({
@@ -273,7 +292,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.get("/rest/api/3/issuetype/project", (req, res) => {
     const site = siteOf(res);
-    const project = findProject(site, String(req.query.projectId ?? ""));
+    const project = visibleProject(res, String(req.query.projectId ?? ""));
     if (!project) return void res.status(404).json(jiraError("No project could be found with id."));
     res.json(seedIssueTypes.map((t) => ({ ...issueTypeShape(site, t), scope: { type: "PROJECT", project: { id: project.id } } })));
   });
@@ -298,11 +317,21 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     if (req.path.includes("assignable") && !req.query.project && !req.query.issueKey && !req.query.issueId) {
       return void res.status(400).json(jiraError("A project, issue key or issue id is required."));
     }
-    if (req.query.project && !findProject(site, String(req.query.project))) {
+    const project = req.query.project ? visibleProject(res, String(req.query.project)) : undefined;
+    if (req.query.project && !project) {
       return void res.status(404).json(jiraError(`Project '${String(req.query.project)}' not found`));
     }
+    const issueRef = req.query.issueKey ?? req.query.issueId;
+    const issue = issueRef ? visibleIssue(res, String(issueRef)) : undefined;
+    if (issueRef && !issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    // Only people who may browse the project can be assigned its issues.
+    const assignableIn = req.path.includes("assignable") ? (project ?? site.content.projects.find((p) => p.id === issue?.projectId)) : undefined;
     const query = String(req.query.query ?? "").toLowerCase();
-    const users = seedUsers.filter((u) => !query || u.displayName.toLowerCase().includes(query) || u.emailAddress.includes(query));
+    const users = seedUsers.filter(
+      (u) =>
+        (!assignableIn || userMayBrowseProject(u.accountId, assignableIn)) &&
+        (!query || u.displayName.toLowerCase().includes(query) || u.emailAddress.includes(query)),
+    );
     const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
     const maxResults = intParam(req.query.maxResults, 50, 1000);
     res.json(users.slice(startAt, startAt + maxResults).map((u) => userShape(site, u)));
@@ -323,7 +352,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const max = bulkFetchLimit(requested, list((req.body as { expand?: unknown } | undefined)?.expand));
     if (wanted.length > max) return void res.status(400).json(jiraError(`You can request up to ${max} issues.`));
     const fields = resolveFields(requested, ["*navigable"]);
-    const found = wanted.map((w) => ({ w, issue: findIssue(site, w) }));
+    const found = wanted.map((w) => ({ w, issue: visibleIssue(res, w) }));
     const issues = [...new Set(found.flatMap(({ issue }) => issue ?? []))].sort((a, b) => Number(a.id) - Number(b.id));
     res.json({
       issues: issues.map((issue) => issueShape(site, issue, fields)),
@@ -333,14 +362,14 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.get("/rest/api/3/issue/:idOrKey", (req, res) => {
     const site = siteOf(res);
-    const issue = findIssue(site, req.params.idOrKey);
+    const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
     res.json(issueShape(site, issue, resolveFields(list(req.query.fields), ["*all"])));
   });
 
   router.delete("/rest/api/3/issue/:idOrKey", (req, res) => {
     const site = siteOf(res);
-    const issue = findIssue(site, req.params.idOrKey);
+    const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
     site.content.issues = site.content.issues.filter((i) => i.id !== issue.id);
     hooks.issueDeleted(site, issue, callerOf(res));
@@ -349,7 +378,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.get("/rest/api/3/issue/:idOrKey/comment", (req, res) => {
     const site = siteOf(res);
-    const issue = findIssue(site, req.params.idOrKey);
+    const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
     const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
     const maxResults = intParam(req.query.maxResults, 5000, 5000);
@@ -363,7 +392,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
 
   router.post("/rest/api/3/issue/:idOrKey/comment", (req, res) => {
     const site = siteOf(res);
-    const issue = findIssue(site, req.params.idOrKey);
+    const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
     const text = adfToText((req.body as { body?: unknown } | undefined)?.body).trim();
     if (!text) return void res.status(400).json({ errorMessages: [], errors: { comment: "Comment body can not be empty!" } });
@@ -379,6 +408,11 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     };
     issue.comments.push(comment);
     res.status(201).json(commentShape(site, issue, comment));
+  });
+
+  router.post("/rest/api/3/permissions/check", (req, res) => {
+    const answer = checkPermissions(siteOf(res), callerOf(res), (req.body ?? {}) as Record<string, unknown>, findIssue);
+    res.status(answer.status).json(answer.body);
   });
 
   router.use("/rest", (_req, res) => {

@@ -1,4 +1,4 @@
-import { seedUsers } from "./users.js";
+import { seedContentUsers } from "./users.js";
 
 /** A macro on a page; `slot` is the index of the add-on's macro in its descriptor. */
 export type PageMacro = { id: string; slot: number; params: Record<string, string> };
@@ -60,7 +60,7 @@ export function seedConfluence(): { spaces: SeedSpace[]; pages: SeedPage[] } {
       body: `<p>${summary}</p>`,
       parentId: index === 0 ? null : "65537",
       versions: Array.from({ length: versionCount }, (_, v) => {
-        const user = seedUsers[(index + v) % seedUsers.length];
+        const user = seedContentUsers[(index + v) % seedContentUsers.length];
         if (!user) throw new Error("no users");
         return {
           number: v + 1,

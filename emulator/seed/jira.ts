@@ -1,4 +1,4 @@
-import { seedUsers } from "./users.js";
+import { seedContentUsers } from "./users.js";
 
 export type StatusCategoryKey = "new" | "indeterminate" | "done";
 export type SeedStatus = { id: string; name: string; description: string; category: StatusCategoryKey };
@@ -133,7 +133,7 @@ function pick<T>(list: T[], n: number): T {
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const fill = (template: string, subject: string) => template.replace("{s}", subject).replace("{S}", capitalise(subject));
 
-function seedComment(issueId: string, user: (typeof seedUsers)[number], issueCreated: string): SeedComment {
+function seedComment(issueId: string, user: (typeof seedContentUsers)[number], issueCreated: string): SeedComment {
   return {
     id: String(20000 + Number(issueId)),
     author: { accountId: user.accountId, displayName: user.displayName, accountType: "atlassian" },
@@ -155,12 +155,12 @@ export function seedJira(): JiraSeed {
       key: theme.key,
       name: theme.name,
       description: theme.description,
-      leadAccountId: pick(seedUsers, p).accountId,
+      leadAccountId: pick(seedContentUsers, p).accountId,
       components: theme.components.map(([name, description], c) => ({
         id: String(nextComponentId++),
         name,
         description,
-        leadAccountId: pick(seedUsers, p + c).accountId,
+        leadAccountId: pick(seedContentUsers, p + c).accountId,
       })),
     };
     projects.push(project);
@@ -191,14 +191,14 @@ export function seedJira(): JiraSeed {
         summary,
         description: `${summary}. Acceptance criteria are agreed with the product owner of ${theme.name}.`,
         priority: pick(["Medium", "High", "Low", "Medium", "Highest"] as const, n + p),
-        assigneeId: n % 7 === 0 ? null : pick(seedUsers, n * 3 + p).accountId,
-        reporterId: pick(seedUsers, n + p * 2).accountId,
+        assigneeId: n % 7 === 0 ? null : pick(seedContentUsers, n * 3 + p).accountId,
+        reporterId: pick(seedContentUsers, n + p * 2).accountId,
         componentIds: n % 5 === 0 ? [] : [pick(project.components, n).id],
         parentId: isEpic ? null : pick(epicIds, rest),
         labels: n % 4 === 0 ? ["release-2025.1"] : [],
         created,
         updated: new Date(Date.parse(created) + ((n % 9) + 1) * HOUR).toISOString(),
-        comments: n % 6 === 0 ? [seedComment(id, pick(seedUsers, n + 1), created)] : [],
+        comments: n % 6 === 0 ? [seedComment(id, pick(seedContentUsers, n + 1), created)] : [],
       });
     }
   });

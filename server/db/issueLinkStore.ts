@@ -86,6 +86,21 @@ export async function issueIdsOfRequirements(
   return result;
 }
 
+/**
+ * Every issue linked to a live requirement of the project, each once: an export asks Jira which
+ * of them its user may browse before it writes any row.
+ */
+export async function issueIdsLinkedInProject(db: Db, tenantId: string, projectId: number): Promise<string[]> {
+  const rows = await db("requirement_issue_links as il")
+    .join("requirements as r", function () {
+      this.on("r.tenant_id", "il.tenant_id").andOn("r.requirement_id", "il.requirement_id");
+    })
+    .where({ "r.tenant_id": tenantId, "r.project_id": projectId })
+    .whereNull("r.deleted_at")
+    .distinct("il.atlassian_issue_id");
+  return rows.map((row) => String(row.atlassian_issue_id));
+}
+
 export async function addIssueLinks(db: Db, tenantId: string, issueId: string, requirementIds: number[]): Promise<void> {
   if (requirementIds.length === 0) return;
   await db("requirement_issue_links")

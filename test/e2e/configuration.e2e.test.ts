@@ -1,5 +1,7 @@
 import type { Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMINISTRATORS_ONLY } from "../../common/errors.js";
+import { restrictedUser } from "../../emulator/seed/users.js";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP_PROJECT = 10000;
@@ -253,5 +255,34 @@ describe("The configuration page in the emulated Jira", () => {
     await mail.getByRole("link").click();
     await page.getByText("The pump logs every dose").first().waitFor();
     expect(await page.content()).toContain(`ac.requirementId=`);
+  });
+
+  it("tells a member who is not a Jira administrator why her changes were not saved, and changes nothing", async () => {
+    const before = await api<{ requirement_types: unknown[] }>("GET", "/api/requirement/type");
+    const settingsBefore = await api("GET", "/api/customer/settings");
+    const context = await harness.browser.newContext();
+    await context.addCookies([{ name: "emulator_user", value: restrictedUser.accountId, url: harness.emulatorUrl }]);
+    const member = await context.newPage();
+    try {
+      await member.goto(harness.emulatorUrl);
+      await member.getByRole("link", { name: "rmCloud configuration" }).click();
+      const memberConfig = await addonFrame(member, harness.addonUrl, "configuration");
+      await memberConfig.getByRole("heading", { name: "Requirement Types" }).waitFor({ timeout: 90_000 });
+
+      const typeForm = memberConfig.getByRole("form", { name: "Create a requirement type" });
+      await typeForm.getByLabel("Name").fill("Not allowed");
+      await typeForm.getByLabel("Prefix").fill("NA");
+      await typeForm.getByRole("button", { name: "Create requirement type" }).click();
+      await memberConfig.getByText(`There was a problem saving your requirement type: ${ADMINISTRATORS_ONLY}`).waitFor();
+
+      const settingsForm = memberConfig.getByRole("form", { name: "Other settings" });
+      await settingsForm.getByText("Email notification to assignee", { exact: true }).click();
+      await settingsForm.getByRole("button", { name: "Save settings" }).click();
+      await memberConfig.getByText(`There was an error saving your settings: ${ADMINISTRATORS_ONLY}`).waitFor();
+    } finally {
+      await context.close();
+    }
+    expect(await api("GET", "/api/requirement/type")).toEqual(before);
+    expect(await api("GET", "/api/customer/settings")).toEqual(settingsBefore);
   });
 });

@@ -7,6 +7,7 @@ import pino from "pino";
 import { createApp } from "../../server/app.js";
 import { loadConfig } from "../../server/config.js";
 import { type Product, signAppToken } from "../../server/connect/appToken.js";
+import type { HostCall } from "../../server/connect/hostClient.js";
 import type { Db } from "../../server/db/knex.js";
 import type { AppDeps } from "../../server/deps.js";
 import type { AnyJobDefinition, RetryPolicy } from "../../server/jobs/defineJob.js";
@@ -18,6 +19,7 @@ import { seedDefaultRequirementTypes } from "../../server/services/requirementTy
 import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
+import { isPermissionCheck, permissionCheckAnswer } from "./fakeJira.js";
 import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
@@ -67,7 +69,9 @@ export async function createTestApp(
     jobs,
     mailer: createMailer(config),
     hostClient: {
-      call: async () => {
+      // Only Jira's permission check is answered (everyone administers and browses everything), as configuration changes ask it.
+      call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
+        if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },

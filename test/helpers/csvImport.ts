@@ -3,6 +3,7 @@ import type { HostCall, HostClient } from "../../server/connect/hostClient.js";
 import { insertUpload } from "../../server/db/uploadStore.js";
 import type { AppDeps } from "../../server/deps.js";
 import { newStoredFileName, storageKey } from "../../server/storage/objectStorage.js";
+import { isPermissionCheck, permissionCheckAnswer } from "./fakeJira.js";
 
 /** The CSV fixtures shaped like Jira's own export (copied from the shared fixtures). */
 export const csvFixture = (name: "jira-export-valid.csv" | "jira-export-one-bad-row.csv") =>
@@ -47,6 +48,7 @@ export async function putImportFile(
  */
 export const pumpHostClient = (): HostClient => ({
   call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
+    if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
     if (/\/project\/\d+\/components$/.test(call.path)) return PUMP_COMPONENTS as T;
     if (/\/project\/\d+\/statuses$/.test(call.path)) return [{ id: "10001", name: "Story", statuses: PUMP_STATUSES }] as T;
     if (call.path === "/rest/api/3/issue/bulkfetch") {

@@ -1,5 +1,50 @@
 import type { HostCall, HostClient } from "../../server/connect/hostClient.js";
 import { HostCallError } from "../../server/connect/hostClientImpl.js";
+import { PERMISSIONS_CHECK_PATH } from "../../server/services/jira/jiraPermissions.js";
+
+/**
+ * Who may do what in a fake Jira: by default everyone is a Jira administrator who may browse
+ * every issue (what tests meant before the server asked), or as a test says.
+ */
+export type FakeJiraPermissions = {
+  isAdministrator?: (accountId: string) => boolean;
+  mayBrowse?: (accountId: string, issueId: string) => boolean;
+};
+
+export const isPermissionCheck = (call: HostCall) => call.path === PERMISSIONS_CHECK_PATH;
+
+type PermissionCheckBody = {
+  accountId?: string;
+  globalPermissions?: string[];
+  projectPermissions?: { permissions?: string[]; issues?: number[]; projects?: number[] }[];
+};
+
+/**
+ * `POST /rest/api/3/permissions/check` answered as Jira answers it: the global permissions granted
+ * of those asked (ADMINISTER only), and for each project permission asked (BROWSE_PROJECTS only)
+ * the issues granted, as numbers.
+ */
+export function permissionCheckAnswer(call: HostCall, permissions: FakeJiraPermissions = {}) {
+  const body = (call.body ?? {}) as PermissionCheckBody;
+  const accountId = String(body.accountId ?? "");
+  if (!accountId) throw new Error("A permission check without accountId answers for the app itself");
+  const isAdministrator = permissions.isAdministrator ?? (() => true);
+  const mayBrowse = permissions.mayBrowse ?? (() => true);
+  const asked = body.projectPermissions ?? [];
+  if (asked.some((entry) => (entry.issues ?? []).length > 1000)) throw new HostCallError(400, "", "At most 1000 issues can be checked");
+  return {
+    globalPermissions: (body.globalPermissions ?? []).filter((key) => key === "ADMINISTER" && isAdministrator(accountId)),
+    projectPermissions: asked.flatMap((entry) =>
+      (entry.permissions ?? [])
+        .filter((permission) => permission === "BROWSE_PROJECTS")
+        .map((permission) => ({
+          permission,
+          issues: (entry.issues ?? []).filter((id) => mayBrowse(accountId, String(id))),
+          projects: [],
+        })),
+    ),
+  };
+}
 
 export type FakeIssue = { id: string; key: string; summary: string; status: string; issueTypeId: string };
 
@@ -11,7 +56,7 @@ export const FAKE_ISSUE_TYPES = [
 
 /**
  * A Jira that knows `issues` and answers what the matrix export asks as the app: issue types,
- * the project, and issue bulk fetches (counted as `searches`). `rateLimit` makes the next
+ * the project, permission checks (`permissions`), and issue bulk fetches (counted as `searches`). `rateLimit` makes the next
  * reads answer 429 with Retry-After 0; `failSearches` makes them fail for good; `hold` stops one.
  */
 export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
@@ -21,12 +66,15 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
     rateLimit: 0,
     failSearches: false,
     calls: [] as HostCall[],
+    /** Everyone administers and browses everything unless a test says otherwise. */
+    permissions: {} as FakeJiraPermissions,
     /** When set, the next search tells `entered` and waits for `release` (a test's hand on a running export). */
     hold: undefined as { entered: () => void; release: Promise<void> } | undefined,
   };
   const client: HostClient = {
     async call<T>(_tenantId: string, _product: "jira" | "confluence", call: HostCall): Promise<T> {
       state.calls.push(call);
+      if (isPermissionCheck(call)) return permissionCheckAnswer(call, state.permissions) as T;
       if (call.path.startsWith("/rest/api/3/issuetype")) return FAKE_ISSUE_TYPES as T;
       if (call.path.startsWith("/rest/api/3/project/")) return { id: "10000", key: "PUMP", name: projectName } as T;
       if (call.path === "/rest/api/3/issue/bulkfetch") {

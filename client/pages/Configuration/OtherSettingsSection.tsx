@@ -14,6 +14,7 @@ import {
   CustomerSettingsFormSchema,
   MAX_SPACES_TO_FILTER_LENGTH,
 } from "../../../common/schemas/customerSettings.js";
+import { ApiError } from "../../api/client.js";
 import { useCustomerSettings, useSaveCustomerSettings } from "../../api/customerSettings.js";
 import { useFlags } from "../../components/Flags/Flags.js";
 
@@ -66,8 +67,13 @@ function SettingsForm({ initial }: { initial: CustomerSettings }) {
       await save.mutateAsync(values);
       reset({ ...initial, ...values });
       flags.success("Settings saved successfully");
-    } catch {
-      flags.error("There was an error saving your settings");
+    } catch (error) {
+      // A refusal the user can act on (only Jira administrators may change the settings) says why; other failures keep the spec's text.
+      flags.error(
+        error instanceof ApiError && error.status === 403
+          ? `There was an error saving your settings: ${error.message}`
+          : "There was an error saving your settings",
+      );
     }
   });
 

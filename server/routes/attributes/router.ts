@@ -10,6 +10,7 @@ import {
 import { listAttributes } from "../../db/attributeStore.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { requireAdministrator } from "../../middleware/requireAdministrator.js";
 import { parse } from "../../middleware/validate.js";
 import { createAttribute } from "../../services/attributes/createAttribute.js";
 import { deleteAttribute } from "../../services/attributes/deleteAttribute.js";
@@ -29,20 +30,21 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "post",
     path: "/api/attribute",
-    summary: "Create a custom field; a select field needs 1 to 10 options of 1 to 75 characters",
+    summary: "Create a custom field; a select field needs 1 to 10 options of 1 to 75 characters. Jira administrators only (403 otherwise)",
     body: CreateAttributeSchema,
     response: AttributeSchema,
   },
   {
     method: "delete",
     path: "/api/attribute/:id(\\d+)",
-    summary: "Delete a custom field and every requirement's value of it",
+    summary: "Delete a custom field and every requirement's value of it. Jira administrators only (403 otherwise)",
     response: DeletedSchema,
   },
 ];
 
 export function router(deps: AppDeps): Router {
   const api = Router();
+  const administratorsOnly = requireAdministrator(deps);
 
   api.get(
     "/api/attribute",
@@ -55,6 +57,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/attribute",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const input = parse(CreateAttributeSchema, req.body);
@@ -64,6 +67,7 @@ export function router(deps: AppDeps): Router {
 
   api.delete(
     "/api/attribute/:id(\\d+)",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const { id } = parse(IdParamsSchema, req.params);

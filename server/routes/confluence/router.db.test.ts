@@ -17,6 +17,7 @@ import {
   type TestContext,
   type TestTenant,
 } from "../../../test/helpers/app.js";
+import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { NOT_ON_CONFLUENCE } from "../../services/confluence/wiki.js";
@@ -51,6 +52,8 @@ let wikiFault: number | undefined;
 const wikiCalls: string[] = [];
 const fakeConfluence: HostClient = {
   async call<T>(_tenantId: string, product: "jira" | "confluence", call: HostCall): Promise<T> {
+    // A settings change asks Jira whether its user is an administrator: yes.
+    if (product === "jira" && isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
     if (product !== "confluence") throw new Error("This test has no Jira");
     wikiCalls.push(call.path);
     if (wikiFault !== undefined) throw new HostCallError(wikiFault, "", `Confluence answered ${wikiFault}`);

@@ -1,9 +1,13 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { bearer, createTenant, createTestApp, insertRequirementRow, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { csvFixture, PUMP_COMPONENTS, PUMP_STATUSES, pumpHostClient, putImportFile } from "../../../test/helpers/csvImport.js";
+import { isPermissionCheck } from "../../../test/helpers/fakeJira.js";
+import type { HostCall } from "../../connect/hostClient.js";
+import { HostCallError } from "../../connect/hostClientImpl.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
+import { HOST_DATA_PROBLEM } from "../../services/issueLinks/findJiraIssue.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 
 const PROJECT = 10000;
@@ -160,6 +164,25 @@ describe("GET /api/requirement/export", () => {
 
     const elsewhere = await request(ctx.app).get("/api/requirement/export?atlassian_project_id=10003").set("Authorization", otherAuth);
     expect(parseCsv(elsewhere.text, { bom: true })).toHaveLength(1);
+  });
+
+  it("answers 503 with the spec's host message, not a file, when Jira cannot tell which issues the user may browse", async () => {
+    const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Linked to an issue", 10004);
+    await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "10001" });
+    const host = ctx.deps.hostClient;
+    const answer = host.call.bind(host);
+    const refusing = vi.spyOn(host, "call").mockImplementation((async (tenantId: string, product: "jira" | "confluence", call: HostCall) => {
+      if (isPermissionCheck(call)) throw new HostCallError(500, "", "Jira answered 500");
+      return answer(tenantId, product, call);
+    }) as typeof host.call);
+    try {
+      const res = await request(ctx.app).get("/api/requirement/export?atlassian_project_id=10004").set("Authorization", auth);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ Result: HOST_DATA_PROBLEM });
+      expect(res.headers["content-disposition"]).toBeUndefined();
+    } finally {
+      refusing.mockRestore();
+    }
   });
 
   it("refuses a missing project with 400", async () => {

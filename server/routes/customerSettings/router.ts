@@ -8,6 +8,7 @@ import {
 import { getCustomerSettings } from "../../db/customerSettingsStore.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { requireAdministrator } from "../../middleware/requireAdministrator.js";
 import { parse } from "../../middleware/validate.js";
 import { updateCustomerSettings } from "../../services/customerSettings/updateCustomerSettings.js";
 import { handle } from "../handle.js";
@@ -22,7 +23,7 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "patch",
     path: "/api/customer/settings",
-    summary: "Change the site's settings; answers the two switches",
+    summary: "Change the site's settings; answers the two switches. Jira administrators only (403 otherwise)",
     body: UpdateCustomerSettingsSchema,
     response: UpdateCustomerSettingsResponseSchema,
   },
@@ -30,6 +31,7 @@ export const docs: ApiRouteDoc[] = [
 
 export function router(deps: AppDeps): Router {
   const api = Router();
+  const administratorsOnly = requireAdministrator(deps);
 
   api.get(
     "/api/customer/settings",
@@ -41,6 +43,7 @@ export function router(deps: AppDeps): Router {
 
   api.patch(
     "/api/customer/settings",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const changes = parse(UpdateCustomerSettingsSchema, req.body ?? {});

@@ -11,6 +11,7 @@ import {
 } from "../../../common/schemas/requirementType.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { requireAdministrator } from "../../middleware/requireAdministrator.js";
 import { parse } from "../../middleware/validate.js";
 import {
   createRequirementType,
@@ -32,27 +33,28 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "post",
     path: "/api/requirement/type",
-    summary: "Create a requirement type (name and prefix required; body bare or as {requirement_type: {...}})",
+    summary: "Create a requirement type (name and prefix required; body bare or as {requirement_type: {...}}). Jira administrators only (403 otherwise)",
     body: CreateRequirementTypeSchema,
     response: RequirementTypeSchema,
   },
   {
     method: "put",
     path: "/api/requirement/type/:id(\\d+)",
-    summary: "Rename a requirement type; the level changes only on editable types without linked requirements",
+    summary: "Rename a requirement type; the level changes only on editable types without linked requirements. Jira administrators only (403 otherwise)",
     body: UpdateRequirementTypeSchema,
     response: RequirementTypeSchema,
   },
   {
     method: "delete",
     path: "/api/requirement/type/:id(\\d+)",
-    summary: "Delete a requirement type; refused (409) while active requirements have it",
+    summary: "Delete a requirement type; refused (409) while active requirements have it. Jira administrators only (403 otherwise)",
     response: DeletedSchema,
   },
 ];
 
 export function router(deps: AppDeps): Router {
   const api = Router();
+  const administratorsOnly = requireAdministrator(deps);
 
   api.get(
     "/api/requirement/type",
@@ -63,6 +65,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement/type",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const input = parse(CreateRequirementTypeSchema, unwrapRequirementTypeBody(req.body));
@@ -72,6 +75,7 @@ export function router(deps: AppDeps): Router {
 
   api.put(
     "/api/requirement/type/:id(\\d+)",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const id = parse(numericIdSchema, req.params.id);
@@ -82,6 +86,7 @@ export function router(deps: AppDeps): Router {
 
   api.delete(
     "/api/requirement/type/:id(\\d+)",
+    administratorsOnly,
     handle(async (req, res) => {
       const actor = authOf(req);
       const id = parse(numericIdSchema, req.params.id);

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
 import { PUMP_COMPONENTS, PUMP_STATUSES } from "../../../test/helpers/csvImport.js";
+import { type FakeJiraPermissions, isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
+import { AppError } from "../../errors.js";
+import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
 import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { exportRequirementRows } from "./exportRequirements.js";
@@ -43,8 +46,11 @@ afterAll(() => ctx.destroy());
 
 type Jira = { client: HostClient; calls: HostCall[]; rateLimitedOnce: boolean; failIssueReads: boolean };
 
-/** A Jira that names issue n `PUMP-n` and person p `Person p`, and can answer 429 once or fail issue reads for good. */
-function jira(options: { rateLimitedOnce?: boolean; failIssueReads?: boolean } = {}): Jira {
+/**
+ * A Jira that names issue n `PUMP-n` and person p `Person p`, and can answer 429 once or fail issue
+ * reads for good; everyone browses every issue unless `permissions` say otherwise.
+ */
+function jira(options: { rateLimitedOnce?: boolean; failIssueReads?: boolean; permissions?: FakeJiraPermissions } = {}): Jira {
   const state: Jira = {
     calls: [],
     rateLimitedOnce: options.rateLimitedOnce ?? false,
@@ -52,6 +58,7 @@ function jira(options: { rateLimitedOnce?: boolean; failIssueReads?: boolean } =
     client: {
       call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
         state.calls.push(call);
+        if (isPermissionCheck(call)) return permissionCheckAnswer(call, options.permissions) as T;
         if (call.path.endsWith("/components")) return PUMP_COMPONENTS as T;
         if (call.path.endsWith("/statuses")) return [{ id: "10001", name: "Story", statuses: PUMP_STATUSES }] as T;
         if (call.path === "/rest/api/3/issue/bulkfetch") {
@@ -74,9 +81,9 @@ function jira(options: { rateLimitedOnce?: boolean; failIssueReads?: boolean } =
   return state;
 }
 
-async function exported(host: HostClient): Promise<string[][]> {
+async function exported(host: HostClient, by: Actor = actor): Promise<string[][]> {
   const rows: string[][] = [];
-  for await (const row of exportRequirementRows({ ...ctx.deps, hostClient: host }, actor, PROJECT)) rows.push(row);
+  for await (const row of exportRequirementRows({ ...ctx.deps, hostClient: host }, by, PROJECT)) rows.push(row);
   return rows;
 }
 
@@ -109,5 +116,50 @@ describe("exporting a project larger than a page", () => {
 
     expect(column(rows, "Linked issues")).toEqual(Array.from({ length: REQUIREMENTS }, (_, index) => String(30001 + index)));
     expect(column(rows, "Assignee")[0]).toBe("Person 1");
+  });
+});
+
+describe("exporting as someone who may not browse every linked issue", () => {
+  const member = () => ({ tenantId: actor.tenantId, accountId: "557058:member" });
+  /** The member may not browse the issues of even-numbered requirements (another project of Jira's). */
+  const permissions: FakeJiraPermissions = { mayBrowse: (accountId, issueId) => accountId !== "557058:member" || Number(issueId) % 2 === 1 };
+
+  it("leaves those issues out as if not linked, asking Jira once for all of the project's issues, 1000 a call, as that person", async () => {
+    const host = jira({ permissions });
+
+    const rows = await exported(host.client, member());
+
+    const numbers = Array.from({ length: REQUIREMENTS }, (_, index) => index + 1);
+    expect(column(rows, "Linked issues")).toEqual(numbers.map((n) => (n % 2 === 1 ? `PUMP-${n}` : "")));
+    const checks = host.calls.filter(isPermissionCheck).map((call) => call.body as { accountId: string; projectPermissions: { permissions: string[]; issues: number[] }[] });
+    expect(checks.map((body) => body.accountId)).toEqual(["557058:member", "557058:member", "557058:member"]);
+    const asked = checks.flatMap((body) => body.projectPermissions.flatMap((entry) => entry.issues));
+    expect(checks.map((body) => body.projectPermissions[0]?.issues.length).toSorted((a, b) => (b ?? 0) - (a ?? 0))).toEqual([1000, 1000, 500]);
+    // The project's own issues only, each once.
+    expect(asked.toSorted((a, b) => a - b)).toEqual(numbers.map((n) => 30000 + n));
+    // Keys are read only for the issues shown.
+    const keyed = host.calls
+      .filter((call) => call.path === "/rest/api/3/issue/bulkfetch")
+      .flatMap((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys);
+    expect(keyed).toHaveLength(REQUIREMENTS / 2);
+  });
+
+  it("shows an administrator every issue", async () => {
+    const rows = await exported(jira({ permissions }).client, { tenantId: actor.tenantId, accountId: "557058:site-admin" });
+
+    expect(column(rows, "Linked issues")).toEqual(Array.from({ length: REQUIREMENTS }, (_, index) => `PUMP-${index + 1}`));
+  });
+
+  it("fails before the first row, with the spec's host message, when Jira cannot tell", async () => {
+    const failing: FakeJiraPermissions = {
+      mayBrowse: () => {
+        throw new HostCallError(500, "", "Jira answered 500");
+      },
+    };
+    const rows = exportRequirementRows({ ...ctx.deps, hostClient: jira({ permissions: failing }).client }, member(), PROJECT);
+
+    const failure = await rows.next().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({ status: 503, body: { Result: HOST_DATA_PROBLEM } });
   });
 });

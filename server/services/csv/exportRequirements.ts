@@ -2,7 +2,10 @@ import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
+import { unavailable } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
+import { linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
 import { JiraNames } from "./jiraNames.js";
 
@@ -19,16 +22,20 @@ const READ_AHEAD_PAGES = 3;
  * drains (no whole-file buffer): ID, Name, Description, Type, Status, Assignee, one Component/s
  * column per component (as Jira writes them), Linked issues (keys), Linked requirements (labels),
  * each custom field by name, Folder. Active requirements of the caller's site and project only.
- * Every cell is spreadsheet-safe.
+ * Every cell is spreadsheet-safe. Linked issues are those the caller may browse in Jira (asked once
+ * for the whole project before the header; the others are left out as if not linked); when Jira
+ * cannot tell, the export fails before its first row (503) rather than show or hide issues unchecked.
  */
 export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
   const { tenantId } = actor;
-  const [fields, mostComponents, folders, names] = await Promise.all([
+  const [fields, mostComponents, folders, names, browsable] = await Promise.all([
     listAttributes(deps.db, tenantId, projectId),
     mostComponentsOfOneRequirement(deps.db, tenantId, projectId),
     projectFolders(deps.db, tenantId, projectId),
     JiraNames.forProject(deps, tenantId, projectId),
+    browsableIssues(deps, actor, projectId),
   ]);
+  const shownIssues = (requirement: ExportedRequirement) => requirement.issues.filter((issueId) => browsable.has(issueId));
   const componentColumns = Math.max(1, mostComponents);
   const folderPath = folderPaths(folders);
   const optionNames = new Map(
@@ -55,7 +62,7 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
     readPage: (last: ExportedRequirement | undefined) => exportPage(deps.db, tenantId, projectId, last?.requirement_id ?? 0, PAGE),
     lookUp: (page) =>
       names.forPage(
-        page.flatMap((requirement) => requirement.issues),
+        page.flatMap(shownIssues),
         page.flatMap((requirement) => (requirement.assigned_to ? [requirement.assigned_to] : [])),
       ),
   });
@@ -70,7 +77,7 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
         requirement.status_id ? names.status(requirement.status_id) : "",
         requirement.assigned_to ? pageNames.userName(requirement.assigned_to) : "",
         ...Array.from({ length: componentColumns }, (_, index) => components[index] ?? ""),
-        requirement.issues.map(pageNames.issueKey).join(", "),
+        shownIssues(requirement).map(pageNames.issueKey).join(", "),
         requirement.linked.map(requirementLabel).join("\n"),
         ...fields.map((field) => {
           const value = requirement.attributes[field.attribute_id] ?? "";
@@ -79,6 +86,18 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
         requirement.parent_folder_id === null ? "" : folderPath(requirement.parent_folder_id),
       ].map(toSpreadsheetSafe);
     }
+  }
+}
+
+/** The project's linked issues the caller may browse; none when there is no Jira to ask. */
+async function browsableIssues(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Set<string>> {
+  const hostClient = deps.hostClient;
+  if (!hostClient) return new Set();
+  try {
+    return await linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId);
+  } catch (err) {
+    deps.logger?.warn({ err, tenantId: actor.tenantId }, "export: Jira could not tell which issues the user may browse");
+    throw unavailable(HOST_DATA_PROBLEM);
   }
 }
 

@@ -44,6 +44,24 @@ export async function callRespectingRateLimits<T>(call: () => Promise<T>, sleep:
   }
 }
 
+/** Runs the calls given to it at most `limit` at a time, the others waiting their turn in order. */
+export function limitInFlight(limit: number): <T>(call: () => Promise<T>) => Promise<T> {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  return async (call) => {
+    if (inFlight >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else inFlight++;
+    try {
+      return await call();
+    } finally {
+      // The freed slot passes straight to the next waiting call, if any.
+      const next = waiting.shift();
+      if (next) next();
+      else inFlight--;
+    }
+  };
+}
+
 /** Reads issue details for one export, its reads sharing one limit of calls in flight however many pages ask at once. */
 export type IssueDetailsReader = (issueIds: readonly string[]) => Promise<Map<string, IssueDetails>>;
 /** Reads issue keys for one export, as IssueDetailsReader reads details. */
@@ -58,20 +76,7 @@ type BulkFetchedIssue = NonNullable<BulkFetchAnswer["issues"]>[number];
  * asked for; issues Jira no longer knows (its issueErrors) are simply not handed over.
  */
 function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: readonly string[], sleep: Sleep) {
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
-  const limited = async <T>(call: () => Promise<T>): Promise<T> => {
-    if (inFlight >= ISSUE_DETAILS_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
-    else inFlight++;
-    try {
-      return await call();
-    } finally {
-      // The freed slot passes straight to the next waiting read, if any.
-      const next = waiting.shift();
-      if (next) next();
-      else inFlight--;
-    }
-  };
+  const limited = limitInFlight(ISSUE_DETAILS_PARALLEL);
   const readCall = async (ids: string[], take: (issue: BulkFetchedIssue) => void) => {
     const body = { issueIdsOrKeys: ids, fields };
     const answer = await limited(() =>

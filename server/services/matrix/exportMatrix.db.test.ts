@@ -4,6 +4,7 @@ import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, createTestApp, insertRequirementRow, type TestContext } from "../../../test/helpers/app.js";
 import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
+import { HostCallError } from "../../connect/hostClientImpl.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import { EXPORT_PAGE_ROWS, writeMatrixExport } from "./exportMatrix.js";
 
@@ -138,12 +139,50 @@ describe("the Word export of the traceability matrix", () => {
     });
   });
 
-  it("fails, leaving no file, when Jira fails for good", async () => {
+  it("leaves out the issues the exporting person may not browse, as if not linked, asking Jira once for all of them", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
+    await ctx.deps.db("requirement_issue_links").insert(
+      ["20001", "20002", "20003"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })),
+    );
+    // Issue 20002 (PUMP-2) lies in a project the member may not browse; an administrator browses everything.
+    const permissions = { mayBrowse: (accountId: string, issueId: string) => accountId !== "557058:member" || issueId !== "20002" };
+    const exportAs = async (accountId: string) => {
+      const jira = fakeJira(issues);
+      jira.state.permissions = permissions;
+      const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+      await writeMatrixExport(
+        { ...ctx.deps, hostClient: jira.client },
+        { tenantId: tenant.tenantId, accountId },
+        { projectId: PROJECT, selectedIssueTypes: ["10001", "10002", "10003"], storageKey: key },
+        async () => {},
+      );
+      return { xml: await documentText(key), calls: jira.state.calls };
+    };
+
+    const member = await exportAs("557058:member");
+    expect(member.xml).toContain(">PUMP-1<");
+    expect(member.xml).toContain(">PUMP-3<");
+    expect(member.xml).not.toContain("PUMP-2");
+    expect(member.xml).not.toContain("Brake squeals");
+    expect(member.xml).not.toContain("In Progress");
+    // One permission check for the project's issues, as the member; the hidden issue's details are not even read.
+    const checks = member.calls.filter((call) => call.path === "/rest/api/3/permissions/check");
+    expect(checks.map((call) => call.body)).toEqual([
+      { accountId: "557058:member", projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: expect.arrayContaining([20001, 20002, 20003]) }] },
+    ]);
+    const fetched = member.calls.filter((call) => call.path === "/rest/api/3/issue/bulkfetch").flatMap((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys);
+    expect(fetched.toSorted()).toEqual(["20001", "20003"]);
+
+    const administrator = await exportAs("557058:site-admin");
+    for (const text of [">PUMP-1<", ">PUMP-2<", ">PUMP-3<", " Brake squeals", " (In Progress)"]) expect(administrator.xml).toContain(text);
+  });
+
+  /** A project with one linked requirement exported through `jira`: the export must fail and leave no file. */
+  async function expectFailedExportWithoutFile(jira: ReturnType<typeof fakeJira>): Promise<void> {
     const tenant = await createTenant(ctx.deps.db);
     const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
     await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "20001" });
-    const jira = fakeJira(issues);
-    jira.state.failSearches = true;
     const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
     await expect(
       writeMatrixExport(
@@ -154,5 +193,22 @@ describe("the Word export of the traceability matrix", () => {
       ),
     ).rejects.toThrow("Jira answered 500");
     expect(await ctx.deps.storage.head(key)).toBeUndefined();
+  }
+
+  it("fails, leaving no file, when Jira cannot tell which issues the person may browse", async () => {
+    const jira = fakeJira(issues);
+    jira.state.permissions = {
+      mayBrowse: () => {
+        throw new HostCallError(500, "", "Jira answered 500");
+      },
+    };
+    await expectFailedExportWithoutFile(jira);
+    expect(jira.state.searches).toBe(0);
+  });
+
+  it("fails, leaving no file, when Jira fails for good", async () => {
+    const jira = fakeJira(issues);
+    jira.state.failSearches = true;
+    await expectFailedExportWithoutFile(jira);
   });
 });

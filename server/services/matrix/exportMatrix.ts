@@ -5,6 +5,7 @@ import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrix
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { callRespectingRateLimits, type IssueDetails, issueDetailsReader, type Sleep } from "../jira/issueDetails.js";
+import { linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
 import { streamWordTable, type WordCell } from "./wordDocument.js";
 
@@ -50,6 +51,9 @@ async function projectName(deps: MatrixExportDeps, tenantId: string, projectId: 
  * are read a page at a time (keyset), a few pages' issues looked up in Jira while an earlier page
  * is being written, and each row streamed into the document, so memory stays flat however many
  * rows. Writing to the same key again replaces the file, so a retried job is harmless.
+ * Jira is read as the app, so only the issues the exporting person may browse (asked of Jira once
+ * for the whole project before the first row) are looked up and shown; the others are left out as
+ * if they were not linked.
  */
 export async function writeMatrixExport(
   deps: MatrixExportDeps,
@@ -60,10 +64,12 @@ export async function writeMatrixExport(
 ): Promise<{ totalRows: number }> {
   const { tenantId } = actor;
   const now = options.now ?? new Date();
-  const [totalRows, issueTypes, project] = await Promise.all([
+  const [totalRows, issueTypes, project, browsable] = await Promise.all([
     countMatrixRows(deps.db, tenantId, input.projectId),
     exportedIssueTypes(deps, tenantId, input.projectId, input.selectedIssueTypes, options.sleep),
     projectName(deps, tenantId, input.projectId, options.sleep),
+    // Without issue-type columns no issue is shown, and none needs asking about.
+    input.selectedIssueTypes.length === 0 ? new Set<string>() : linkedIssuesUserMayBrowse(deps, actor, input.projectId, options.sleep),
   ]);
   await reportProgress(0, totalRows);
   const typeIds = issueTypes.map((type) => String(type.id));
@@ -73,7 +79,7 @@ export async function writeMatrixExport(
     pageRows: EXPORT_PAGE_ROWS,
     readAhead: EXPORT_READ_AHEAD_PAGES,
     readPage: (last: ExportRow | undefined) => matrixRowsPage(deps.db, tenantId, input.projectId, last?.requirementId ?? 0, EXPORT_PAGE_ROWS),
-    lookUp: (rows) => readIssues(rows.flatMap((row) => row.issueIds)),
+    lookUp: (rows) => readIssues(rows.flatMap((row) => row.issueIds.filter((id) => browsable.has(id)))),
   });
 
   async function* tableRows(): AsyncGenerator<WordCell[]> {
