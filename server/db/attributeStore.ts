@@ -1,5 +1,6 @@
 import type { Attribute, AttributeType } from "../../common/schemas/attribute.js";
 import type { Db } from "./knex.js";
+import { lockName } from "./queryHelpers.js";
 
 type AttributeRow = { attribute_id: number; project_id: number; name: string; type: AttributeType };
 type OptionRow = { attribute_id: number; attribute_option_id: number; name: string };
@@ -33,6 +34,11 @@ export async function findAttribute(db: Db, tenantId: string, attributeId: numbe
     .select("attribute_id", "attribute_option_id", "name")
     .orderBy(["position", "attribute_option_id"]);
   return toAttribute(row, options);
+}
+
+/** Held by a custom field's create until it commits: two creates of one name check it one after the other. */
+export async function lockAttributeNames(db: Db, tenantId: string, projectId: number): Promise<void> {
+  await lockName(db, `attribute-names:${tenantId}:${projectId}`, "exclusive");
 }
 
 export async function attributeNameExists(db: Db, tenantId: string, projectId: number, name: string): Promise<boolean> {

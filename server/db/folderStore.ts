@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
-import { asJson, byParents } from "./queryHelpers.js";
+import { asJson, byParents, lockName } from "./queryHelpers.js";
 
 export type FolderRow = {
   folder_id: number;
@@ -82,27 +82,21 @@ export async function lockFolder(db: Db, tenantId: string, folderId: number): Pr
 /**
  * Locks a project's folder tree until the transaction ends. A change of its shape (a folder
  * moved or deleted) takes it exclusively; a write that puts something into a folder (a
- * requirement created, edited, moved or imported there, a folder created there) takes it shared
- * and only then reads the folder. Row locks could not do this: a move checks the new parent's
+ * requirement created, edited, moved or imported there, a folder created there), or a read of a
+ * subtree that must hold still (a folder's baseline), takes it shared and only then reads the folder. Row locks could not do this: a move checks the new parent's
  * ancestors, which two moves change at once (each move's check passed and the project's folders
  * became a cycle), and a delete lists a subtree that a concurrent write adds to (the requirement
  * then lived on in a deleted folder, shown nowhere).
  */
-export async function lockFolderTree(db: Db, tenantId: string, projectId: number, mode: FolderTreeLock): Promise<void> {
-  await db.raw(`SELECT ${treeLockFunction[mode]}(${treeLockKey("?::text", "?::text")})`, [tenantId, projectId]);
+export async function lockFolderTree(db: Db, tenantId: string, projectId: number, mode: "shape" | "contents"): Promise<void> {
+  await lockName(db, `folder-tree:${tenantId}:${projectId}`, mode === "shape" ? "exclusive" : "shared");
 }
 
 /** lockFolderTree of the project a folder belongs to, taken before the caller locks any requirement. */
-export async function lockFolderTreeOf(db: Db, tenantId: string, folderId: number, mode: FolderTreeLock): Promise<void> {
-  await db.raw(
-    `SELECT ${treeLockFunction[mode]}(${treeLockKey("tenant_id::text", "project_id::text")}) FROM folders WHERE tenant_id = ? AND folder_id = ?`,
-    [tenantId, folderId],
-  );
+export async function lockFolderTreeOf(db: Db, tenantId: string, folderId: number, mode: "shape" | "contents"): Promise<void> {
+  const folder = await db("folders").where({ tenant_id: tenantId, folder_id: folderId }).first("project_id");
+  if (folder) await lockFolderTree(db, tenantId, Number(folder.project_id), mode);
 }
-
-type FolderTreeLock = "shape" | "contents";
-const treeLockFunction: Record<FolderTreeLock, string> = { shape: "pg_advisory_xact_lock", contents: "pg_advisory_xact_lock_shared" };
-const treeLockKey = (tenant: string, project: string) => `hashtextextended('rmcloud.folder-tree:' || ${tenant} || ':' || ${project}, 0)`;
 
 export async function insertFolder(
   db: Db,

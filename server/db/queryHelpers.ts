@@ -1,4 +1,4 @@
-/** Query pieces the tree stores share. */
+/** Query pieces the stores share. */
 import type { Knex } from "knex";
 
 /**
@@ -19,3 +19,12 @@ export async function byParents(
 /** A json column as pg (parsed) or PGlite (parsed or text) hands it over; SQL NULL is the fallback. */
 export const asJson = <T>(value: unknown, fallback: T): T =>
   value === null || value === undefined ? fallback : ((typeof value === "string" ? JSON.parse(value) : value) as T);
+
+/**
+ * Holds a lock on `name` until the transaction ends (a PostgreSQL advisory lock keyed by a hash of
+ * the name): for rules over several rows that no row lock covers. Shared holders run side by side.
+ */
+export async function lockName(db: Knex, name: string, mode: "exclusive" | "shared"): Promise<void> {
+  const lock = mode === "exclusive" ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared";
+  await db.raw(`SELECT ${lock}(hashtextextended(?, 0))`, [`rmcloud.${name}`]);
+}

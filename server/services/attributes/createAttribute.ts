@@ -1,5 +1,5 @@
 import type { Attribute, CreateAttribute } from "../../../common/schemas/attribute.js";
-import { attributeNameExists, findAttribute, insertAttribute } from "../../db/attributeStore.js";
+import { attributeNameExists, findAttribute, insertAttribute, lockAttributeNames } from "../../db/attributeStore.js";
 import { fieldError } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
@@ -10,6 +10,7 @@ import type { Actor, ServiceDeps } from "../context.js";
 export async function createAttribute(deps: ServiceDeps, actor: Actor, input: CreateAttribute): Promise<Attribute> {
   const { tenantId } = actor;
   return deps.db.transaction(async (trx) => {
+    await lockAttributeNames(trx, tenantId, input.project);
     if (await attributeNameExists(trx, tenantId, input.project, input.name)) {
       throw fieldError("name", "A custom field with this name already exists in this project");
     }

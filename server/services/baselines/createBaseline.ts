@@ -6,7 +6,7 @@ import {
   insertBaseline,
   requirementIdsOutsideProject,
 } from "../../db/baselineStore.js";
-import { findFolder, folderSubtreeIds } from "../../db/folderStore.js";
+import { findFolder, folderSubtreeIds, lockFolderTree } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { AppError, fieldError } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -18,6 +18,8 @@ async function scopeOf(db: Db, tenantId: string, input: CreateBaselineValues): P
   if (input.select_from_parent_folder) {
     const folderId = input.select_from_parent_folder_id;
     if (folderId === undefined || folderId === null) throw fieldError("select_from_parent_folder_id", "Required");
+    // The subtree holds still until the baseline is taken (its requirements are read in the freezing statement).
+    await lockFolderTree(db, tenantId, input.project, "contents");
     const folder = await findFolder(db, tenantId, folderId);
     if (!folder || folder.project_id !== input.project) {
       throw fieldError("select_from_parent_folder_id", "The folder does not exist in this project");

@@ -2,6 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createSignedInApp, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import type { Db } from "../../db/knex.js";
+import { openTransaction, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { FOLDER_CYCLE_MESSAGE } from "./updateFolder.js";
 
 const PROJECT = 10000;
@@ -32,33 +33,6 @@ async function newRequirement(name: string, parent: number | null = null, type =
     .send({ name, requirement_type_id: types[type], project: PROJECT, parent_folder_id: parent });
   expect(res.status).toBe(201);
   return res.body.requirement_id;
-}
-
-/**
- * Another user's transaction, left open until `end`: what it locks or writes holds the requests
- * started meanwhile at the point a real concurrent save would.
- */
-async function openTransaction(db: Db) {
-  const trx = await db.transaction();
-  const pid = Number((await trx.raw("SELECT pg_backend_pid() AS pid")).rows[0].pid);
-  return { trx, pid };
-}
-
-/** Waits until `count` backends wait, directly or behind one another, on the transaction of `pid`. */
-async function untilWaiting(db: Db, pid: number, count: number): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    const { rows } = await db.raw(
-      `WITH RECURSIVE blocked(pid) AS (
-         SELECT a.pid FROM pg_stat_activity a WHERE ?::int = ANY(pg_blocking_pids(a.pid))
-         UNION
-         SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY(pg_blocking_pids(a.pid))
-       ) SELECT count(*)::int AS waiting FROM blocked`,
-      [pid],
-    );
-    if (rows[0].waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${count} requests never waited on the open transaction`);
 }
 
 /** The 'updated' revision someone else is writing for a requirement, not committed yet: a save of its next revision waits for it. */
