@@ -110,7 +110,11 @@ export async function replaceAttributeValues(
   if (rows.length > 0) await db("requirement_attribute_values").insert(rows);
 }
 
-/** Attachment files already bound to another requirement (their names cannot be taken over). */
+/**
+ * Attachment files already bound to another requirement (their names cannot be taken over). The
+ * named files' rows stay locked until the save commits: two saves naming one new upload at the
+ * same moment take turns, and the second finds it bound to the first.
+ */
 export async function attachmentsOwnedElsewhere(
   db: Db,
   tenantId: string,
@@ -118,13 +122,15 @@ export async function attachmentsOwnedElsewhere(
   uuidFileNames: string[],
 ): Promise<string[]> {
   if (uuidFileNames.length === 0) return [];
-  const rows = await db("attachments")
+  const rows: { uuid_file_name: string; requirement_id: number | string | null; operation: string }[] = await db("attachments")
     .where("tenant_id", tenantId)
     .whereIn("uuid_file_name", uuidFileNames)
-    .where((q) => q.whereNot("requirement_id", requirementId).orWhereNot("operation", "attachment"))
-    .whereNotNull("requirement_id")
-    .select("uuid_file_name");
-  return rows.map((row) => String(row.uuid_file_name));
+    .orderBy("uuid_file_name")
+    .forUpdate()
+    .select("uuid_file_name", "requirement_id", "operation");
+  return rows
+    .filter((row) => row.requirement_id !== null && (Number(row.requirement_id) !== requirementId || row.operation !== "attachment"))
+    .map((row) => String(row.uuid_file_name));
 }
 
 export async function replaceAttachments(
