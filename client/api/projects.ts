@@ -2,8 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useHost } from "../host/index.js";
 import type { Host } from "../host/types.js";
 
-/** Spec section 1: the pseudo-project for requirements that link to issues across the whole instance. */
-export const GLOBAL_PROJECT_ID = 0;
+import { GLOBAL_PROJECT_ID } from "../../common/schemas/item.js";
+
+export { GLOBAL_PROJECT_ID };
 export const GLOBAL_PROJECT_NAME = "Global Requirements";
 /** Spec section 9: the host's project search is read 50 at a time. */
 export const PROJECT_PAGE_SIZE = 50;

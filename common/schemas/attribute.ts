@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textError } from "./item.js";
 
 /** Spec sections 5 and 9: a select field has 1 to 10 options of 1 to 75 characters. */
 export const MAX_ATTRIBUTE_OPTIONS = 10;
@@ -17,13 +18,13 @@ export const attributeTypeLabels: Record<AttributeType, string> = {
 };
 
 export const attributeNameSchema = z
-  .string({ error: "Required" })
+  .string({ error: textError })
   .trim()
   .min(1, "Required")
   .max(MAX_ATTRIBUTE_NAME_LENGTH, `Enter no more than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`);
 
 export const attributeOptionNameSchema = z
-  .string({ error: "Required" })
+  .string({ error: textError })
   .trim()
   .min(1, "Required")
   .max(MAX_ATTRIBUTE_OPTION_LENGTH, `Enter no more than ${MAX_ATTRIBUTE_OPTION_LENGTH} characters`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { numericIdSchema, projectParamSchema, requirementRefSchema } from "./item.js";
+import { numericIdSchema, projectParamSchema, requirementRefSchema, textError} from "./item.js";
 import { RequirementSnapshotSchema } from "./requirement.js";
 
 export const BASELINE_NAME_MAX = 255;
@@ -69,7 +69,7 @@ const flagSchema = z
  */
 export const CreateBaselineSchema = z.object({
   name: z
-    .string({ error: "Required" })
+    .string({ error: textError })
     .trim()
     .min(1, "Required")
     .max(BASELINE_NAME_MAX, `Enter no more than ${BASELINE_NAME_MAX} characters`),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectParamSchema } from "./item.js";
+import { projectParamSchema, textError} from "./item.js";
 import { UuidFileNameSchema } from "./storage.js";
 
 /** Spec section 8. */
@@ -30,7 +30,7 @@ const idSchema = z.union([z.number().int().positive(), z.string().regex(/^\d+$/)
 
 /** POST /api/import-issues (spec section 7). */
 export const ImportRequestSchema = z.object({
-  file_name: z.string({ error: "Required" }).trim().min(1, "Required").pipe(UuidFileNameSchema),
+  file_name: z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema),
   requirement_type: idSchema,
   location: z
     .union([z.null(), z.literal(""), z.literal(0), idSchema])

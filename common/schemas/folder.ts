@@ -7,13 +7,14 @@ import {
   parentFolderChangeSchema,
   parentFolderIdSchema,
   projectParamSchema,
+  textError,
 } from "./item.js";
 
 /** Spec sections 5 and 9. */
 export const FOLDER_NAME_MAX = 100;
 
 export const folderNameSchema = z
-  .string({ error: "Required" })
+  .string({ error: textError })
   .trim()
   .min(1, "Required")
   .max(FOLDER_NAME_MAX, `Enter no more than ${FOLDER_NAME_MAX} characters`)

@@ -9,10 +9,16 @@ export const numericIdSchema = z
   .transform(Number)
   .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
 
+/** A text field's type error: "Required" when it is missing, "Must be text" when it is anything but a string. */
+export const textError = (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? "Required" : "Must be text");
+
 /** A requirement sent as its id or as the object lists answer (`{"requirement_id": 12}`); comes out as the id. */
 export const requirementRefSchema = z
   .union([numericIdSchema, z.object({ requirement_id: numericIdSchema })], { error: "Must be a number" })
   .transform((value) => (typeof value === "number" ? value : value.requirement_id));
+
+/** Spec section 1: the pseudo-project for requirements that link to issues across the whole instance. */
+export const GLOBAL_PROJECT_ID = 0;
 
 /** Project 0 is Global Requirements. */
 export const projectParamSchema = numericIdSchema;
@@ -29,11 +35,16 @@ export const hostRefSchema = <K extends string>(key: K) =>
   );
 
 const parentFolderValueSchema = z
-  .union([z.null(), z.literal(""), numericIdSchema])
+  .union([z.null(), z.literal(""), numericIdSchema], {
+    error: (issue) => (issue.input === undefined ? "Required" : "Must be a folder id or null"),
+  })
   .transform((value) => (value === "" || value === 0 ? null : value));
 
 /** `parent_folder_id` of a new folder or requirement: null (or absent, 0, "") means the top level. */
 export const parentFolderIdSchema = parentFolderValueSchema.optional().transform((value) => value ?? null);
+
+/** `parent_folder_id` of a move: required (a move without a target is a mistake, not the top level); null, 0 or "" is the top level. */
+export const parentFolderTargetSchema = parentFolderValueSchema;
 
 /** `parent_folder_id` of an edit: absent keeps the parent, null (or 0, "") moves to the top level. */
 export const parentFolderChangeSchema = parentFolderValueSchema.optional();

@@ -5,9 +5,11 @@ import {
   numericIdSchema,
   parentFolderChangeSchema,
   parentFolderIdSchema,
+  parentFolderTargetSchema,
   projectParamSchema,
   RequirementListItemSchema,
   requirementRefSchema,
+  textError,
 } from "./item.js";
 
 export const REQUIREMENT_NAME_MAX = 255;
@@ -120,7 +122,7 @@ export type Revision = z.infer<typeof RevisionSchema>;
 export const RevisionsResponseSchema = z.object({ revisions: z.array(RevisionSchema) });
 
 const requirementNameSchema = z
-  .string({ error: "Required" })
+  .string({ error: textError })
   .trim()
   .min(1, "Required")
   .max(REQUIREMENT_NAME_MAX, `Enter no more than ${REQUIREMENT_NAME_MAX} characters`);
@@ -216,7 +218,7 @@ export const BulkDeleteSchema = z.object({
   requirements: z.array(numericIdSchema, { error: "Required" }).min(1, "Select at least one requirement").max(20_000),
 });
 export const BulkMoveSchema = z.object({
-  parent_folder_id: parentFolderIdSchema,
+  parent_folder_id: parentFolderTargetSchema,
   requirements: z.array(numericIdSchema, { error: "Required" }).min(1, "Select at least one requirement").max(20_000),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textError } from "./item.js";
 
 export const REQUIREMENT_TYPE_NAME_MAX = 100;
 export const REQUIREMENT_TYPE_PREFIX_MAX = 10;
@@ -17,7 +18,7 @@ export const RequirementTypesResponseSchema = z.object({ requirement_types: z.ar
 
 const requiredText = (max: number) =>
   z
-    .string({ error: "Required" })
+    .string({ error: textError })
     .trim()
     .min(1, "Required")
     .max(max, `Enter no more than ${max} characters`);

@@ -306,6 +306,20 @@ describe("editing a requirement", () => {
     uuid_file_name: (await uploadAttachment(ctx, auth, name, type, `${name} bytes`)).uuid,
   });
 
+  it("keeps Global Requirements free of status, components and assignee, which only Jira projects have", async () => {
+    const global = await create({ name: "Units are SI", project: 0 });
+    const refused = await put(global.requirement_id, { name: "Units are SI", status: "3", components: ["10000"], assigned_to: "557058:alice" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      status: ["Global Requirements have no status"],
+      components: ["Global Requirements have no components"],
+      assigned_to: ["Global Requirements have no assignee"],
+    });
+    const asTheFormSendsIt = await put(global.requirement_id, { name: "Units are SI (metric)", status: null, components: [], assigned_to: null });
+    expect(asTheFormSendsIt.status).toBe(200);
+    expect(await read(global.requirement_id)).toMatchObject({ name: "Units are SI (metric)", status: null, components: [], assigned_to: null });
+  });
+
   it("replaces the attachment list with PATCH and records it; a dropped file stays in storage for the history and still downloads", async () => {
     const created = await create({ name: "With files" });
     const one = await uploaded("spec.pdf", "application/pdf");

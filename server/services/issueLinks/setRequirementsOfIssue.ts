@@ -7,14 +7,13 @@ import {
   removeIssueLinks,
 } from "../../db/issueLinkStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
 import { fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 import { recordRevisions } from "../requirements/requirementViews.js";
 import { findJiraIssue } from "./findJiraIssue.js";
 import { requirementEventState } from "./requirementEventState.js";
-
-export const GLOBAL_PROJECT_ID = 0;
 
 /**
  * The link dialog's save: afterwards exactly `requirementIds` of the issue's project and of the

@@ -9,6 +9,7 @@ import {
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
+  assertNoProjectFieldsInGlobal,
   displayIdTaken,
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
@@ -26,6 +27,7 @@ export async function createRequirementIn(
   const trx = deps.db;
   const type = await findRequirementType(trx, tenantId, input.requirement_type_id, "share");
   if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
+  assertNoProjectFieldsInGlobal(input.project, input);
   await assertFolderInProject(deps, actor, input.parent_folder_id, input.project);
   await assertDisplayIdFree(deps, actor, input.project, input.display_id);
   assertContentLimit(input.contents);

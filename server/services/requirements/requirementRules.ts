@@ -1,9 +1,10 @@
+import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
-import { AppError, fieldError } from "../../errors.js";
+import { AppError, fieldError, fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 export const STALE_EDIT_MESSAGE =
@@ -48,6 +49,22 @@ export async function assertLinkTargets(
       );
     }
   }
+}
+
+/**
+ * Spec section 4: Global Requirements have no status, components or assignee (they are Jira
+ * project data); a save that sets them there is refused rather than storing ids no screen shows.
+ */
+export function assertNoProjectFieldsInGlobal(
+  projectId: number,
+  values: { status?: string | null; components?: string[]; assigned_to?: string | null },
+): void {
+  if (projectId !== GLOBAL_PROJECT_ID) return;
+  const errors: Record<string, string[]> = {};
+  if (values.status) errors.status = ["Global Requirements have no status"];
+  if (values.components?.length) errors.components = ["Global Requirements have no components"];
+  if (values.assigned_to) errors.assigned_to = ["Global Requirements have no assignee"];
+  if (Object.keys(errors).length > 0) throw fieldErrors(errors);
 }
 
 /** `deps.db` is the saving transaction: the folder stays where it is until it commits. */

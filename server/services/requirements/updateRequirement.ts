@@ -12,6 +12,7 @@ import {
   assertDisplayIdFree,
   assertFolderInProject,
   assertLinkTargets,
+  assertNoProjectFieldsInGlobal,
   displayIdTaken,
   isDisplayIdUniqueViolation,
   STALE_EDIT_MESSAGE,
@@ -53,6 +54,7 @@ export async function updateRequirement(
       const [current] = await findRequirements(trx, tenantId, [requirementId], { forUpdate: true });
       if (!current) throw notFound("Requirement");
       if (edit.revision !== undefined && edit.revision !== current.revision) throw conflict(STALE_EDIT_MESSAGE);
+      assertNoProjectFieldsInGlobal(current.project_id, edit);
       const [before] = await loadRequirementDetails(inTransaction, actor, [requirementId]);
       if (!before) throw notFound("Requirement");
 
