@@ -146,4 +146,25 @@ describe("Requirement detail and form: attachments, custom fields and linked iss
     const linked = screen.frame.getByRole("list", { name: "Linked Issues" });
     await linked.getByRole("link", { name: issueKey, exact: true }).waitFor();
   });
+
+  it("creates and edits a requirement with the project's custom fields left untouched: they are optional", async () => {
+    await screen.frame.getByRole("button", { name: "New requirement" }).click();
+    const dialog = screen.dialog();
+    await dialog.getByLabel("Risk class").waitFor();
+    await dialog.getByLabel(/^Name/).fill("The pump keeps its event log for a year");
+    await screen.chooseOption("Requirement type", "Business");
+    await expect.poll(() => dialog.getByRole("button", { name: "OK" }).isDisabled()).toBe(false);
+    await dialog.getByRole("button", { name: "OK" }).click();
+    await screen.flag("Requirement created successfully").waitFor();
+    const detail = screen.detail(/The pump keeps its event log for a year/);
+    await detail.waitFor();
+
+    await detail.getByRole("button", { name: "Edit" }).click();
+    const edit = screen.dialog();
+    await edit.getByLabel("Risk class").waitFor();
+    await edit.getByLabel("Description").fill("Kept on the device and in the cloud.");
+    await expect.poll(() => edit.getByRole("button", { name: "OK" }).isDisabled()).toBe(false);
+    await edit.getByRole("button", { name: "OK" }).click();
+    await screen.flag("Requirement edited successfully").waitFor();
+  });
 });

@@ -36,7 +36,7 @@ export function LinkedContent({ contentIds }: { contentIds: readonly string[] })
     if (details.isLoading) return <Spinner size="small" label="Loading linked content" />;
     return (
       <DynamicTable
-        caption="Linked Confluence Content"
+        label="Linked Confluence Content"
         head={HEAD}
         rows={contentIds.map((contentId) => {
           const content = byId.get(contentId);

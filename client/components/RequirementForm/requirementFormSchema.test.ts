@@ -61,6 +61,11 @@ describe("the requirement form", () => {
     expect(requirementFormIsComplete({ ...emptyRequirementForm, name: "Rate", requirement_type_id: 1 })).toBe(true);
   });
 
+  it("is complete while the project's custom fields are untouched, as the form registers them without a value", () => {
+    const untouched = { ...emptyRequirementForm, name: "Rate", requirement_type_id: 1, attributes: { "4": undefined, "5": "High" } };
+    expect(requirementFormIsComplete(untouched)).toBe(true);
+  });
+
   it("starts an edit from the requirement's current values", () => {
     expect(requirementFormFromDetail(detail)).toEqual({
       name: "Rate",

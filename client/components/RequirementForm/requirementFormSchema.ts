@@ -16,7 +16,8 @@ export const requirementFormSchema = z.object({
   issues: z.array(z.string()),
   /** Linked Confluence page ids. */
   contents: z.array(z.string()).max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE),
-  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  /** A field the user has not touched holds no value at all: custom fields are optional. */
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.null()]).optional()),
 });
 
 export type RequirementFormValues = z.input<typeof requirementFormSchema>;

@@ -227,7 +227,7 @@ function HeaderMapping({
     ["Description", header(mapping.description)],
     ["Status", header(mapping.status)],
     ["Folder", header(mapping.folder)],
-    ["Components", mapping.components.length ? `${header(mapping.components[0])} (${mapping.components.length} columns)` : undefined],
+    ["Components", mapping.components.length ? `${header(mapping.components[0])} (${mapping.components.length} ${mapping.components.length === 1 ? "column" : "columns"})` : undefined],
     ...mapping.attributes.map(
       ({ attribute_id, column }) =>
         [attributes.find((field) => field.attribute_id === attribute_id)?.name ?? "", header(column)] as [string, string | undefined],
