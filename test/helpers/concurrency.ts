@@ -1,4 +1,8 @@
+import type { Test } from "supertest";
 import type { Db } from "../../server/db/knex.js";
+
+/** Sends the request now (supertest sends only once awaited or then'd), so others can be started beside it. */
+export const started = (request: Test) => request.then((res) => res);
 
 /**
  * Another user's transaction, left open until the test commits or rolls it back: what it locks or

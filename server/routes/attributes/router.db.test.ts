@@ -191,8 +191,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("two custom fields of one nam
     // Each create's insert waits on the site's row (its foreign key's check), after its name check.
     await other.trx("tenants").where({ tenant_id: tenant.tenantId }).forUpdate().select("tenant_id");
     const body = { name: "Verification method", project: 10040, type: "string" };
-    const first = createField(body).then((res) => res);
-    const second = createField({ ...body, name: "verification METHOD" }).then((res) => res);
+    const first = createField(body);
+    const second = createField({ ...body, name: "verification METHOD" });
     await untilWaiting(ctx.deps.db, other.pid, 2);
     await other.trx.commit();
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
-import { openTransaction, untilWaiting } from "../../../test/helpers/concurrency.js";
+import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
 import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
@@ -351,7 +351,7 @@ describe("editing a requirement", () => {
     const file = await uploaded("drawing.pdf", "application/pdf");
     const other = await openTransaction(ctx.deps.db);
     await other.trx("attachments").where({ tenant_id: tenant.tenantId, uuid_file_name: file.uuid_file_name }).forUpdate().select("uuid_file_name");
-    const saves = [first, second].map((requirement) => patch(requirement.requirement_id, { attachments: [file] }).then((res) => res));
+    const saves = [first, second].map((requirement) => started(patch(requirement.requirement_id, { attachments: [file] })));
     await untilWaiting(ctx.deps.db, other.pid, 2);
     await other.trx.commit();
 

@@ -2,10 +2,8 @@ import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../
 import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
-import { unavailable } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
-import { linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
+import { askedOrUnavailable, linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
 import { JiraNames } from "./jiraNames.js";
 
@@ -93,12 +91,12 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
 async function browsableIssues(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Set<string>> {
   const hostClient = deps.hostClient;
   if (!hostClient) return new Set();
-  try {
-    return await linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId);
-  } catch (err) {
-    deps.logger?.warn({ err, tenantId: actor.tenantId }, "export: Jira could not tell which issues the user may browse");
-    throw unavailable(HOST_DATA_PROBLEM);
-  }
+  return askedOrUnavailable(
+    deps,
+    actor,
+    "which issues the user may browse",
+    linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId),
+  );
 }
 
 /** "Parent / Child / Grandchild" for each folder, from the project's folder list. */

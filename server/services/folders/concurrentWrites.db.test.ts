@@ -1,8 +1,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createSignedInApp, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { createSignedInApp, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import type { Db } from "../../db/knex.js";
-import { openTransaction, untilWaiting } from "../../../test/helpers/concurrency.js";
+import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { FOLDER_CYCLE_MESSAGE } from "./updateFolder.js";
 
 const PROJECT = 10000;
@@ -18,8 +18,6 @@ beforeAll(async () => {
 afterAll(() => ctx.destroy());
 
 const api = () => request(ctx.app);
-/** Starts the request now (supertest sends only once awaited or then'd). */
-const started = (test: request.Test) => test.then((res) => res);
 
 async function newFolder(name: string, parent: number | null = null): Promise<number> {
   const res = await api().post("/api/folder").set("Authorization", auth).send({ name, parent_folder_id: parent, project: PROJECT });
@@ -118,7 +116,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("folders and requirements wri
     );
     await untilWaiting(ctx.deps.db, other.pid, 1);
     const save = started(
-      api().put(`/api/requirement/${saving}`).set("Authorization", await bearer(ctx, tenant)).send({ name: "Alarm handling", linked_requirements: [target] }),
+      api().put(`/api/requirement/${saving}`).set("Authorization", auth).send({ name: "Alarm handling", linked_requirements: [target] }),
     );
     await Promise.race([save, untilWaiting(ctx.deps.db, other.pid, 2)]);
     await other.trx.rollback();

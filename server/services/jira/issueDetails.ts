@@ -62,6 +62,17 @@ export function limitInFlight(limit: number): <T>(call: () => Promise<T>) => Pro
   };
 }
 
+/**
+ * The distinct issue ids that are numbers (Jira's ids; anything else is never asked for), in
+ * batches of `size`, the most one Jira call takes.
+ */
+export function issueIdBatches(issueIds: Iterable<string>, size: number): string[][] {
+  const ids = [...new Set([...issueIds].filter((id) => /^\d+$/.test(id)))];
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+  return batches;
+}
+
 /** Reads issue details for one export, its reads sharing one limit of calls in flight however many pages ask at once. */
 export type IssueDetailsReader = (issueIds: readonly string[]) => Promise<Map<string, IssueDetails>>;
 /** Reads issue keys for one export, as IssueDetailsReader reads details. */
@@ -85,10 +96,7 @@ function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: reado
     for (const issue of answer.issues ?? []) take(issue);
   };
   return async (issueIds: readonly string[], take: (issue: BulkFetchedIssue) => void): Promise<void> => {
-    const ids = [...new Set(issueIds.filter((id) => /^\d+$/.test(id)))];
-    const calls: Promise<void>[] = [];
-    for (let i = 0; i < ids.length; i += ISSUE_DETAILS_PER_CALL) calls.push(readCall(ids.slice(i, i + ISSUE_DETAILS_PER_CALL), take));
-    await Promise.all(calls);
+    await Promise.all(issueIdBatches(issueIds, ISSUE_DETAILS_PER_CALL).map((ids) => readCall(ids, take)));
   };
 }
 

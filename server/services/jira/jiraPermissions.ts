@@ -4,7 +4,7 @@ import { issueIdsLinkedInProject } from "../../db/issueLinkStore.js";
 import { forbidden, unavailable } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
-import { callRespectingRateLimits, ISSUE_DETAILS_PARALLEL, limitInFlight, type Sleep } from "./issueDetails.js";
+import { callRespectingRateLimits, ISSUE_DETAILS_PARALLEL, issueIdBatches, limitInFlight, type Sleep } from "./issueDetails.js";
 
 /**
  * Jira's bulk permission check. Asked by the app's server it answers for any account, without
@@ -44,21 +44,28 @@ export async function isJiraAdministrator(deps: ServiceDeps<"hostClient">, actor
  * Jira cannot be asked, so that nothing changes unless Jira said yes.
  */
 export async function requireJiraAdministrator(deps: ServiceDeps<"hostClient">, actor: Actor): Promise<void> {
-  let administrator: boolean;
+  const administrator = await askedOrUnavailable(deps, actor, "whether the user administers Jira", isJiraAdministrator(deps, actor));
+  if (!administrator) throw forbidden(ADMINISTRATORS_ONLY);
+}
+
+/**
+ * A permission Jira could not tell answers 503 with the spec's host message: a request never goes
+ * on as if Jira had said yes or no.
+ */
+export async function askedOrUnavailable<T>(deps: ServiceDeps, actor: Actor, question: string, answer: Promise<T>): Promise<T> {
   try {
-    administrator = await isJiraAdministrator(deps, actor);
+    return await answer;
   } catch (err) {
-    deps.logger?.warn({ err, tenantId: actor.tenantId }, "the administrator check could not ask Jira");
+    deps.logger?.warn({ err, tenantId: actor.tenantId }, `Jira could not tell ${question}`);
     throw unavailable(HOST_DATA_PROBLEM);
   }
-  if (!administrator) throw forbidden(ADMINISTRATORS_ONLY);
 }
 
 /**
  * The given issues the person may browse (Jira's BROWSE_PROJECTS on each issue), for writing
  * what the app reads of them into an export. Asked 1000 ids a call, as many calls in flight as the
- * exports' issue reads, Jira's
- * rate limits waited out as the exports' other reads are; rejects when Jira still cannot be read.
+ * exports' issue reads, Jira's rate limits waited out as theirs are; rejects when Jira still
+ * cannot be read.
  * Ids that are not numbers, and issues Jira does not know, are never in the answer; without an
  * account nothing is.
  */
@@ -70,9 +77,6 @@ export async function issuesUserMayBrowse(
 ): Promise<Set<string>> {
   const permitted = new Set<string>();
   if (!actor.accountId) return permitted;
-  const ids = [...new Set([...issueIds].filter((id) => /^\d+$/.test(id)))];
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += PERMISSION_CHECK_ISSUES_PER_CALL) batches.push(ids.slice(i, i + PERMISSION_CHECK_ISSUES_PER_CALL));
 
   const checkBatch = async (batch: string[]) => {
     const body = {
@@ -91,7 +95,7 @@ export async function issuesUserMayBrowse(
     }
   };
   const limited = limitInFlight(ISSUE_DETAILS_PARALLEL);
-  await Promise.all(batches.map((batch) => limited(() => checkBatch(batch))));
+  await Promise.all(issueIdBatches(issueIds, PERMISSION_CHECK_ISSUES_PER_CALL).map((batch) => limited(() => checkBatch(batch))));
   return permitted;
 }
 
