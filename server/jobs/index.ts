@@ -3,6 +3,7 @@ import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJo
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
 import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
 import type { AnyJobDefinition } from "./defineJob.js";
+import { issueDeletedJob } from "./issueDeletedJob.js";
 
 /** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
 export const jobDefinitions: readonly AnyJobDefinition[] = [
@@ -10,4 +11,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   matrixExportJob,
   matrixExportCleanupJob,
   importRequirementsJob,
+  issueDeletedJob,
 ];
