@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
@@ -16,6 +17,15 @@ export default defineConfig({
   base: "/app/",
   publicDir: fromRoot("./client/public"),
   plugins: [react()],
+  // The development server serves files by absolute path (/app/@fs/...); only what the client
+  // imports may be read so. Left to Vite's default (the project folder) it handed out .data: the
+  // emulator's shared secrets, the install-signing key, the embedded database and stored uploads.
+  server: {
+    fs: {
+      strict: true,
+      allow: [fromRoot("./client"), fromRoot("./common"), fromRoot("./node_modules"), realpathSync(fromRoot("./node_modules"))],
+    },
+  },
   // Atlaskit ships parts (the core icons) as Babel-compiled CommonJS flagged `__esModule`; our
   // `"type": "module"` package would otherwise import their module object instead of the component.
   legacy: { inconsistentCjsInterop: true },

@@ -2,7 +2,7 @@ import type { ExchangeTokenBody } from "../../common/schemas/auth.js";
 import type { Db } from "../db/knex.js";
 import { findInstallationByClientKey } from "../db/installationStore.js";
 import { forbidden, unauthorized } from "../errors.js";
-import { type AuthContext, signAppToken } from "./appToken.js";
+import { type AuthContext, SIGN_IN_LIFETIME_SECONDS, signAppToken } from "./appToken.js";
 import { type ConnectJwtFailure, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
 
 const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
@@ -13,6 +13,8 @@ const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
   future: "The Connect token was issued in the future",
   qsh: "The Connect token was not issued for this page",
 };
+
+const SIGN_IN_ENDED = "The sign-in has ended: sign in through your Atlassian site again";
 
 /** The page's license as the host passed it: `lic=none` means the site has no valid license. */
 function hasNoLicense(fullPath: string): boolean {
@@ -56,6 +58,8 @@ export async function exchangeConnectToken(
  * (signAppToken), so a user removed from the site cannot refresh forever.
  */
 export async function refreshAppToken(db: Db, appTokenSecret: string, auth: AuthContext): Promise<string> {
+  // A token still valid by its own expiry (signed before the week's cap, or by other means) gets no new one past the sign-in's week.
+  if (auth.signedInAt + SIGN_IN_LIFETIME_SECONDS <= Math.floor(Date.now() / 1000)) throw unauthorized(SIGN_IN_ENDED);
   const installation = await findInstallationByClientKey(db, auth.clientKey);
   if (!installation?.enabled || installation.tenantId !== auth.tenantId) throw unauthorized("rmCloud is not installed on this site");
   return signAppToken(appTokenSecret, auth);

@@ -3,6 +3,7 @@ import { FORGE_EXCHANGE_PATH, type ForgeExchangeResponse } from "../../common/fo
 import ace from "atlassian-connect-express";
 import type { Express, Request, RequestHandler } from "express";
 import type { AppDeps } from "../deps.js";
+import { noStore } from "../middleware/noStore.js";
 import { handle } from "../routes/handle.js";
 import { aceLogger } from "./aceLogger.js";
 import { KnexInstallationStore } from "./aceStore.js";
@@ -123,6 +124,7 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
 
   app.post(
     FORGE_EXCHANGE_PATH,
+    noStore,
     requireForgeInvocation(forgeInvocationVerifier(forge)),
     // ACE's Forge association: the Forge installation → the site's Connect installation, from our store.
     addon.associateConnect(),
@@ -131,7 +133,7 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
       res.json({ token, base_url: baseUrl } satisfies ForgeExchangeResponse);
     }),
   );
-  app.use("/api", allowForgeCustomUi());
+  app.use("/api", allowForgeCustomUi(forge.customUiOrigins));
 
   addon.on(WEBHOOKS.jiraIssueDeleted.event, (_event: string, body: unknown, req: VerifiedRequest) => {
     const clientKey = req.context?.clientKey;

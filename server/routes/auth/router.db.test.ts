@@ -157,6 +157,22 @@ describe("GET /api/refresh and GET /api/user", () => {
     expect(expired.body).toEqual({ Result: "The token is invalid or has expired" });
   });
 
+  it("refuses to refresh a token still valid by its expiry once its sign-in is over a week old", async () => {
+    const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
+    const signedInAt = nowSeconds() - 8 * DAY_SECONDS;
+    const outlived = await new SignJWT({ tid: current?.tenantId, prd: "jira", clk: siteA.clientKey, auth_time: signedInAt })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("rmcloud")
+      .setSubject("557058:alice")
+      .setIssuedAt(nowSeconds() - 3600)
+      .setExpirationTime(nowSeconds() + 3600)
+      .sign(new TextEncoder().encode(ctx.deps.config.appTokenSecret));
+
+    const res = await refresh(outlived);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ Result: "The sign-in has ended: sign in through your Atlassian site again" });
+  });
+
   it("refreshes a token signed before sign-in times were recorded, counting from when it was issued", async () => {
     const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
     const issuedAt = nowSeconds() - 3600;
