@@ -17,6 +17,7 @@ let tenant: TestTenant;
 let auth: string;
 let types: Record<string, number>;
 const ids: Record<string, number> = {};
+let folderPath: number[];
 
 const api = () => request(ctx.app);
 const create = async (key: string, body: Record<string, unknown>, authorization = auth) => {
@@ -47,7 +48,17 @@ beforeAll(async () => {
     .set("Authorization", auth)
     .send({ name: "Priority", type: "select", project: PROJECT, options: [{ name: "High" }] });
   expect(select.status).toBe(201);
-  await create("braking", { name: "Braking distance", description: "The car stops within 40 m on dry asphalt." });
+  const outer = await api().post("/api/folder").set("Authorization", auth).send({ name: "Vehicle", project: PROJECT });
+  const inner = await api()
+    .post("/api/folder")
+    .set("Authorization", auth)
+    .send({ name: "Brakes", project: PROJECT, parent_folder_id: outer.body.folder_id });
+  folderPath = [outer.body.folder_id, inner.body.folder_id];
+  await create("braking", {
+    name: "Braking distance",
+    description: "The car stops within 40 m on dry asphalt.",
+    parent_folder_id: inner.body.folder_id,
+  });
   await create("described", { name: "Stopping on wet roads", description: "Braking on wet asphalt takes longer." });
   await create("custom", { name: "Brake light", display_id: "BRK-LIGHT-7", requirement_type_id: types.SW });
   await create("fielded", {
@@ -80,6 +91,8 @@ describe("searching requirements", () => {
     const hits = await search({ q: "brak", atlassian_project_id: PROJECT });
     expect(found(hits)).toEqual([ids.braking, ids.custom, ids.described]);
     expect(marked(hits[0]?.highlights.name)).toEqual(["Braking"]);
+    expect(hits[0]?.folder_path).toEqual(folderPath);
+    expect(hits[1]?.folder_path).toEqual([]);
     expect(hits[0]?.highlights.description).toBeNull();
     expect(hits[2]?.matched).toBe("text");
     expect(marked(hits[2]?.highlights.description)).toEqual(["Braking"]);

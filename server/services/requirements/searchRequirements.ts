@@ -50,6 +50,7 @@ function toHit(row: SearchHitRow, type: RequirementTypeRow): RequirementSearchHi
     requirement_type_id: row.requirement_type_id,
     type_name: type.name,
     level: type.level,
+    folder_path: row.folder_path,
     matched: matchedBy(row.tier),
     highlights: {
       name: row.name_marked ? highlightOf(row.name_marked) : [{ text: row.name, match: false }],
