@@ -14,15 +14,10 @@ export const confluenceKeys = {
   contents: (contentIds: readonly string[]) => ["confluence", "contents", ...contentIds] as const,
   requirementsOfContent: (contentId: string) => ["confluence", "requirements-of", contentId] as const,
   jiraProject: ["confluence", "jira-project"] as const,
-  siteRequirements: ["confluence", "site-requirements"] as const,
+  chosenRequirements: (requirementIds: readonly number[]) => ["confluence", "chosen-requirements", ...requirementIds] as const,
 };
 
 type Lites = { requirements: RequirementLite[] };
-
-/** Every requirement of the site: every project's and the global ones (the editors' choice). */
-export async function loadSiteRequirements(): Promise<RequirementLite[]> {
-  return (await api.get<Lites>("/api/requirement/lite")).requirements;
-}
 
 /** The named requirements, in the order asked (unknown or deleted ones are left out). */
 export async function loadRequirementsById(requirementIds: readonly number[]): Promise<RequirementLite[]> {

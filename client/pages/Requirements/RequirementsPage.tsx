@@ -4,13 +4,16 @@ import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useState } from "react";
+import type { RequirementSearchHit } from "../../api/requirementSearch.js";
 import { useRequirement } from "../../api/requirements.js";
 import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
 import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
+import { RequirementSearch } from "../../components/RequirementSearch/RequirementSearch.js";
 import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
 import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
+import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useAppState } from "../../state/AppState.js";
 import { RequirementsDialogs } from "./RequirementsDialogs.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
@@ -44,6 +47,12 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
     if (row.kind === "folder") navigate({ projectId, tab: "requirements", folderId: row.folder.folder_id });
   };
+  // Global Requirements searches the whole site (the requirements it links across projects); a hit of
+  // another project opens there. Its folders open after the move: another project starts with none open.
+  const openFound = (found: RequirementSearchHit) => {
+    navigate({ projectId: found.project, tab: "requirements", requirementId: found.requirement_id });
+    for (const folderId of found.folder_path) setFolderOpen(folderId, true);
+  };
   const toggleChecked = (requirementId: number) => {
     const next = new Set(selectedRequirements);
     if (next.has(requirementId)) next.delete(requirementId);
@@ -72,6 +81,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
         <Button onClick={() => setDialog({ kind: "import" })}>Import requirements</Button>
         <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
       </div>
+      {tree.isEmpty ? null : (
+        <RequirementSearch scope={projectId === GLOBAL_PROJECT_ID ? {} : { projectIds: [projectId] }} onOpen={openFound} />
+      )}
       {tree.isLoading ? <Spinner size="large" label="Loading requirements" /> : null}
       {tree.isError ? (
         <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>

@@ -16,6 +16,11 @@ import {
   RevisionsResponseSchema,
   UpdateRequirementSchema,
 } from "../../../common/schemas/requirement.js";
+import {
+  RequirementSearchQuerySchema,
+  RequirementSearchResponseSchema,
+  SEARCH_LIMIT_MAX,
+} from "../../../common/schemas/requirementSearch.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
@@ -28,6 +33,7 @@ import {
   listRequirementRevisions,
   requirementDisplayIds,
 } from "../../services/requirements/readRequirements.js";
+import { searchRequirements } from "../../services/requirements/searchRequirements.js";
 import { updateRequirement } from "../../services/requirements/updateRequirement.js";
 import { handle } from "../handle.js";
 
@@ -48,6 +54,13 @@ export const docs: ApiRouteDoc[] = [
     summary: "Requirements of the site (optionally of projects, or linked to atlassian_content_id)",
     query: LiteQuerySchema,
     response: RequirementsResponseSchema,
+  },
+  {
+    method: "get",
+    path: "/api/requirement/search",
+    summary: `Search requirements by ID ("SYS-12", "12", part of a custom ID) or by words of the name, description and custom-field text (each word as a prefix), ranked best first, at most limit (default 20, at most ${SEARCH_LIMIT_MAX}); in the given projects (repeat atlassian_project_id; 0 = global) or the whole site, optionally only types of the given levels; empty q answers the first requirements by id`,
+    query: RequirementSearchQuerySchema,
+    response: RequirementSearchResponseSchema,
   },
   {
     method: "post",
@@ -134,6 +147,14 @@ export function router(deps: AppDeps): Router {
         ...(query.atlassian_content_id === undefined ? {} : { contentId: query.atlassian_content_id }),
       });
       res.json({ requirements });
+    }),
+  );
+
+  api.get(
+    "/api/requirement/search",
+    handle(async (req, res) => {
+      const query = parse(RequirementSearchQuerySchema, req.query);
+      res.json({ requirements: await searchRequirements(deps, authOf(req), query) });
     }),
   );
 
