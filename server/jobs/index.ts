@@ -2,6 +2,7 @@ import { importRequirementsJob } from "../services/csv/importJob.js";
 import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJob.js";
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
 import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
+import { retentionJob } from "../services/retention/retentionJob.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 
 /** Every job the add-on runs: each process sends and works these. Add a feature's jobs here. */
@@ -10,4 +11,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   matrixExportJob,
   matrixExportCleanupJob,
   importRequirementsJob,
+  retentionJob,
 ];
