@@ -14,6 +14,7 @@ import * as tenantCloudIds from "./0016_tenant_cloud_ids.js";
 import * as folderIssueLinksByIssue from "./0017_folder_issue_links_by_issue.js";
 import * as requirementReferencesDeclared from "./0018_requirement_references_declared.js";
 import * as requirementSearch from "./0021_requirement_search.js";
+import * as boundedReads from "./0022_bounded_reads.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -37,4 +38,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0017_folder_issue_links_by_issue", folderIssueLinksByIssue],
   ["0018_requirement_references_declared", requirementReferencesDeclared],
   ["0021_requirement_search", requirementSearch],
+  ["0022_bounded_reads", boundedReads],
 ];

@@ -2,6 +2,7 @@ import { importRequirementsJob } from "../services/csv/importJob.js";
 import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJob.js";
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
 import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
+import { retentionJob } from "../services/retention/retentionJob.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 import { issueDeletedJob } from "./issueDeletedJob.js";
 
@@ -12,4 +13,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   matrixExportCleanupJob,
   importRequirementsJob,
   issueDeletedJob,
+  retentionJob,
 ];
