@@ -147,6 +147,26 @@ describe("runImport", () => {
     expect(await requirementsOf(10002)).toHaveLength(1);
   });
 
+  it("reports every problem of every row in one pass: a refused row's duplicate ID too", async () => {
+    await createAttribute(ctx.deps, actor, { name: "Risk", project: 10013, type: "select", options: [{ name: "High" }] });
+    await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,X-9\n"), { atlassian_project_id: 10013 }));
+    const csv = ["Name,ID,Component/s,Risk", "A,D-1,,", ",D-1,Pumps,medium", ",X-9,,", "C,X-9,,"].join("\n");
+
+    const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10013 }));
+
+    expect(result.errors).toEqual([
+      { row: 3, reason: "Name is required" },
+      { row: 3, reason: 'Component/s: "Pumps" is not a component of this project' },
+      { row: 3, reason: 'Risk: "medium" is not one of the field\'s options' },
+      { row: 3, reason: 'ID "D-1" is already used in row 2' },
+      { row: 4, reason: "Name is required" },
+      { row: 4, reason: 'ID "X-9" is already used by another requirement in this project' },
+      { row: 5, reason: 'ID "X-9" is already used in row 4' },
+    ]);
+    expect(result.error_count).toBe(7);
+    expect(await requirementsOf(10013)).toHaveLength(1);
+  });
+
   it("after thousands of rows already written, still reports every later bad row and keeps none of the file", async () => {
     // The taken ID is in the second batch, written while the third is queued behind it.
     const existing = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,L-1\n");

@@ -24,7 +24,7 @@ import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
-import { readFileRows, RowErrors } from "./fileRows.js";
+import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
 import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
 
@@ -217,13 +217,10 @@ async function checkAndWrite(
   // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
   // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
-  const queue = async (rows: ImportedRow[], rowNumbers: number[]) => {
+  const queue = async ({ rows, displayIds }: Extract<FileRowsEvent, { kind: "rows" }>) => {
     const previous = writing;
     if (!mode.write) {
-      writing = addCheckedDisplayIds(
-        db,
-        rows.flatMap(({ displayId }, index) => (displayId ? [{ displayId, row: rowNumbers[index] as number }] : [])),
-      );
+      writing = addCheckedDisplayIds(db, displayIds);
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -250,7 +247,7 @@ async function checkAndWrite(
   };
   for await (const event of readFileRows(csvRecords(file), setup)) {
     if (event.kind === "rows") {
-      await queue(event.rows, event.rowNumbers);
+      await queue(event);
     } else {
       errors.merge(event.errors, event.errorCount);
       ({ stoppedAtRefusedRow } = event);

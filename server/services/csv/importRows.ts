@@ -35,7 +35,8 @@ export type ImportedRow = {
   folderPath: string[];
 };
 
-type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
+/** A refused row keeps its custom ID: a duplicate of it is one more problem of the file to report. */
+type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; displayId: string | null; errors: string[] };
 
 const byName = <T extends { name: string }>(items: T[]) => new Map(items.map((item) => [item.name.trim().toLowerCase(), item]));
 
@@ -125,7 +126,7 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
   const folderPath = readFolderPath(cell(mapping.folder), errors);
   if (holdsNul) errors.push("A cell contains the NUL character (U+0000), which cannot be stored");
 
-  if (errors.length > 0) return { errors };
+  if (errors.length > 0) return { displayId: id === "" ? null : id, errors };
   return {
     row: {
       name,
