@@ -1,6 +1,12 @@
 import type { Knex } from "knex";
 import type { Readable } from "node:stream";
-import { type ImportRequest, type ImportResult, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
+import {
+  IMPORT_LEAVABLE_COLUMNS,
+  type ImportRequest,
+  type ImportResult,
+  MAX_REPORTED_ROW_ERRORS,
+} from "../../../common/schemas/csvImport.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
@@ -242,6 +248,9 @@ async function checkAndWrite(
     fields,
     additionalHeaders: request.additional_headers,
     assignBasedOnComponent: request.assign_based_on_component,
+    // Global Requirements have no status or components: a file's columns of them are not read.
+    leftOutColumns: request.atlassian_project_id === GLOBAL_PROJECT_ID ? IMPORT_LEAVABLE_COLUMNS : request.left_out_columns,
+    leaveOutUnknownNames: request.leave_out_unknown_names,
     batchRows: BATCH_ROWS,
     stopAtRefusedRow: mode.write,
   };
