@@ -4,7 +4,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { lookupIssues } from "../../api/jira/issues.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
