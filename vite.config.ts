@@ -1,9 +1,43 @@
 import { realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { visualizer } from "rollup-plugin-visualizer";
+import { defineConfig, type Plugin } from "vite";
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+/**
+ * The Atlaskit themes the app uses (light colours and the default spacing, typography, shape and
+ * motion: what `setGlobalTheme({ colorMode: "light" })` loaded at run time) as one stylesheet the
+ * html links, so that the first render already has its colours and spacing. index.html carries the
+ * matching `data-theme` and `data-color-mode` attributes; no other theme is built.
+ */
+const ATLASKIT_THEMES = ["atlassian-light", "atlassian-spacing", "atlassian-typography", "atlassian-shape", "atlassian-motion"];
+const THEME_MODULE = "virtual:atlaskit-theme.css";
+
+function atlaskitTheme(): Plugin {
+  const themesDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@atlaskit/tokens/package.json")), "dist", "esm", "artifacts", "themes");
+  return {
+    name: "rmcloud:atlaskit-theme",
+    resolveId: (source) => (source === THEME_MODULE ? `\0${THEME_MODULE}` : undefined),
+    async load(id) {
+      if (id !== `\0${THEME_MODULE}`) return undefined;
+      // Each theme module is `export default "<css>"`: its string literal is the stylesheet.
+      const sheets = await Promise.all(
+        ATLASKIT_THEMES.map(async (theme) => {
+          const source = await readFile(path.join(themesDir, `${theme}.js`), "utf8");
+          const literal = /export default ("(?:[^"\\]|\\.)*");/s.exec(source)?.[1];
+          if (!literal) throw new Error(`@atlaskit/tokens' ${theme} theme is no longer a CSS string`);
+          return JSON.parse(literal) as string;
+        }),
+      );
+      return sheets.join("\n");
+    },
+  };
+}
 
 /**
  * Everything Vite serves (modules in development, built assets in production) lives under /app/,
@@ -11,12 +45,24 @@ const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.me
  *
  * Two html entries: the main app and the issue panel. The panel entry stays light because an issue
  * view opens it on every issue; it must not pull in the main screen's tree, matrix or baselines.
+ * scripts/bundleBudget.ts holds both entries to their first-screen budgets (issue 39).
  */
 export default defineConfig({
   root: fromRoot("./client"),
   base: "/app/",
   publicDir: fromRoot("./client/public"),
-  plugins: [react()],
+  plugins: [
+    react(),
+    atlaskitTheme(),
+    // The bundle report (dist/bundle-report.html, outside the served dist/client): which module weighs what, gzipped.
+    visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
+  ],
+  resolve: {
+    alias: {
+      // Atlaskit's feature-gate client answers only Atlassian's own rollouts: a stub that answers "off" (client/vendor/featureGates.ts).
+      "@atlaskit/feature-gate-js-client/feature-gates": fromRoot("./client/vendor/featureGates.ts"),
+    },
+  },
   // The development server serves files by absolute path (/app/@fs/...); only what the client
   // imports may be read so. Left to Vite's default (the project folder) it handed out .data: the
   // emulator's shared secrets, the install-signing key, the embedded database and stored uploads.
@@ -32,6 +78,8 @@ export default defineConfig({
   build: {
     outDir: fromRoot("./dist/client"),
     emptyOutDir: true,
+    // scripts/bundleBudget.ts reads what each html entry loads from the manifest.
+    manifest: true,
     rollupOptions: {
       input: {
         index: fromRoot("./client/index.html"),

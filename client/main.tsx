@@ -1,15 +1,11 @@
 import "@atlaskit/css-reset";
-import { setGlobalTheme } from "@atlaskit/tokens/set-global-theme";
+import "virtual:atlaskit-theme.css";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
 import { App, createQueryClient } from "./App.js";
 import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
 import { startErrorReporting } from "./errorReporting.js";
 import { getHost } from "./host/index.js";
-
-// token() answers bare CSS variables (var(--ds-space-100)): without a theme every spacing and
-// colour the screens ask for resolves to nothing. Jira's own pages are light.
-void setGlobalTheme({ colorMode: "light" });
 
 startErrorReporting();
 const host = getHost();

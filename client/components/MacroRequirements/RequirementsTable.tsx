@@ -2,7 +2,7 @@ import DynamicTable from "@atlaskit/dynamic-table";
 import { requirementIdLabel } from "../../../common/labels.js";
 import { requirementPageUrl } from "../../../common/requirementLink.js";
 import type { RequirementLite } from "../../../common/schemas/requirement.js";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { useJiraProjectForLinks } from "../../api/confluence.js";
 
 const HEAD = {

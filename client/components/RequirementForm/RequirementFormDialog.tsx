@@ -13,7 +13,7 @@ import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import type { CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useLoadErrorFlag } from "../Flags/Flags.js";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
 import {

@@ -15,7 +15,7 @@
  * keeps data of, plus a call for a project first asked about meanwhile); Jira unreachable: 503.
  */
 import { LRUCache } from "lru-cache";
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { projectIdsInUse } from "../../db/projectStore.js";
 import { forbidden, notFound } from "../../errors.js";
