@@ -19,7 +19,7 @@ import { seedDefaultRequirementTypes } from "../../server/services/requirementTy
 import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
-import { isPermissionCheck, permissionCheckAnswer } from "./fakeJira.js";
+import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "./fakeJira.js";
 import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
@@ -69,9 +69,11 @@ export async function createTestApp(
     jobs,
     mailer: createMailer(config),
     hostClient: {
-      // Only Jira's permission check is answered (everyone administers and browses everything), as configuration changes ask it.
+      // Only Jira's permission check (everyone administers and browses everything), as configuration changes ask it,
+      // and the license check (active), as sign-ins with a context token and refreshes ask it, are answered.
       call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
         if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
+        if (isLicenseCheck(call)) return licenseAnswer(call) as T;
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },

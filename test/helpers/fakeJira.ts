@@ -13,6 +13,16 @@ export type FakeJiraPermissions = {
 
 export const isPermissionCheck = (call: HostCall) => call.path === PERMISSIONS_CHECK_PATH;
 
+/** Connect's license REST (server/connect/license.ts), asked as the app. */
+export const isLicenseCheck = (call: HostCall) => call.method === "GET" && call.path.startsWith("/rest/atlassian-connect/1/addons/");
+
+/** The host's answer about the app: an active paid license unless `active` says otherwise. */
+export const licenseAnswer = (call: HostCall, active = true) => ({
+  key: decodeURIComponent(call.path.split("/").pop() ?? ""),
+  state: "ENABLED",
+  license: { active, type: "COMMERCIAL", evaluation: false },
+});
+
 type PermissionCheckBody = {
   accountId?: string;
   globalPermissions?: string[];
