@@ -15,6 +15,7 @@ import * as folderIssueLinksByIssue from "./0017_folder_issue_links_by_issue.js"
 import * as requirementReferencesDeclared from "./0018_requirement_references_declared.js";
 import * as requirementSearch from "./0021_requirement_search.js";
 import * as boundedReads from "./0022_bounded_reads.js";
+import * as lifecycleTokensAndRateLimits from "./0023_lifecycle_tokens_and_rate_limits.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0018_requirement_references_declared", requirementReferencesDeclared],
   ["0021_requirement_search", requirementSearch],
   ["0022_bounded_reads", boundedReads],
+  ["0023_lifecycle_tokens_and_rate_limits", lifecycleTokensAndRateLimits],
 ];
