@@ -30,7 +30,7 @@ import {
 } from "../Flags/loadErrors.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
-import { requirementLabel } from "../../../common/labels.js";
+import { requirementLabel, requirementTypeLabel } from "../../../common/labels.js";
 import { linkableRequirements } from "./linkableRequirements.js";
 import {
   emptyRequirementForm,
@@ -82,7 +82,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const values = watch();
   const typeLocked = existing !== undefined && values.linked_requirements.length > 0;
 
-  const typeOptions = (types.data ?? []).map((type) => ({ label: type.name, value: type.requirement_type_id }));
+  const typeOptions = (types.data ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id }));
   const linkOptions = useMemo(() => {
     const offered = linkableRequirements(
       candidates.data ?? [],
