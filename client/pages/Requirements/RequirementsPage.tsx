@@ -10,8 +10,10 @@ import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
 import { RequirementSearch } from "../../components/RequirementSearch/RequirementSearch.js";
 import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
 import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
+import { useRevealInTree } from "../../components/RequirementTree/useRevealInTree.js";
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import { useNarrowFrame } from "../../hooks/useNarrowFrame.js";
 import { useAppState } from "../../state/AppState.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
 
@@ -37,7 +39,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     useAppState();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
   const tree = useTreeRows(projectId, openFolders);
+  const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
+  useRevealInTree(current, setFolderOpen);
   // A deep link or an older history entry may name a requirement of another project: it is shown in
   // its own project, whose folders, statuses and custom fields its edit and move dialogs offer.
   const shownProject = useRequirement(current.requirementId).data?.project;
@@ -96,8 +100,16 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
       ) : null}
       {tree.isEmpty ? <p>{EMPTY_STATE_TEXT}</p> : null}
       {tree.rows.length > 0 ? (
-        <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start", width: "100%" }}>
-          <div style={{ flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
+        <div
+          style={{
+            display: "flex",
+            flexDirection: narrow ? "column" : "row",
+            gap: token("space.400"),
+            alignItems: narrow ? "stretch" : "flex-start",
+            width: "100%",
+          }}
+        >
+          <div style={narrow ? { minWidth: 0 } : { flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
             <div
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >

@@ -32,7 +32,8 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
 import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
-import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import type { ImportedRow } from "./importRows.js";
 
 type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
 export type ImportHooks = {

@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { mapHeaders } from "../../../common/csvHeaders.js";
 import { csvRecords } from "./csvRecords.js";
-import { buildRowRules, hostComponentsOf, hostStatusesOf, readRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import { buildRowRules, readRow } from "./importRows.js";
 
 const fixture = (name: string) => new URL(`../../../test/fixtures/csv/${name}`, import.meta.url).pathname;
 

@@ -1,14 +1,12 @@
 import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
 import { type Attribute, MAX_ATTRIBUTE_VALUE_LENGTH } from "../../../common/schemas/attribute.js";
 import type { ImportLeavableColumn } from "../../../common/schemas/csvImport.js";
+import type { HostComponent, HostStatus } from "../../../common/importHostLists.js";
 import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
 
 const DESCRIPTION_MAX = 100_000;
 
-/** A host component as the import matches it: by name, case-insensitively. */
-type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
-type HostStatus = { id: string; name: string };
 
 /** Everything a row is checked against, built once per import. */
 export type RowRules = {
@@ -172,37 +170,4 @@ function withoutPrefix(id: string, prefix: string): string {
   return prefix !== "" && id.length > head.length && id.toLowerCase().startsWith(head.toLowerCase())
     ? id.slice(head.length)
     : id;
-}
-
-/** The host's component list as the dialog sends it (Jira's GET /project/{id}/components answer). */
-export function hostComponentsOf(list: unknown[]): HostComponent[] {
-  return list.flatMap((item) => {
-    const entry = item as {
-      id?: unknown;
-      name?: unknown;
-      realAssignee?: { accountId?: unknown };
-      assignee?: { accountId?: unknown };
-      lead?: { accountId?: unknown };
-      leadAccountId?: unknown;
-    } | null;
-    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") return [];
-    const assignee =
-      entry.realAssignee?.accountId ?? entry.assignee?.accountId ?? entry.lead?.accountId ?? entry.leadAccountId;
-    return [{ id: String(entry.id), name: entry.name, assigneeAccountId: typeof assignee === "string" ? assignee : null }];
-  });
-}
-
-/** Statuses flat ([{id, name}]) or per issue type ([{statuses: [{id, name}]}], GET /project/{id}/statuses), de-duplicated by id. */
-export function hostStatusesOf(list: unknown[]): HostStatus[] {
-  const flat = list.flatMap((item) => {
-    const entry = item as { statuses?: unknown } | null;
-    return Array.isArray(entry?.statuses) ? (entry.statuses as unknown[]) : [item];
-  });
-  const seen = new Map<string, HostStatus>();
-  for (const item of flat) {
-    const entry = item as { id?: unknown; name?: unknown } | null;
-    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") continue;
-    if (!seen.has(String(entry.id))) seen.set(String(entry.id), { id: String(entry.id), name: entry.name });
-  }
-  return [...seen.values()];
 }
