@@ -12,6 +12,7 @@ import * as requirementReferencesPlannedPerStatement from "./0014_requirement_re
 import * as requirementReferencesByPrimaryKey from "./0015_requirement_references_by_primary_key.js";
 import * as tenantCloudIds from "./0016_tenant_cloud_ids.js";
 import * as folderIssueLinksByIssue from "./0017_folder_issue_links_by_issue.js";
+import * as reqifIdentifiers from "./0024_reqif_identifiers.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -33,4 +34,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0015_requirement_references_by_primary_key", requirementReferencesByPrimaryKey],
   ["0016_tenant_cloud_ids", tenantCloudIds],
   ["0017_folder_issue_links_by_issue", folderIssueLinksByIssue],
+  ["0024_reqif_identifiers", reqifIdentifiers],
 ];
