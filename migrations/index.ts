@@ -16,6 +16,7 @@ import * as requirementReferencesDeclared from "./0018_requirement_references_de
 import * as requirementSearch from "./0021_requirement_search.js";
 import * as boundedReads from "./0022_bounded_reads.js";
 import * as lifecycleTokensAndRateLimits from "./0023_lifecycle_tokens_and_rate_limits.js";
+import * as reqifIdentifiers from "./0024_reqif_identifiers.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0021_requirement_search", requirementSearch],
   ["0022_bounded_reads", boundedReads],
   ["0023_lifecycle_tokens_and_rate_limits", lifecycleTokensAndRateLimits],
+  ["0024_reqif_identifiers", reqifIdentifiers],
 ];

@@ -1,4 +1,5 @@
 import { importRequirementsJob } from "../services/csv/importJob.js";
+import { reqifImportJob } from "../services/reqif/reqifImportJob.js";
 import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJob.js";
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
 import { requirementSavedNotifications } from "../services/notifications/requirementSaved.js";
@@ -14,4 +15,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   importRequirementsJob,
   issueDeletedJob,
   retentionJob,
+  reqifImportJob,
 ];
