@@ -1,8 +1,10 @@
 import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type Plugin } from "vite";
@@ -12,8 +14,9 @@ const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.me
 /**
  * The Atlaskit themes the app uses (light colours and the default spacing, typography, shape and
  * motion: what `setGlobalTheme({ colorMode: "light" })` loaded at run time) as one stylesheet the
- * html links, so that the first render already has its colours and spacing. index.html carries the
- * matching `data-theme` and `data-color-mode` attributes; no other theme is built.
+ * html links, so that the first render already has its colours and spacing: token() answers bare CSS
+ * variables (var(--ds-space-100)), which these define. index.html carries the matching `data-theme`
+ * and `data-color-mode` attributes (Jira's own pages are light); no other theme is built.
  */
 const ATLASKIT_THEMES = ["atlassian-light", "atlassian-spacing", "atlassian-typography", "atlassian-shape", "atlassian-motion"];
 const THEME_MODULE = "virtual:atlaskit-theme.css";
@@ -40,6 +43,60 @@ function atlaskitTheme(): Plugin {
 }
 
 /**
+ * host-loader.js written into each page instead of fetched by it: a script in the head that the
+ * parser has to wait for would hold up the page for one more round trip, and inline it starts the
+ * bridge's download (all.js, from the host's origin) at once (issue 39).
+ */
+const HOST_LOADER_TAG = '<script src="/host-loader.js"></script>';
+
+function inlineHostLoader(): Plugin {
+  return {
+    name: "rmcloud:inline-host-loader",
+    transformIndexHtml: {
+      order: "pre",
+      async handler(html) {
+        if (!html.includes(HOST_LOADER_TAG)) return html;
+        const loader = await readFile(fromRoot("./client/public/host-loader.js"), "utf8");
+        return html.replace(HOST_LOADER_TAG, () => `<script>\n${loader.trim()}\n</script>`);
+      },
+    },
+  };
+}
+
+/** Which built files get compressed copies: the scripts and stylesheets (images and fonts are compressed already). */
+const COMPRESSIBLE = /\.(js|css|svg|json)$/;
+
+/**
+ * A brotli (.br) and a gzip (.gz) copy beside each built script and stylesheet, made once at build at
+ * the highest levels, which would be too slow per request: server/spa.ts sends whichever the
+ * browser accepts (issue 39).
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  return {
+    name: "rmcloud:precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? "";
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((file) => COMPRESSIBLE.test(file))
+          .map(async (file) => {
+            const content = await readFile(path.join(dir, file));
+            await Promise.all([
+              brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).then((out) =>
+                writeFile(path.join(dir, `${file}.br`), out),
+              ),
+              gzipped(content, { level: constants.Z_BEST_COMPRESSION }).then((out) => writeFile(path.join(dir, `${file}.gz`), out)),
+            ]);
+          }),
+      );
+    },
+  };
+}
+
+/**
  * Everything Vite serves (modules in development, built assets in production) lives under /app/,
  * apart from our routes: otherwise client/api/*.ts would be asked for at /api/*, the server API.
  *
@@ -54,6 +111,8 @@ export default defineConfig({
   plugins: [
     react(),
     atlaskitTheme(),
+    inlineHostLoader(),
+    precompress(),
     // The bundle report (dist/bundle-report.html, outside the served dist/client): which module weighs what, gzipped.
     visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
   ],
