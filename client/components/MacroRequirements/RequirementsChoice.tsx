@@ -43,6 +43,7 @@ export function RequirementsChoice({
         isDisabled={isLoading}
         placeholder="Choose requirements"
         menuPortalTarget={document.body}
+        keepMenuOpenOnSelect
       />
       <p>{`At most ${MAX_REQUIREMENTS_PER_CONTENT} requirements.`}</p>
     </div>

@@ -31,6 +31,8 @@ export type RequirementPickerProps = {
   placeholder?: string;
   /** Where the menu opens: document.body on a host page's own dialog; none inside a modal (it stays in the modal's layer). */
   menuPortalTarget?: HTMLElement;
+  /** Keep the menu open after a choice, for choosing several in a row (the menu then covers what is below it). */
+  keepMenuOpenOnSelect?: boolean;
 };
 
 /**
@@ -51,6 +53,7 @@ export function RequirementPicker({
   isLoading,
   placeholder = "Search requirements",
   menuPortalTarget,
+  keepMenuOpenOnSelect = false,
 }: RequirementPickerProps) {
   const [text, setText] = useState("");
   const [isOpen, setOpen] = useState(false);
@@ -88,7 +91,7 @@ export function RequirementPicker({
       isDisabled={isDisabled}
       noOptionsMessage={() => (search.isError ? PICKER_LOAD_ERROR : search.isFetching ? "Searching…" : "No matching requirements")}
       placeholder={placeholder}
-      closeMenuOnSelect={false}
+      closeMenuOnSelect={!keepMenuOpenOnSelect}
       menuPortalTarget={menuPortalTarget}
     />
   );

@@ -86,6 +86,7 @@ export function LinkRequirementsDialog() {
         isDisabled={loaded === undefined}
         placeholder="Choose requirements"
         menuPortalTarget={document.body}
+        keepMenuOpenOnSelect
       />
     </div>
   );
