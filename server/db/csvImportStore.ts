@@ -1,4 +1,5 @@
 import type { Db } from "./knex.js";
+import { isUniqueViolationOf } from "./queryHelpers.js";
 import type { NewRequirement } from "./requirementWriteStore.js";
 
 /** A requirement an import writes, with its components and custom field values. */
@@ -233,9 +234,4 @@ export function isAlreadyImported(error: unknown): boolean {
 /** A custom ID the project's active requirements already use (requirements_display_id_unique, migration 0001). */
 export function isDisplayIdTaken(error: unknown): boolean {
   return isUniqueViolationOf(error, "requirements_display_id_unique");
-}
-
-function isUniqueViolationOf(error: unknown, constraint: string): boolean {
-  const candidate = error as { code?: string; constraint?: string; message?: string } | null;
-  return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes(constraint);
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
+import { noStore } from "../middleware/noStore.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
@@ -42,6 +43,7 @@ const features: Feature[] = [
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
 export function apiRouter(deps: AppDeps): Router {
   const api = Router();
+  api.use("/api", noStore);
   api.use(auth.publicRouter(deps));
   api.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.config.baseUrl));
