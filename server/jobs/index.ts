@@ -1,4 +1,5 @@
 import { importRequirementsJob } from "../services/csv/importJob.js";
+import { reqifExportJob } from "../services/reqif/reqifExportJob.js";
 import { reqifImportJob } from "../services/reqif/reqifImportJob.js";
 import { matrixExportCleanupJob } from "../services/matrix/matrixExportCleanupJob.js";
 import { matrixExportJob } from "../services/matrix/matrixExportJob.js";
@@ -16,4 +17,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   issueDeletedJob,
   retentionJob,
   reqifImportJob,
+  reqifExportJob,
 ];
