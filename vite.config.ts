@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -119,6 +120,15 @@ export default defineConfig({
     alias: {
       // Atlaskit's feature-gate client answers only Atlassian's own rollouts: a stub that answers "off" (client/vendor/featureGates.ts).
       "@atlaskit/feature-gate-js-client/feature-gates": fromRoot("./client/vendor/featureGates.ts"),
+    },
+  },
+  // The development server serves files by absolute path (/app/@fs/...); only what the client
+  // imports may be read so. Left to Vite's default (the project folder) it handed out .data: the
+  // emulator's shared secrets, the install-signing key, the embedded database and stored uploads.
+  server: {
+    fs: {
+      strict: true,
+      allow: [fromRoot("./client"), fromRoot("./common"), fromRoot("./node_modules"), realpathSync(fromRoot("./node_modules"))],
     },
   },
   // Atlaskit ships parts (the core icons) as Babel-compiled CommonJS flagged `__esModule`; our

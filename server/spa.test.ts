@@ -128,13 +128,23 @@ describe("the built app served in production", () => {
   });
 });
 
-describe("the browser's error reporting DSN", () => {
-  const page = "<!doctype html><html><head><title>rmCloud</title></head><body></body></html>";
+describe("what the page learns from the server", () => {
+  const page = '<!doctype html><html><head><script src="/host-loader.js"></script></head><body></body></html>';
+  const production = { env: "production" as const, connectKeysCdnUrl: undefined, extraFrameAncestors: [] };
+  const development = { env: "development" as const, connectKeysCdnUrl: "http://localhost:2990/_emulator/connect-keys", extraFrameAncestors: [] };
 
-  it("is named in the page only when SENTRY_CLIENT_DSN is set", () => {
-    expect(withClientConfig(page, { sentryClientDsn: undefined })).toBe(page);
-    expect(withClientConfig(page, { sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
-      '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />\n  </head>',
+  it("names the browser's error reporting DSN only when SENTRY_CLIENT_DSN is set", () => {
+    expect(withClientConfig(page, { ...production, sentryClientDsn: undefined })).toBe(page);
+    expect(withClientConfig(page, { ...production, sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
+      '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />',
+    );
+  });
+
+  it("names the emulator as a host to load the bridge from outside production, ahead of the script that reads it", () => {
+    const html = withClientConfig(page, { ...development, sentryClientDsn: undefined });
+    expect(html).toContain('<head>\n    <meta name="rmcloud-host-origins" content="http://localhost:2990" /><script src="/host-loader.js">');
+    expect(withClientConfig(page, { ...production, extraFrameAncestors: ["http://localhost:*"], sentryClientDsn: undefined })).toContain(
+      '<meta name="rmcloud-host-origins" content="http://localhost:*" />',
     );
   });
 });

@@ -75,12 +75,29 @@ export async function mountSpa(app: Express, config: Config, options: SpaOptions
   else await mountVite(app, config);
 }
 
-/** The page hands the browser its Sentry DSN when one is configured; otherwise it names none. */
-export function withClientConfig(html: string, config: Pick<Config, "sentryClientDsn">): string {
-  if (!config.sentryClientDsn) return html;
-  const dsn = config.sentryClientDsn.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  const meta = `<meta name="${SENTRY_DSN_META}" content="${dsn}" />`;
-  return html.includes("</head>") ? html.replace("</head>", `  ${meta}\n  </head>`) : `${meta}\n${html}`;
+/** The meta tag client/public/host-loader.js reads (a plain script: it cannot import this name). */
+export const HOST_ORIGINS_META = "rmcloud-host-origins";
+
+type ClientConfig = Pick<Config, "sentryClientDsn" | "env" | "connectKeysCdnUrl" | "extraFrameAncestors">;
+
+const attribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * What the page learns from the server, as meta tags at the top of its head (read by scripts that
+ * run before the app: host-loader.js): the Sentry DSN when one is configured, and the hosts other
+ * than Atlassian's sites whose bridge script the page may load, the same as may frame it (the
+ * emulator outside production, FRAME_ANCESTORS). A production page names no such host, so it never
+ * loads a script from http://localhost.
+ */
+export function withClientConfig(html: string, config: ClientConfig): string {
+  const hostOrigins = frameAncestors(config).filter((source) => !(ATLASSIAN_HOST_SOURCES as readonly string[]).includes(source));
+  const metas = [
+    ...(config.sentryClientDsn ? [`<meta name="${SENTRY_DSN_META}" content="${attribute(config.sentryClientDsn)}" />`] : []),
+    ...(hostOrigins.length > 0 ? [`<meta name="${HOST_ORIGINS_META}" content="${attribute(hostOrigins.join(" "))}" />`] : []),
+  ];
+  if (metas.length === 0) return html;
+  const tags = metas.join("\n    ");
+  return /<head>/i.test(html) ? html.replace(/<head>/i, (head) => `${head}\n    ${tags}`) : `${tags}\n${html}`;
 }
 
 /** The encodings the build compresses to (vite.config.ts, precompress), best first, with each copy's file suffix. */

@@ -25,5 +25,11 @@ export function LinkedRequirementsMacro() {
   if (chosen.isError) return <Problem message={WIKI_DATA_PROBLEM} />;
   if (requirements.isError) return <Problem message={REQUIREMENTS_LOAD_ERROR} />;
   if (!requirements.data) return <Loading />;
-  return <RequirementsTable requirements={requirements.data} emptyText="No requirements chosen. Edit the macro to choose some." />;
+  return (
+    <RequirementsTable
+      caption="Chosen requirements"
+      requirements={requirements.data}
+      emptyText="No requirements chosen. Edit the macro to choose some."
+    />
+  );
 }

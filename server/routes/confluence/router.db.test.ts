@@ -355,7 +355,7 @@ describe("tenants", () => {
     const site = await createSite();
     const requirement = await createRequirement(site, "Shared by Jira and Confluence");
     for (const as of ["jira", "confluence"] as const) {
-      const res = await api().get("/api/requirement/lite").set("Authorization", site[as]);
+      const res = await api().get("/api/requirement/lite").query({ atlassian_project_id: PROJECT }).set("Authorization", site[as]);
       expect(res.body.requirements.map((r: { requirement_id: number }) => r.requirement_id)).toEqual([requirement.requirement_id]);
       const detail = await api().get(`/api/requirement/${requirement.requirement_id}`).set("Authorization", site[as]);
       expect(detail.body.name).toBe("Shared by Jira and Confluence");
