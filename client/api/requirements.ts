@@ -32,6 +32,12 @@ export const requirementKeys = {
   revisions: (requirementId: number) => ["requirements", "revisions", requirementId] as const,
 };
 
+/** A detail or revisions query of one of these requirements. */
+function isOwnQueryOf(queryKey: readonly unknown[], requirementIds: readonly number[]): boolean {
+  const [, kind, requirementId] = queryKey;
+  return (kind === "detail" || kind === "revisions") && requirementIds.includes(requirementId as number);
+}
+
 export function useRequirement(requirementId: number | undefined) {
   return useQuery({
     queryKey: requirementKeys.detail(requirementId ?? 0),
@@ -50,13 +56,17 @@ export function useRequirementRevisions(requirementId: number) {
 
 /**
  * Any requirement change can touch the tree, the details of linked requirements (their links
- * are two-way), revisions and the link picker, so all of them are refreshed.
+ * are two-way), revisions and the link picker, so all of them are refreshed; the detail and
+ * revisions of requirements just deleted are not, since asking for them again could only fail.
  */
 function useInvalidateRequirements(projectId: number) {
   const queryClient = useQueryClient();
-  return () =>
+  return (deleted: readonly number[] = []) =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: requirementKeys.all }),
+      queryClient.invalidateQueries({
+        queryKey: requirementKeys.all,
+        predicate: ({ queryKey }) => !isOwnQueryOf(queryKey, deleted),
+      }),
       queryClient.invalidateQueries({ queryKey: itemKeys.all(projectId) }),
       queryClient.invalidateQueries({ queryKey: folderKeys.all }),
     ]);
@@ -67,7 +77,7 @@ export function useCreateRequirement(projectId: number) {
   return useMutation({
     mutationFn: (input: RequirementInput & { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<RequirementDetail>("/api/requirement", { ...input, project: projectId }),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -83,7 +93,7 @@ export function useUpdateRequirement(projectId: number) {
       attachments: RequirementDetail["attachments"];
       revision: number;
     }) => api.put<RequirementDetail>(`/api/requirement/${requirementId}`, body),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -92,7 +102,7 @@ export function useDeleteRequirements(projectId: number) {
   return useMutation({
     mutationFn: (requirementIds: number[]) =>
       api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
-    onSuccess: invalidate,
+    onSuccess: (_answer, requirementIds) => invalidate(requirementIds),
   });
 }
 
@@ -101,6 +111,6 @@ export function useMoveRequirements(projectId: number) {
   return useMutation({
     mutationFn: (input: { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<unknown>("/api/requirement/move/bulk", input),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }

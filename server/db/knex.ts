@@ -33,7 +33,7 @@ export function createDb(options: DbOptions): Db {
       client: "pg",
       connection: options.connectionString,
       searchPath: options.searchPath ? [options.searchPath] : undefined,
-      pool: { min: 0, max: options.poolSize ?? 10, afterCreate: usingGenericPlans },
+      pool: { min: 0, max: options.poolSize ?? 10 },
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
@@ -43,18 +43,6 @@ export function createDb(options: DbOptions): Db {
   // knex-pglite takes an instance of ours as `pglite` (not in Knex's types).
   const connection = { pglite } as Knex.StaticConnectionConfig;
   return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: "postgres", connection });
-}
-
-type PgConnection = { query(sql: string, callback: (error: Error | null) => void): void };
-
-/**
- * Named statements (the hot reads that ask for it, such as the requirement detail) are planned
- * once per connection. Left to itself, PostgreSQL compares a generic plan's estimate with its
- * custom plans and, for statements whose ids arrive as an array, keeps planning every run:
- * planning costs it more than executing them.
- */
-function usingGenericPlans(connection: PgConnection, done: (error: Error | null, connection: PgConnection) => void): void {
-  connection.query("SET plan_cache_mode = force_generic_plan", (error) => done(error, connection));
 }
 
 export function dbOptionsFromConfig(config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir">): DbOptions {

@@ -13,7 +13,7 @@ import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import type { CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useLoadErrorFlag } from "../Flags/Flags.js";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
 import {
@@ -25,6 +25,7 @@ import {
 } from "../Flags/loadErrors.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
+import { requirementTypeLabel } from "../../../common/labels.js";
 import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
 import { linkableLevels } from "./linkableRequirements.js";
 import {
@@ -76,7 +77,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const values = watch();
   const typeLocked = existing !== undefined && values.linked_requirements.length > 0;
 
-  const typeOptions = (types.data ?? []).map((type) => ({ label: type.name, value: type.requirement_type_id }));
+  const typeOptions = (types.data ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id }));
   const linkLevels = linkableLevels(types.data ?? [], values.requirement_type_id);
   const statusOptions = (statuses.data ?? []).map((status) => ({ label: status.name, value: status.id }));
   const userOptions = (users.data ?? []).map((user) => ({ label: user.displayName, value: user.accountId }));

@@ -4,11 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { contentShape, filterByCql, findPage } from "../../../emulator/rest/confluence.js";
 import { type SeedPage, seedConfluence } from "../../../emulator/seed/confluence.js";
 import type { Site } from "../../../emulator/sites.js";
-import {
-  CONTENT_LIMIT_MESSAGE,
-  REQUIREMENTS_PER_CONTENT_MESSAGE,
-  WIKI_DATA_PROBLEM,
-} from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
+import { CONTENT_LIMIT_MESSAGE, REQUIREMENTS_PER_CONTENT_MESSAGE } from "../../../common/schemas/confluence.js";
 import {
   bearer,
   createTenant,
