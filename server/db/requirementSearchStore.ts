@@ -15,8 +15,8 @@ export type SearchTerms = {
 };
 
 export type SearchScope = {
-  /** Only these projects; undefined: the whole site. */
-  projectIds?: number[];
+  /** The projects searched (0 = Global Requirements). */
+  projectIds: number[];
   /** Only requirements of these types; undefined: every type. */
   typeIds?: number[];
 };
@@ -75,7 +75,7 @@ export async function searchRequirements(
   const inScope = join(
     [
       sql("r.tenant_id = ? AND r.deleted_at IS NULL", tenantId),
-      ...(scope.projectIds ? [projectCondition(scope.projectIds)] : []),
+      projectCondition(scope.projectIds),
       ...(scope.typeIds ? [sql(`r.requirement_type_id IN (${placeholders(scope.typeIds)})`, ...scope.typeIds)] : []),
     ],
     " AND ",

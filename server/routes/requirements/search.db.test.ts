@@ -2,17 +2,14 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
 import type { RequirementSearchHit } from "../../../common/schemas/requirementSearch.js";
-import {
-  bearer,
-  createSignedInApp,
-  createTenant,
-  seedRequirementTypes,
-  type TestContext,
-  type TestTenant,
-} from "../../../test/helpers/app.js";
+import { bearer, createTenant, createTestApp, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
+import type { HostCall } from "../../connect/hostClient.js";
 
 const PROJECT = 10000;
 const OTHER_PROJECT = 10001;
+/** May browse every project but OTHER_PROJECT in Jira. */
+const NOOR = "5b10a2844c20165700ede22c";
 let ctx: TestContext;
 let tenant: TestTenant;
 let auth: string;
@@ -40,7 +37,16 @@ const marked = (runs: { text: string; match: boolean }[] | null | undefined) =>
   (runs ?? []).filter((run) => run.match).map((run) => run.text);
 
 beforeAll(async () => {
-  ({ ctx, tenant, auth } = await createSignedInApp());
+  ctx = await createTestApp({
+    hostClient: {
+      call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
+        if (!isPermissionCheck(call)) throw new Error(`unexpected host call ${call.path}`);
+        return permissionCheckAnswer(call, { mayBrowseProject: (account, project) => account !== NOOR || project !== OTHER_PROJECT }) as T;
+      },
+    },
+  });
+  tenant = await createTenant(ctx.deps.db);
+  auth = await bearer(ctx, tenant);
   types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
   const risk = await api().post("/api/attribute").set("Authorization", auth).send({ name: "Rationale", type: "string", project: PROJECT });
   expect(risk.status).toBe(201);
@@ -134,6 +140,16 @@ describe("searching requirements", () => {
     expect(deleted.status).toBe(200);
     expect(found(await search({ q: "adaptive" }))).toEqual([]);
     expect(found(await search({ q: String(id) }))).not.toContain(id);
+  });
+
+  it("never answers requirements of a project the person may not browse in Jira", async () => {
+    const noor = await bearer(ctx, tenant, NOOR);
+    expect(found(await search({ q: "braking" }, noor))).toEqual(expect.arrayContaining([ids.braking, ids.global]));
+    expect(found(await search({ q: "braking" }, noor))).not.toContain(ids.other);
+    expect(found(await search({ q: String(ids.other) }, noor))).not.toContain(ids.other);
+    expect(found(await search({ q: "braking", atlassian_project_id: [OTHER_PROJECT, 0] }, noor))).toEqual([ids.global]);
+    expect(found(await search({ atlassian_project_id: OTHER_PROJECT }, noor))).toEqual([]);
+    expect(found(await search({ q: "braking", atlassian_project_id: OTHER_PROJECT }))).toEqual([ids.other]);
   });
 
   it("never answers another site's requirements", async () => {

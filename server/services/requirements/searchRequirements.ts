@@ -2,26 +2,29 @@ import { requirementCategory } from "../../../common/labels.js";
 import type { RequirementSearchHit, RequirementSearchQuery } from "../../../common/schemas/requirementSearch.js";
 import { SEARCH_TIERS, type SearchHitRow, searchRequirements as findRequirements } from "../../db/requirementSearchStore.js";
 import { listRequirementTypes, type RequirementTypeRow } from "../../db/requirementTypeStore.js";
-import type { Actor, ServiceDeps } from "../context.js";
+import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
+import type { Actor } from "../context.js";
 import { highlightOf, searchTermsOf } from "./searchTerms.js";
 
 /**
  * GET /api/requirement/search: the pickers' and the Requirements screen's search. Only projects the
- * person may see are searched (`visibleProjects`), within the projects asked for, or the whole site.
+ * person may browse in Jira are searched, of the projects asked for or of the whole site: a project
+ * they may not browse is left out as if it had no requirements (Global Requirements are everyone's).
  */
 export async function searchRequirements(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   query: RequirementSearchQuery,
 ): Promise<RequirementSearchHit[]> {
   const types = await listRequirementTypes(deps.db, actor.tenantId);
-  const projectIds = await visibleProjects(deps, actor, query.atlassian_project_id);
+  const requested = query.atlassian_project_id;
+  const projectIds = requested ? await browsableOf(deps, actor, [...new Set(requested)]) : await browsableProjectIds(deps, actor);
   const levels = query.level;
   const typeIds = levels ? types.filter((type) => levels.includes(type.level)).map((type) => type.requirement_type_id) : undefined;
   const rows = await findRequirements(
     deps.db,
     actor.tenantId,
-    { ...(projectIds ? { projectIds } : {}), ...(typeIds ? { typeIds } : {}) },
+    { projectIds, ...(typeIds ? { typeIds } : {}) },
     searchTermsOf(query.q, types),
     query.limit,
   );
@@ -30,11 +33,6 @@ export async function searchRequirements(
     const type = typeById.get(row.requirement_type_id);
     return type ? [toHit(row, type)] : [];
   });
-}
-
-/** The projects searched: those asked for (undefined: the whole site). */
-async function visibleProjects(_deps: ServiceDeps, _actor: Actor, requested: number[] | undefined): Promise<number[] | undefined> {
-  return requested;
 }
 
 function toHit(row: SearchHitRow, type: RequirementTypeRow): RequirementSearchHit {
