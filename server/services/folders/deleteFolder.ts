@@ -2,6 +2,7 @@ import { findFolder, folderSubtreeIds, lockFolderTree, softDeleteFolders } from 
 import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 /**
@@ -10,15 +11,16 @@ import type { Actor, ServiceDeps } from "../context.js";
  * history and in baselines; no row is orphaned (docs/decisions.md).
  */
 export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
-  await deps.db.transaction(async (trx) => {
-    const folder = await findFolder(trx, actor.tenantId, folderId);
+  await withRequirementWrite(deps, actor, async (write) => {
+    const { tx } = write;
+    const folder = await findFolder(tx, actor.tenantId, folderId);
     if (!folder) throw notFound("Folder");
     // Writes into the subtree finish first or wait, so none lands in a folder deleted here.
-    await lockFolderTree(trx, actor.tenantId, folder.project_id, "shape");
-    const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
+    await lockFolderTree(tx, actor.tenantId, folder.project_id, "shape");
+    const folderIds = await folderSubtreeIds(tx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
-    const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);
-    await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
-    await softDeleteFolders(trx, actor.tenantId, folderIds);
+    const requirementIds = await activeRequirementIdsInFolders(tx, actor.tenantId, folderIds);
+    await deleteRequirementsIn(write, requirementIds);
+    await softDeleteFolders(tx, actor.tenantId, folderIds);
   });
 }
