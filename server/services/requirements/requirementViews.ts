@@ -10,7 +10,7 @@ import { findRequirementDetails, type LinkedRequirementRow, type RequirementDeta
 import type { RequirementItemRow } from "../../db/requirementListStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import type { RequirementEventState } from "../notifications/requirementSaved.js";
+import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 
 export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   type: "requirement",

@@ -6,7 +6,7 @@ import type { RequirementRow } from "../../db/requirementRows.js";
 import { bumpRevisions } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
+import { notifyRequirementsSaved } from "../../jobs/requirementSavedJob.js";
 import { eventStateOf, filledFields, loadRequirementDetails, snapshotOf } from "./requirementViews.js";
 
 /** What the services called inside a write get: the app's dependencies, the transaction as their database. */
