@@ -27,7 +27,8 @@ type Listening = {
   stop: (graceMs?: number) => Promise<void>;
 };
 
-export function listen(app: Express, port: number): Promise<Listening> {
+/** `host` undefined: every interface (production, in a container); development passes the loopback (Config.host). */
+export function listen(app: Express, port: number, host?: string): Promise<Listening> {
   return new Promise((resolve) => {
     const inFlight = new Set<ServerResponse>();
     let stopping = false;
@@ -43,7 +44,7 @@ export function listen(app: Express, port: number): Promise<Listening> {
         for (const res of inFlight) closeConnectionAfter(server, res);
       });
 
-    const server = app.listen(port, () => resolve({ server, stop }));
+    const server = host === undefined ? app.listen(port, () => resolve({ server, stop })) : app.listen(port, host, () => resolve({ server, stop }));
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Node cuts a request whose headers take longer than this, and it must not do so at the end of an idle time.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;

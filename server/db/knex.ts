@@ -1,5 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import pg from "pg";
@@ -19,6 +22,9 @@ export type Db = Knex;
  */
 export type Tx = Knex.Transaction;
 
+/** The extensions migrations create (0021's search indexes): PGlite loads an extension's files only when told. */
+const pgliteExtensions = { btree_gin, pg_trgm };
+
 export type DbOptions =
   | { kind: "postgres"; connectionString: string; searchPath?: string; poolSize?: number }
   /** PGlite keeps its data in `dataDir`, or in memory when it is omitted. */
@@ -35,8 +41,11 @@ export function createDb(options: DbOptions): Db {
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  // knex-pglite opens `filename`, or takes an instance of ours as `pglite` (not in Knex's types).
-  const connection = options.dataDir ? { filename: options.dataDir } : ({ pglite: inMemoryPglite() } as Knex.StaticConnectionConfig);
+  const pglite = options.dataDir
+    ? new PGlite({ dataDir: options.dataDir, extensions: pgliteExtensions })
+    : inMemoryPglite(pgliteExtensions);
+  // knex-pglite takes an instance of ours as `pglite` (not in Knex's types).
+  const connection = { pglite } as Knex.StaticConnectionConfig;
   return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: "postgres", connection });
 }
 

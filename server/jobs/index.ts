@@ -2,6 +2,8 @@ import { importRequirementsJob } from "./importRequirementsJob.js";
 import { matrixExportCleanupJob } from "./matrixExportCleanupJob.js";
 import { matrixExportJob } from "./matrixExportJob.js";
 import { requirementSavedJob } from "./requirementSavedJob.js";
+import { reqifImportJob } from "../services/reqif/reqifImportJob.js";
+import { retentionJob } from "../services/retention/retentionJob.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 import { issueDeletedJob } from "./issueDeletedJob.js";
 
@@ -12,4 +14,6 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   matrixExportCleanupJob,
   importRequirementsJob,
   issueDeletedJob,
+  retentionJob,
+  reqifImportJob,
 ];

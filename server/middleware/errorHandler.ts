@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { reportError } from "../errorReporting.js";
 import type { DatabaseError } from "../db/queryHelpers.js";
 import { AppError } from "../errors.js";
+import { TOO_DEEP, TOO_DEEP_MESSAGE } from "./jsonBody.js";
 
 const PG_UNIQUE_VIOLATION = "23505";
 const PG_FOREIGN_KEY_VIOLATION = "23503";
@@ -20,6 +21,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err?.type === "entity.parse.failed") {
       res.status(400).json({ Result: "The request body is not valid JSON" });
+      return;
+    }
+    if (err?.type === TOO_DEEP) {
+      res.status(400).json({ Result: TOO_DEEP_MESSAGE });
       return;
     }
     if (err?.type === "entity.too.large") {

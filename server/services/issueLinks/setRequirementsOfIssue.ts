@@ -1,4 +1,4 @@
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { addIssueLinks, removeIssueLinks, requirementIdsLinkedToIssue } from "../../db/issueLinkStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import { fieldErrors } from "../../errors.js";

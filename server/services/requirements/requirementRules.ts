@@ -1,4 +1,4 @@
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import { findRequirements, lockRequirements } from "../../db/requirementLiteStore.js";

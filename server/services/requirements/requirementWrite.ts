@@ -5,6 +5,7 @@ import { lockRequirements } from "../../db/requirementLiteStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import { bumpRevisions } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
+import { batches } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { notifyRequirementsSaved } from "../../jobs/requirementSavedJob.js";
 import { eventStateOf, filledFields, loadRequirementDetails, snapshotOf } from "./requirementViews.js";
@@ -27,8 +28,9 @@ export type RequirementChange = {
 
 /** A requirement as a write leaves it, for the on-write step. */
 export type WrittenRequirement = RequirementChange & {
-  /** As the write found it (read under its lock); undefined for a requirement the write created. */
+  /** As the write found it (read under its lock, `readBefore`); undefined for a requirement the write created. */
   before?: RequirementDetail;
+  /** As the write leaves it, at its new revision; a deleted one as the delete found it (links included). */
   after: RequirementDetail;
 };
 
@@ -45,8 +47,17 @@ export type RequirementWrite = {
   lock(requirementIds: number[], into?: { folderId?: number | null; projectId?: number }): Promise<RequirementRow[]>;
   /** The requirements' details as they are now, kept as the `before` of their changes (call it after `lock`). */
   readBefore(requirementIds: number[]): Promise<RequirementDetail[]>;
-  /** States a change; a requirement changed twice in one write gets one revision with both changes' fields. */
+  /**
+   * States a change; a requirement changed twice in one write gets one revision with both changes'
+   * fields. A requirement recorded as deleted is frozen from its `readBefore` state.
+   */
   record(change: RequirementChange): void;
+  /**
+   * Writes the revisions of the changes recorded so far (and runs the on-write step), then forgets
+   * them and their `before` states. The write does it at its end; a write over many requirements (a
+   * folder's delete) does it after each batch, so what it holds stays flat.
+   */
+  flush(): Promise<void>;
 };
 
 /**
@@ -79,6 +90,12 @@ export async function withRequirementWrite<T>(
         for (const detail of details) before.set(detail.requirement_id, detail);
         return details;
       },
+      flush: async () => {
+        const recorded = [...changes.values()];
+        changes.clear();
+        for (const batch of batches(recorded)) await finishWrite(inTransaction, actor, batch, before);
+        before.clear();
+      },
       record: (next) => {
         const earlier = changes.get(next.requirementId);
         changes.set(
@@ -94,39 +111,42 @@ export async function withRequirementWrite<T>(
       },
     };
     const result = await change(write);
-    await finishWrite(inTransaction, actor, [...changes.values()], before);
+    await write.flush();
     return result;
   });
 }
 
+/** One batch of changes: revisions moved on, the requirements read as the write leaves them, the on-write step. */
 async function finishWrite(
   deps: WriteDeps,
   actor: Actor,
   changes: RequirementChange[],
   before: Map<number, RequirementDetail>,
 ): Promise<void> {
-  if (changes.length === 0) return;
   // A created requirement starts at revision 1; every other one moves on by one.
-  await bumpRevisions(
+  const revisions = await bumpRevisions(
     deps.db,
     actor.tenantId,
     changes.filter((change) => change.action !== "created").map((change) => change.requirementId),
   );
+  // A deleted requirement is frozen as the delete found it (its `before`), links included.
   const after = new Map(
     (
       await loadRequirementDetails(
         deps,
         actor,
-        changes.map((change) => change.requirementId),
+        changes.filter((change) => change.action !== "deleted").map((change) => change.requirementId),
         { includeDeleted: true },
       )
     ).map((detail) => [detail.requirement_id, detail]),
   );
-  const written = changes.flatMap((change) => {
-    const detail = after.get(change.requirementId);
+  const written = changes.flatMap((change): WrittenRequirement[] => {
+    const found = before.get(change.requirementId);
+    const revision = revisions.get(change.requirementId);
+    const detail = change.action === "deleted" ? found && revision !== undefined && { ...found, revision } : after.get(change.requirementId);
     if (!detail) return [];
     const changedFields = change.action === "created" ? filledFields(detail) : change.changedFields;
-    return [{ ...change, changedFields, before: before.get(change.requirementId), after: detail }];
+    return [{ ...change, changedFields, before: found, after: detail }];
   });
   await onRequirementsWritten(deps, actor, written);
 }
@@ -147,8 +167,7 @@ async function onRequirementsWritten(deps: WriteDeps, actor: Actor, written: Wri
       accountId: actor.accountId,
       action,
       changedFields,
-      // A deleted requirement's last revision freezes it as the delete found it, links included.
-      snapshot: snapshotOf(action === "deleted" && before ? { ...before, revision: after.revision } : after, action === "deleted"),
+      snapshot: snapshotOf(after, action === "deleted"),
     })),
   );
   await notifyRequirementsSaved(
