@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
+  RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
   SENTRY_DSN: z.string().url().optional(),
   SENTRY_CLIENT_DSN: z.string().url().optional(),
 });
@@ -81,6 +82,8 @@ export type Config = {
   rateLimits: { sitePerMinute: number; accountPerMinute: number };
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
+  /** Sent notification keys, ended jobs and uploaded import files are deleted this many days after (the daily retention job). */
+  retentionDays: number;
   /** Server errors go to Sentry only when set. */
   sentryDsn: string | undefined;
   /** Handed to the SPA in its page; browser errors go to Sentry only when set. */
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: parsed.SEED_DEMO === "true",
     rateLimits: { sitePerMinute: parsed.RATE_LIMIT_SITE_PER_MINUTE, accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     jobWorkers: parsed.JOB_WORKERS === "true",
+    retentionDays: parsed.RETENTION_DAYS,
     sentryDsn: parsed.SENTRY_DSN || undefined,
     sentryClientDsn: parsed.SENTRY_CLIENT_DSN || undefined,
   };

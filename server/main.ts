@@ -12,6 +12,7 @@ import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
+import { createAccessCache } from "./services/access/projectAccess.js";
 import { createObjectStorage } from "./storage/index.js";
 
 /**
@@ -34,6 +35,7 @@ export async function createDeps(config: Config, options: { works: boolean }): P
     mailer: createMailer(config),
     hostClient: createHostClient(db, logger),
     storage: createObjectStorage(config),
+    access: createAccessCache(),
   };
 }
 

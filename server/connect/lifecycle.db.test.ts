@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import * as atlassianJwt from "atlassian-jwt";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestContext } from "../../test/helpers/app.js";
 import {
   createConnectTestApp,
@@ -14,6 +14,8 @@ import {
   signLifecycleJwt,
   startKeyServer,
 } from "../../test/helpers/connect.js";
+import { queuedJobs } from "../../test/helpers/jobs.js";
+import { issueDeletedJob } from "../jobs/issueDeletedJob.js";
 import { queryStringHash } from "./connectJwt.js";
 
 let keys: KeyServer;
@@ -316,11 +318,17 @@ describe("webhooks", () => {
   const webhook = "/webhooks/jira-issue-deleted";
   const body = { webhookEvent: "jira:issue_deleted", issue: { id: "10001", key: "DEMO-1" } };
 
-  it("accepts a jira:issue_deleted webhook signed by an installed site", async () => {
+  it("accepts a jira:issue_deleted webhook signed by an installed site and puts the removal of its links on the job queue", async () => {
     const site = await installSite(ctx, keys);
+    const tenant = await tenantOf(site.siteUrl);
     const jwt = signConnectJwt(site, { method: "POST", fullPath: webhook });
     const res = await request(ctx.app).post(webhook).set("Authorization", `JWT ${jwt}`).send(body);
     expect(res.status).toBe(204);
+    await vi.waitFor(async () => {
+      expect((await queuedJobs(ctx.deps.db, issueDeletedJob, tenant.tenant_id)).map((job) => job.data)).toEqual([
+        { tenantId: tenant.tenant_id, issueId: "10001" },
+      ]);
+    });
   });
 
   it("refuses an unsigned webhook and one from an uninstalled site", async () => {

@@ -16,6 +16,7 @@ import * as issues from "./issues/router.js";
 import * as items from "./items/router.js";
 import * as jobs from "./jobs/router.js";
 import * as matrix from "./matrix/router.js";
+import * as reqif from "./reqif/router.js";
 import * as requirements from "./requirements/router.js";
 import * as requirementTypes from "./requirementTypes/router.js";
 import * as storage from "./storage/router.js";
@@ -28,6 +29,7 @@ const features: Feature[] = [
   matrix,
   folders,
   items,
+  reqif,
   requirements,
   attributes,
   customerSettings,

@@ -24,14 +24,16 @@ export const HOT_READS: HotRead[] = [
   { name: "custom fields of a project", method: "get", path: `/api/attribute?${project}` },
 ];
 
-/** `name`: sent as a named statement, which PostgreSQL plans once, generically (createDb). */
+/** `name`: a statement PostgreSQL runs on its generic plan (requirementDetailStore's runOnGenericPlan). */
 type CapturedQuery = { sql: string; bindings: readonly unknown[]; name?: string };
+type GenericPlanOf = { name: string; sql: string; bindings: readonly unknown[] };
 
 /** The SQL a piece of code sends through `db` (knex's own `query` event), in order. */
 export async function captureQueries(db: Db, run: () => Promise<unknown>): Promise<CapturedQuery[]> {
   const queries: CapturedQuery[] = [];
-  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) => {
-    queries.push({ sql: query.sql, bindings: query.bindings ?? [], name: query.options?.name });
+  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { genericPlanOf?: GenericPlanOf } }) => {
+    const generic = query.options?.genericPlanOf;
+    queries.push(generic ? { ...generic } : { sql: query.sql, bindings: query.bindings ?? [] });
   };
   db.on("query", listener);
   try {

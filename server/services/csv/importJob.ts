@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ImportRequest, ImportResult } from "../../../common/schemas/csvImport.js";
+import { IMPORT_LEAVABLE_COLUMNS, type ImportRequest, type ImportResult } from "../../../common/schemas/csvImport.js";
 import { flattenErrorBody } from "../../../common/errors.js";
 import { setJobProgress } from "../../db/jobStore.js";
 import type { AppDeps } from "../../deps.js";
@@ -19,6 +19,8 @@ const ImportJobPayloadSchema = z.object({
   atlassian_statuses_json: z.array(z.unknown()),
   additional_headers: z.array(z.string()),
   assign_based_on_component: z.boolean(),
+  left_out_columns: z.array(z.enum(IMPORT_LEAVABLE_COLUMNS)).default([]),
+  leave_out_unknown_names: z.boolean().default(false),
 });
 
 /** Row reasons shown in the dialog's error toast: the first few, then how many more. */

@@ -1,6 +1,12 @@
 import type { Knex } from "knex";
 import type { Readable } from "node:stream";
-import { type ImportRequest, type ImportResult, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
+import {
+  IMPORT_LEAVABLE_COLUMNS,
+  type ImportRequest,
+  type ImportResult,
+  MAX_REPORTED_ROW_ERRORS,
+} from "../../../common/schemas/csvImport.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
@@ -24,9 +30,10 @@ import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
-import { readFileRows, RowErrors } from "./fileRows.js";
+import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
-import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import type { ImportedRow } from "./importRows.js";
 
 type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
 export type ImportHooks = {
@@ -217,13 +224,10 @@ async function checkAndWrite(
   // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
   // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
-  const queue = async (rows: ImportedRow[], rowNumbers: number[]) => {
+  const queue = async ({ rows, displayIds }: Extract<FileRowsEvent, { kind: "rows" }>) => {
     const previous = writing;
     if (!mode.write) {
-      writing = addCheckedDisplayIds(
-        db,
-        rows.flatMap(({ displayId }, index) => (displayId ? [{ displayId, row: rowNumbers[index] as number }] : [])),
-      );
+      writing = addCheckedDisplayIds(db, displayIds);
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -245,12 +249,15 @@ async function checkAndWrite(
     fields,
     additionalHeaders: request.additional_headers,
     assignBasedOnComponent: request.assign_based_on_component,
+    // Global Requirements have no status or components: a file's columns of them are not read.
+    leftOutColumns: request.atlassian_project_id === GLOBAL_PROJECT_ID ? IMPORT_LEAVABLE_COLUMNS : request.left_out_columns,
+    leaveOutUnknownNames: request.leave_out_unknown_names,
     batchRows: BATCH_ROWS,
     stopAtRefusedRow: mode.write,
   };
   for await (const event of readFileRows(csvRecords(file), setup)) {
     if (event.kind === "rows") {
-      await queue(event.rows, event.rowNumbers);
+      await queue(event);
     } else {
       errors.merge(event.errors, event.errorCount);
       ({ stoppedAtRefusedRow } = event);
