@@ -183,7 +183,7 @@ describe("a new user's first steps on the requirements screen", () => {
       if (response.status() === 404 && response.url().includes("/api/")) failed.push(response.url());
     });
 
-    await detail.getByRole("button", { name: "Delete" }).click();
+    await detail.getByRole("button", { name: "Delete", exact: true }).click();
     deleting = true;
     await screen.dialog().getByRole("button", { name: "Delete", exact: true }).click();
     await screen.flag("Requirement deleted successfully").waitFor();
@@ -240,7 +240,8 @@ describe("a new user's first steps on the requirements screen", () => {
     await screen.page.setViewportSize({ width: 700, height: 900 });
     await screen.open(`${PUMP}-requirements-${requirement.requirement_id}`, { page: screen.page });
     const detail = screen.detail(/Shown in a narrow frame/);
-    await detail.getByRole("cell", { name: /Name, Description|Description/ }).first().waitFor();
+    await detail.getByRole("columnheader", { name: "Changed fields" }).waitFor();
+    await detail.getByRole("region", { name: "Activity" }).locator("tbody tr").nth(1).waitFor();
 
     const overflow = await screen.frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
