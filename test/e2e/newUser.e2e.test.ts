@@ -128,6 +128,18 @@ describe("a new user's first steps on the requirements screen", () => {
     expect(await active()).toBe("Aaa keyboard folder");
     await screen.page.keyboard.press("ArrowDown");
     await expect.poll(active).toMatch(/: Inside one$/);
+
+    // With the open requirement inside the folder, closing and opening the folder keeps the focus on it too.
+    await screen.page.keyboard.press("Enter");
+    await screen.detail(/Inside one/).waitFor();
+    await screen.page.keyboard.press("ArrowLeft");
+    await expect.poll(active).toBe("Aaa keyboard folder");
+    await screen.page.keyboard.press("ArrowLeft");
+    await expect.poll(() => folderRow.getAttribute("aria-expanded")).toBe("false");
+    await screen.page.keyboard.press("ArrowRight");
+    await screen.treeItem(/Inside one/).waitFor();
+    await expect.poll(active).toBe("Aaa keyboard folder");
+    expect(await screen.treeItem(/Inside one/).getAttribute("aria-selected")).toBe("true");
   });
 
   it("reveals a deep-linked requirement in the tree: its folders opened, its row selected and in view", async () => {
