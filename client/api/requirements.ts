@@ -1,13 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Attribute } from "../../common/schemas/attribute.js";
-import type { RequirementDetail, RequirementLite, Revision } from "../../common/schemas/requirement.js";
+import type { RequirementDetail, Revision } from "../../common/schemas/requirement.js";
 import { folderKeys } from "./folders.js";
 import { itemKeys } from "./items.js";
 
 export type { LinkedRequirement, RequirementDetail, Revision } from "../../common/schemas/requirement.js";
-/** A requirement of GET /api/requirement: what the link picker offers (it carries its type's level). */
-export type ListedRequirement = RequirementLite;
 export type CustomAttribute = Attribute;
 /** A custom field's value: free text, or the chosen option's id. */
 export type AttributeValue = string | number;
@@ -32,7 +30,6 @@ export const requirementKeys = {
   all: ["requirements"] as const,
   detail: (requirementId: number) => ["requirements", "detail", requirementId] as const,
   revisions: (requirementId: number) => ["requirements", "revisions", requirementId] as const,
-  linkable: (projectId: number) => ["requirements", "linkable", projectId] as const,
 };
 
 /** A detail or revisions query of one of these requirements. */
@@ -54,20 +51,6 @@ export function useRequirementRevisions(requirementId: number) {
     queryKey: requirementKeys.revisions(requirementId),
     queryFn: async () =>
       (await api.get<{ revisions: Revision[] }>(`/api/requirement/${requirementId}/revision`)).revisions,
-  });
-}
-
-/** The project's requirements and the global ones: those a requirement may link to. */
-export function useLinkableRequirements(projectId: number, enabled = true) {
-  return useQuery({
-    queryKey: requirementKeys.linkable(projectId),
-    queryFn: async () =>
-      (
-        await api.get<{ requirements: ListedRequirement[] }>("/api/requirement", {
-          atlassian_project_id: projectId === 0 ? [0] : [projectId, 0],
-        })
-      ).requirements,
-    enabled,
   });
 }
 

@@ -1,5 +1,5 @@
 import { requirementPageUrl } from "../../common/requirementLink.js";
-import { useUser } from "../api/auth.js";
+import { useUser } from "../api/user.js";
 import { useJiraProjectForLinks } from "../api/confluence.js";
 
 /**

@@ -9,8 +9,16 @@ export type RequirementFilter = {
   requirementIds?: number[];
 };
 
-/** Active requirements matching every given filter, by project and id. */
-export async function listRequirements(db: Db, tenantId: string, filter: RequirementFilter): Promise<RequirementRow[]> {
+/** A page of a list: `limit` rows after the first `offset`. */
+export type ListPage = { offset: number; limit: number };
+
+/** Active requirements matching every given filter, by project and id; a page of them when `page` is given. */
+export async function listRequirements(
+  db: Db,
+  tenantId: string,
+  filter: RequirementFilter,
+  page?: ListPage,
+): Promise<RequirementRow[]> {
   const query = selectRequirements(db, tenantId);
   if (filter.projectIds) query.whereIn("r.project_id", filter.projectIds);
   if (filter.requirementIds) query.whereIn("r.requirement_id", filter.requirementIds);
@@ -30,7 +38,9 @@ export async function listRequirements(db: Db, tenantId: string, filter: Require
         .select(db.raw("1")),
     );
   }
-  const rows = await query.orderBy([{ column: "r.project_id" }, { column: "r.requirement_id" }]);
+  query.orderBy([{ column: "r.project_id" }, { column: "r.requirement_id" }]);
+  if (page) query.offset(page.offset).limit(page.limit);
+  const rows = await query;
   return rows.map(toRow);
 }
 

@@ -1,6 +1,6 @@
 import type { Frame, Page } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WIKI_DATA_PROBLEM } from "../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../common/constants.js";
 import { findUser } from "../../emulator/rest/shapes.js";
 import { addonFrame } from "./harness.js";
 import { type CreatedRequirement, PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";

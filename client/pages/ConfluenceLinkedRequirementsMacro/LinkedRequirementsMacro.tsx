@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
 import { loadRequirementsById, macroRequirementIds } from "../../api/confluence.js";
 import { RequirementsTable } from "../../components/MacroRequirements/RequirementsTable.js";
 import { Loading, Problem, REQUIREMENTS_LOAD_ERROR } from "../../components/MacroRequirements/MacroStates.js";

@@ -18,7 +18,7 @@ export const docs: ApiRouteDoc[] = [
     method: "get",
     path: "/api/requirement/matrix",
     summary:
-      "Traceability matrix of a project (0 = global): a row per active requirement with its linked Jira issues, the requirement types and the requirement columns' headings",
+      "Traceability matrix of a project (0 = global), a window at a time: `limit` (default 200, at most 1000) rows from `offset` (requirement id order) of the active requirements whose label holds every word of `filter`, each with its linked Jira issues; total_rows counts the filtered rows; with the requirement types and the requirement columns' headings",
     query: MatrixQuerySchema,
     response: MatrixResponseSchema,
   },
@@ -37,8 +37,10 @@ export function router(deps: AppDeps): Router {
   r.get(
     "/api/requirement/matrix",
     handle(async (req, res) => {
-      const { atlassian_project_id } = parse(MatrixQuerySchema, req.query);
-      res.type("json").send(await readMatrixJson(deps, authOf(req), atlassian_project_id));
+      const query = parse(MatrixQuerySchema, req.query);
+      res
+        .type("json")
+        .send(await readMatrixJson(deps, authOf(req), { ...query, projectId: query.atlassian_project_id }));
     }),
   );
   r.post(

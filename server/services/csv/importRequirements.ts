@@ -6,7 +6,7 @@ import {
   type ImportResult,
   MAX_REPORTED_ROW_ERRORS,
 } from "../../../common/schemas/csvImport.js";
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {

@@ -2,12 +2,14 @@ import { findFolder, folderSubtreeIds, lockFolderTree, softDeleteFolders } from 
 import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
+import { WRITE_BATCH_ROWS } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 /**
  * DELETE /api/folder/{id}: the folder, its subfolders and every requirement in them, in one
  * transaction. All soft: each requirement gets its 'deleted' revision and stays readable in its
- * history and in baselines; no row is orphaned (docs/decisions.md).
+ * history and in baselines; no row is orphaned (docs/decisions.md). However large the subtree, it is
+ * read and written in batches (WRITE_BATCH_ROWS): only the ids are held at once.
  */
 export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
   await deps.db.transaction(async (trx) => {
@@ -17,7 +19,14 @@ export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, fold
     await lockFolderTree(trx, actor.tenantId, folder.project_id, "shape");
     const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
-    const requirementIds = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds);
+    const requirementIds: number[] = [];
+    for (let page: number[] = [0]; page.length > 0; ) {
+      page = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds, {
+        afterRequirementId: requirementIds.at(-1) ?? 0,
+        limit: WRITE_BATCH_ROWS,
+      });
+      requirementIds.push(...page);
+    }
     await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
     await softDeleteFolders(trx, actor.tenantId, folderIds);
   });

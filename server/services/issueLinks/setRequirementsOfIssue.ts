@@ -7,7 +7,7 @@ import {
   removeIssueLinks,
 } from "../../db/issueLinkStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";

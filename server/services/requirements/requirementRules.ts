@@ -1,9 +1,10 @@
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import { findRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
+import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
@@ -98,14 +99,7 @@ export async function assertDisplayIdFree(
 export const displayIdTaken = () => new AppError(409, { display_id: [DISPLAY_ID_TAKEN_MESSAGE] });
 
 /** A concurrent insert that slipped past the check still answers with the field message. */
-export function isDisplayIdUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; constraint?: string; message?: string } | null;
-  return (
-    candidate?.code === "23505" &&
-    (candidate.constraint === "requirements_display_id_unique" ||
-      String(candidate.message ?? "").includes("requirements_display_id_unique"))
-  );
-}
+export const isDisplayIdUniqueViolation = (error: unknown) => isUniqueViolationOf(error, "requirements_display_id_unique");
 
 /**
  * Spec sections 5 and 9: a requirement links at most 20 wiki pages. The request schema says so too;

@@ -24,9 +24,9 @@ export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   parent_folder_id: row.parent_folder_id,
 });
 
-export const toLite = (row: RequirementRow): RequirementLite => ({
+export const toLite = (row: RequirementRow, { withDescription = false } = {}): RequirementLite => ({
   ...toListItem(row),
-  description: row.description,
+  ...(withDescription ? { description: row.description } : {}),
   project: row.project_id,
   requirement_type_id: row.requirement_type_id,
   level: row.level,
