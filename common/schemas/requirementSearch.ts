@@ -42,8 +42,6 @@ export const RequirementSearchHitSchema = RequirementListItemSchema.extend({
   requirement_type_id: z.number(),
   type_name: z.string(),
   level: z.number(),
-  /** The folders above it, from the top level down to its own (empty at the top level): what the tree opens to show it. */
-  folder_path: z.array(z.number()),
   /** Where the search found it: its ID, its own words (name, description) or a custom field's text. */
   matched: z.enum(["id", "text", "field", "none"]),
   highlights: z.object({
