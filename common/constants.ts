@@ -14,3 +14,7 @@ export const baselineIdLabel = (baselineId: number) => `${BASELINE_ID_PREFIX}${b
 /** Spec section 8: a problem loading wiki data, with the Get help advice (worded like the custom attributes one). */
 export const WIKI_DATA_PROBLEM =
   'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';
+
+/** GET /api/requirement/search: the most hits one search answers, and what a picker asks for. */
+export const SEARCH_LIMIT_MAX = 50;
+export const SEARCH_LIMIT_DEFAULT = 20;

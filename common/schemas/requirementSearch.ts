@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from "../constants.js";
 import { numericIdSchema, projectParamSchema, RequirementListItemSchema } from "./item.js";
 
-/** The most hits one search answers (pickers and the Requirements screen's search alike). */
-export const SEARCH_LIMIT_MAX = 50;
-export const SEARCH_LIMIT_DEFAULT = 20;
-export const SEARCH_TEXT_MAX = 200;
+const SEARCH_TEXT_MAX = 200;
 
 const repeated = <T extends z.ZodType>(item: T) =>
   z

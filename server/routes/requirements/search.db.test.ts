@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEARCH_LIMIT_MAX, type RequirementSearchHit } from "../../../common/schemas/requirementSearch.js";
+import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
+import type { RequirementSearchHit } from "../../../common/schemas/requirementSearch.js";
 import {
   bearer,
   createSignedInApp,
