@@ -1,4 +1,3 @@
-import { importRequirementsJob } from "../services/csv/importJob.js";
 import { reqifExportJob } from "../services/reqif/reqifExportJob.js";
 import { importRequirementsJob } from "./importRequirementsJob.js";
 import { matrixExportCleanupJob } from "./matrixExportCleanupJob.js";
