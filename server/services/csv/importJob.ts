@@ -7,6 +7,7 @@ import { AppError } from "../../errors.js";
 import { defineJob, JobFailure } from "../../jobs/defineJob.js";
 import { startJob } from "../../jobs/startJob.js";
 import type { Actor } from "../context.js";
+import { checkImportFileSize } from "./importFileSize.js";
 import { checkImportRequest, runImport } from "./importRequirements.js";
 
 /** The request as the route parsed it (host lists already read from their JSON). */
@@ -62,7 +63,8 @@ function failOnRefusedRequest(error: unknown): never {
 }
 
 /** POST /api/import-issues: refuses a bad request (400) before any job exists, then answers the job id. */
-export async function startImport(deps: Pick<AppDeps, "db" | "jobs">, actor: Actor, request: ImportRequest): Promise<string> {
+export async function startImport(deps: Pick<AppDeps, "db" | "jobs" | "storage">, actor: Actor, request: ImportRequest): Promise<string> {
   await checkImportRequest(deps.db, actor, request);
+  await checkImportFileSize(deps.storage, actor.tenantId, request.file_name);
   return startJob(deps, actor, importRequirementsJob, request);
 }
