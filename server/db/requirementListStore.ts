@@ -17,7 +17,10 @@ export async function listRequirementChildren(
   parentIds: (number | null)[],
   window?: ListWindow,
 ): Promise<RequirementItemRow[]> {
-  if (window) return toItemRows(await requirementsOf(db, tenantId, projectId).whereIn("r.requirement_id", windowIds(db, tenantId, projectId, parentIds[0] ?? null, window)));
+  if (window) {
+    const ids = windowIds(db, tenantId, projectId, parentIds[0] ?? null, window);
+    return toItemRows(await requirementsOf(db, tenantId, projectId).whereIn("r.requirement_id", ids));
+  }
   if (parentIds.length === 0) return [];
   return toItemRows(await byParents(parentIds, () => requirementsOf(db, tenantId, projectId), "r.parent_folder_id"));
 }
