@@ -21,6 +21,11 @@ export function requirementLabel(requirement: LabelledRequirement): string {
   return `${requirementIdLabel(requirement)}: ${requirement.name}`;
 }
 
+/** A requirement type in every picker that offers types: its name and prefix, "System (SYS)". */
+export function requirementTypeLabel(type: { name: string; prefix: string }): string {
+  return type.prefix ? `${type.name} (${type.prefix})` : type.name;
+}
+
 /**
  * The icon colour of a tree item. Levels 1 and 2 (business and stakeholder needs by default)
  * are HIGH_LEVEL; level 3 and below (system, software) are LOW_LEVEL.

@@ -4,6 +4,7 @@ import type { HostClient } from "./connect/hostClient.js";
 import type { Db } from "./db/knex.js";
 import type { JobQueue } from "./jobs/queue.js";
 import type { Mailer } from "./mail/mailer.js";
+import type { AccessCache } from "./services/access/projectAccess.js";
 import type { ObjectStorage } from "./storage/objectStorage.js";
 
 /** What the app is built from; tests build their own (a fresh database, a quiet logger). */
@@ -15,4 +16,6 @@ export type AppDeps = {
   mailer: Mailer;
   hostClient: HostClient;
   storage: ObjectStorage;
+  /** Jira's answers on who may browse and edit which project, kept for a minute (services/access). */
+  access: AccessCache;
 };

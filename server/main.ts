@@ -12,6 +12,7 @@ import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
+import { createAccessCache } from "./services/access/projectAccess.js";
 import { createObjectStorage } from "./storage/index.js";
 
 /**
@@ -34,6 +35,7 @@ export async function createDeps(config: Config, options: { works: boolean }): P
     mailer: createMailer(config),
     hostClient: createHostClient(db, logger),
     storage: createObjectStorage(config),
+    access: createAccessCache(),
   };
 }
 
@@ -58,8 +60,8 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);
-  const { server, stop: stopHttp } = await listen(app, config.port);
-  logger.info({ port: config.port, baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
+  const { server, stop: stopHttp } = await listen(app, config.port, config.host);
+  logger.info({ port: config.port, host: config.host ?? "all interfaces", baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

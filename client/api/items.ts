@@ -1,4 +1,4 @@
-import { type UseQueryResult, useQueries } from "@tanstack/react-query";
+import { queryOptions, type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { Item, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
@@ -46,6 +46,26 @@ function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<Items
 }
 
 /**
+ * One window of a level. The top level's first is also fetched ahead, as the page loads
+ * (client/firstScreen.ts): that answer is still fresh when the tree mounts a moment later, so the
+ * tree does not ask again; a change the app makes invalidates it at once whatever its age.
+ */
+const levelWindowQuery = (projectId: number, { parentFolderId, window }: LevelWindow) =>
+  queryOptions({
+    queryKey: itemKeys.window(projectId, parentFolderId, window),
+    staleTime: 5000,
+    queryFn: () =>
+      api.get<ItemsResponse>(parentFolderId === null ? "/api/item/primary" : `/api/item/${parentFolderId}/descendant`, {
+        atlassian_project_id: projectId,
+        offset: window * TREE_WINDOW_ITEMS,
+        limit: TREE_WINDOW_ITEMS,
+      }),
+  });
+
+/** The tree's first window of its top level, as the tree asks for it. */
+export const topLevelItemsQuery = (projectId: number) => levelWindowQuery(projectId, { parentFolderId: null, window: 0 });
+
+/**
  * The windows the tree shows, one query each (issue 37: a level of 100,000 requirements is never
  * one answer): opening a folder fetches its first window only, scrolling fetches the windows in view.
  */
@@ -61,15 +81,7 @@ export function useLevelWindows(projectId: number, windows: readonly LevelWindow
     [windows],
   );
   return useQueries({
-    queries: windows.map(({ parentFolderId, window }) => ({
-      queryKey: itemKeys.window(projectId, parentFolderId, window),
-      queryFn: () =>
-        api.get<ItemsResponse>(parentFolderId === null ? "/api/item/primary" : `/api/item/${parentFolderId}/descendant`, {
-          atlassian_project_id: projectId,
-          offset: window * TREE_WINDOW_ITEMS,
-          limit: TREE_WINDOW_ITEMS,
-        }),
-    })),
+    queries: windows.map((window) => levelWindowQuery(projectId, window)),
     combine,
   });
 }

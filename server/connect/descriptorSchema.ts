@@ -103,6 +103,18 @@ const dynamicContentMacro = closed(
   ["key", "name", "url"],
 );
 
+/** Jira's project permission module (developer.atlassian.com, modules/project-permission). */
+const projectPermission = closed(
+  {
+    key: moduleKey,
+    name: i18nProperty,
+    description: i18nProperty,
+    category: { enum: ["projects", "issues", "voters_and_watchers", "comments", "attachments", "time_tracking", "other"] },
+    conditions: { type: "array" },
+  },
+  ["key", "name", "description"],
+);
+
 const list = (items: object) => ({ type: "array", items, minItems: 1 });
 
 /** Module types both products define. */
@@ -145,7 +157,7 @@ function descriptorSchema(modules: Record<string, object>, scopes: readonly stri
 
 const COMMON_SCOPES = ["NONE", "READ", "WRITE", "DELETE", "ADMIN", "ACT_AS_USER", "ACCESS_EMAIL_ADDRESSES"] as const;
 
-export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, jiraProjectPages: list(pageModule) }, [...COMMON_SCOPES, "PROJECT_ADMIN"]);
+export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, jiraProjectPages: list(pageModule), jiraProjectPermissions: list(projectPermission) }, [...COMMON_SCOPES, "PROJECT_ADMIN"]);
 export const CONFLUENCE_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, dynamicContentMacros: list(dynamicContentMacro) }, [
   ...COMMON_SCOPES,
   "SPACE_ADMIN",

@@ -34,6 +34,21 @@ export const MODULE_KEYS = {
   gettingStarted: "rmcloud-getting-started",
   linkedRequirementsMacro: "rmcloud-linked-requirements",
   insertRequirementsMacro: "rmcloud-insert-requirements",
+  editRequirementsPermission: "edit-requirements",
+  manageBaselinesPermission: "manage-baselines",
+} as const;
+
+/**
+ * The key Jira gives a Connect app's own permission in its REST API and permission schemes: the
+ * app's key and the module's, joined by two underscores. A Forge app carrying the Connect module
+ * keeps the Connect key (`app.connect.key`), so the key stays after a move to Forge.
+ */
+const appPermissionKey = (moduleKey: string) => `${JIRA_APP_KEY}__${moduleKey}`;
+
+/** rmCloud's project permissions (a Jira administrator grants them per project in its permission scheme). */
+export const APP_PROJECT_PERMISSIONS = {
+  editRequirements: appPermissionKey(MODULE_KEYS.editRequirementsPermission),
+  manageBaselines: appPermissionKey(MODULE_KEYS.manageBaselinesPermission),
 } as const;
 
 export const WEBHOOKS = {
@@ -127,6 +142,27 @@ export const CONNECT_MODULES: readonly ConnectModule[] = [
     module: { key: MODULE_KEYS.gettingStarted, name: i18n("Getting started with rmCloud"), url: "/authenticate/getting-started" },
   },
   { products: ["jira"], type: "webhooks", module: { ...WEBHOOKS.jiraIssueDeleted } },
+  // Until a site's permission schemes grant these to anyone, Jira's "Edit Issues" decides instead (docs/decisions.md).
+  {
+    products: ["jira"],
+    type: "jiraProjectPermissions",
+    module: {
+      key: MODULE_KEYS.editRequirementsPermission,
+      name: i18n("Edit requirements"),
+      description: i18n("Create, edit, move and delete rmCloud requirements and folders of the project, and import them"),
+      category: "projects",
+    },
+  },
+  {
+    products: ["jira"],
+    type: "jiraProjectPermissions",
+    module: {
+      key: MODULE_KEYS.manageBaselinesPermission,
+      name: i18n("Manage baselines"),
+      description: i18n("Create and delete rmCloud baselines of the project"),
+      category: "projects",
+    },
+  },
   {
     products: ["confluence"],
     type: "dynamicContentMacros",

@@ -14,12 +14,13 @@ import type { AnyJobDefinition, RetryPolicy } from "../../server/jobs/defineJob.
 import { jobDefinitions } from "../../server/jobs/index.js";
 import { JobQueue } from "../../server/jobs/queue.js";
 import { listRequirementTypes } from "../../server/db/requirementTypeStore.js";
+import { createAccessCache } from "../../server/services/access/projectAccess.js";
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
-import { isPermissionCheck, permissionCheckAnswer } from "./fakeJira.js";
+import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "./fakeJira.js";
 import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
@@ -69,13 +70,16 @@ export async function createTestApp(
     jobs,
     mailer: createMailer(config),
     hostClient: {
-      // Only Jira's permission check is answered (everyone administers and browses everything), as configuration changes ask it.
+      // Only Jira's permission questions (everyone administers, browses and edits everything), as configuration changes
+      // and project access ask them, and the license check (active), as sign-ins with a context token and refreshes ask it, are answered.
       call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
         if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
+        if (isLicenseCheck(call)) return licenseAnswer(call) as T;
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },
     storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
+    access: createAccessCache(),
     ...overrides,
   };
   const built = await createApp(deps);

@@ -1,17 +1,33 @@
 import type { HostCall, HostClient } from "../../server/connect/hostClient.js";
 import { HostCallError } from "../../server/connect/hostClientImpl.js";
-import { PERMISSIONS_CHECK_PATH } from "../../server/services/jira/jiraPermissions.js";
+import { PERMISSION_SCHEMES_PATH, PERMISSIONS_CHECK_PATH } from "../../server/services/jira/jiraPermissions.js";
 
 /**
  * Who may do what in a fake Jira: by default everyone is a Jira administrator who may browse
- * every issue (what tests meant before the server asked), or as a test says.
+ * every issue and browse and edit every project (what tests meant before the server asked), or as a test says.
+ * `holds` answers the project permissions besides browsing (EDIT_ISSUES, rmCloud's own); `grantedOnSite`
+ * lists the permissions the site's permission schemes grant to anyone (none of rmCloud's by default).
  */
 export type FakeJiraPermissions = {
   isAdministrator?: (accountId: string) => boolean;
   mayBrowse?: (accountId: string, issueId: string) => boolean;
+  mayBrowseProject?: (accountId: string, projectId: number) => boolean;
+  holds?: (accountId: string, projectId: number, permission: string) => boolean;
+  grantedOnSite?: readonly string[];
 };
 
-export const isPermissionCheck = (call: HostCall) => call.path === PERMISSIONS_CHECK_PATH;
+/** Jira's permission questions: the bulk check, and the permission schemes' grants. */
+export const isPermissionCheck = (call: HostCall) => call.path === PERMISSIONS_CHECK_PATH || call.path === PERMISSION_SCHEMES_PATH;
+
+/** Connect's license REST (server/connect/license.ts), asked as the app. */
+export const isLicenseCheck = (call: HostCall) => call.method === "GET" && call.path.startsWith("/rest/atlassian-connect/1/addons/");
+
+/** The host's answer about the app: an active paid license unless `active` says otherwise. */
+export const licenseAnswer = (call: HostCall, active = true) => ({
+  key: decodeURIComponent(call.path.split("/").pop() ?? ""),
+  state: "ENABLED",
+  license: { active, type: "COMMERCIAL", evaluation: false },
+});
 
 type PermissionCheckBody = {
   accountId?: string;
@@ -21,27 +37,35 @@ type PermissionCheckBody = {
 
 /**
  * `POST /rest/api/3/permissions/check` answered as Jira answers it: the global permissions granted
- * of those asked (ADMINISTER only), and for each project permission asked (BROWSE_PROJECTS only)
- * the issues granted, as numbers.
+ * of those asked (ADMINISTER only), and for each project permission asked the issues (browsing
+ * only) and projects granted, as numbers. `GET /rest/api/3/permissionscheme` answers one scheme
+ * granting `grantedOnSite`.
  */
 export function permissionCheckAnswer(call: HostCall, permissions: FakeJiraPermissions = {}) {
+  if (call.path === PERMISSION_SCHEMES_PATH) {
+    return { permissionSchemes: [{ id: 0, permissions: (permissions.grantedOnSite ?? []).map((permission) => ({ permission, holder: { type: "group" } })) }] };
+  }
   const body = (call.body ?? {}) as PermissionCheckBody;
   const accountId = String(body.accountId ?? "");
   if (!accountId) throw new Error("A permission check without accountId answers for the app itself");
   const isAdministrator = permissions.isAdministrator ?? (() => true);
   const mayBrowse = permissions.mayBrowse ?? (() => true);
+  const mayBrowseProject = permissions.mayBrowseProject ?? (() => true);
+  const holds = permissions.holds ?? ((_account: string, _project: number, permission: string) => !permission.includes("__"));
   const asked = body.projectPermissions ?? [];
-  if (asked.some((entry) => (entry.issues ?? []).length > 1000)) throw new HostCallError(400, "", "At most 1000 issues can be checked");
+  if (asked.some((entry) => (entry.issues ?? []).length > 1000 || (entry.projects ?? []).length > 1000)) {
+    throw new HostCallError(400, "", "At most 1000 issues and 1000 projects can be checked");
+  }
+  const granted = (permission: string, projectId: number) =>
+    mayBrowseProject(accountId, projectId) && (permission === "BROWSE_PROJECTS" || holds(accountId, projectId, permission));
   return {
     globalPermissions: (body.globalPermissions ?? []).filter((key) => key === "ADMINISTER" && isAdministrator(accountId)),
     projectPermissions: asked.flatMap((entry) =>
-      (entry.permissions ?? [])
-        .filter((permission) => permission === "BROWSE_PROJECTS")
-        .map((permission) => ({
-          permission,
-          issues: (entry.issues ?? []).filter((id) => mayBrowse(accountId, String(id))),
-          projects: [],
-        })),
+      (entry.permissions ?? []).map((permission) => ({
+        permission,
+        issues: permission === "BROWSE_PROJECTS" ? (entry.issues ?? []).filter((id) => mayBrowse(accountId, String(id))) : [],
+        projects: (entry.projects ?? []).filter((id) => granted(permission, id)),
+      })),
     ),
   };
 }

@@ -1,19 +1,28 @@
 import Button from "@atlaskit/button/new";
-import { ModalTransition } from "@atlaskit/modal-dialog";
-import SectionMessage from "@atlaskit/section-message";
+import ModalTransition from "@atlaskit/modal-dialog/modal-transition";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import type { RequirementSearchHit } from "../../api/requirementSearch.js";
 import { useRequirement } from "../../api/requirements.js";
-import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
+import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
-import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
+import { RequirementSearch } from "../../components/RequirementSearch/RequirementSearch.js";
 import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
 import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
+import { useRevealInTree } from "../../components/RequirementTree/useRevealInTree.js";
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
+import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import { useNarrowFrame } from "../../hooks/useNarrowFrame.js";
 import { useAppState } from "../../state/AppState.js";
-import { RequirementsDialogs } from "./RequirementsDialogs.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
+
+// The tree is the first screen: the open item's detail and the dialogs load when first shown (issue 39).
+const RequirementDetail = lazyNamed(() => import("../../components/RequirementDetail/RequirementDetail.js"), "RequirementDetail");
+const FolderDetail = lazyNamed(() => import("../../components/FolderDetail/FolderDetail.js"), "FolderDetail");
+const RequirementsDialogs = lazyNamed(() => import("./RequirementsDialogs.js"), "RequirementsDialogs");
+const SectionMessage = lazy(() => import("@atlaskit/section-message"));
+const loading = <Spinner size="large" label="Loading" />;
 
 export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "New requirement" button above';
 
@@ -30,7 +39,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     useAppState();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
   const tree = useTreeRows(projectId, openFolders);
+  const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
+  useRevealInTree(current, setFolderOpen);
   // A deep link or an older history entry may name a requirement of another project: it is shown in
   // its own project, whose folders, statuses and custom fields its edit and move dialogs offer.
   const shownProject = useRequirement(current.requirementId).data?.project;
@@ -43,6 +54,12 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const openRow = (row: TreeRow) => {
     if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
     if (row.kind === "folder") navigate({ projectId, tab: "requirements", folderId: row.folder.folder_id });
+  };
+  // Global Requirements searches the whole site (the requirements it links across projects); a hit of
+  // another project opens there. Its folders open after the move: another project starts with none open.
+  const openFound = (found: RequirementSearchHit) => {
+    navigate({ projectId: found.project, tab: "requirements", requirementId: found.requirement_id });
+    for (const folderId of found.folder_path) setFolderOpen(folderId, true);
   };
   const toggleChecked = (requirementId: number) => {
     const next = new Set(selectedRequirements);
@@ -72,14 +89,27 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
         <Button onClick={() => setDialog({ kind: "import" })}>Import requirements</Button>
         <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
       </div>
+      {tree.isEmpty ? null : (
+        <RequirementSearch scope={projectId === GLOBAL_PROJECT_ID ? {} : { projectIds: [projectId] }} onOpen={openFound} />
+      )}
       {tree.isLoading ? <Spinner size="large" label="Loading requirements" /> : null}
       {tree.isError ? (
-        <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>
+        <Suspense fallback={<p role="alert">There was an error loading your requirements</p>}>
+          <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>
+        </Suspense>
       ) : null}
       {tree.isEmpty ? <p>{EMPTY_STATE_TEXT}</p> : null}
       {tree.rows.length > 0 ? (
-        <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start", width: "100%" }}>
-          <div style={{ flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
+        <div
+          style={{
+            display: "flex",
+            flexDirection: narrow ? "column" : "row",
+            gap: token("space.400"),
+            alignItems: narrow ? "stretch" : "flex-start",
+            width: "100%",
+          }}
+        >
+          <div style={narrow ? { minWidth: 0 } : { flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
             <div
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >
@@ -107,39 +137,43 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
             />
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>
-            {current.requirementId !== undefined ? (
-              <RequirementDetail
-                requirementId={current.requirementId}
-                onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
-                onMove={(detail) =>
-                  setDialog({
-                    kind: "moveRequirements",
-                    requirementIds: [detail.requirement_id],
-                    currentFolderId: detail.parent_folder_id,
-                  })
-                }
-                onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
-                onOpenRequirement={(linked) =>
-                  navigate({ projectId: linked.project, tab: "requirements", requirementId: linked.requirement_id })
-                }
-              />
-            ) : null}
-            {current.folderId !== undefined ? (
-              <FolderDetail
-                folderId={current.folderId}
-                onEdit={(folder) => setDialog({ kind: "editFolder", folder })}
-                onMove={(folder) => setDialog({ kind: "moveFolder", folder })}
-                onDelete={(folder) => setDialog({ kind: "deleteFolder", folder })}
-                onCreateRequirement={(folder) => setDialog({ kind: "createRequirement", parentFolderId: folder.folder_id })}
-                onCreateFolder={(folder) => setDialog({ kind: "createFolder", parentFolderId: folder.folder_id })}
-              />
-            ) : null}
+            <Suspense fallback={loading}>
+              {current.requirementId !== undefined ? (
+                <RequirementDetail
+                  requirementId={current.requirementId}
+                  onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
+                  onMove={(detail) =>
+                    setDialog({
+                      kind: "moveRequirements",
+                      requirementIds: [detail.requirement_id],
+                      currentFolderId: detail.parent_folder_id,
+                    })
+                  }
+                  onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
+                  onOpenRequirement={(linked) =>
+                    navigate({ projectId: linked.project, tab: "requirements", requirementId: linked.requirement_id })
+                  }
+                />
+              ) : null}
+              {current.folderId !== undefined ? (
+                <FolderDetail
+                  folderId={current.folderId}
+                  onEdit={(folder) => setDialog({ kind: "editFolder", folder })}
+                  onMove={(folder) => setDialog({ kind: "moveFolder", folder })}
+                  onDelete={(folder) => setDialog({ kind: "deleteFolder", folder })}
+                  onCreateRequirement={(folder) => setDialog({ kind: "createRequirement", parentFolderId: folder.folder_id })}
+                  onCreateFolder={(folder) => setDialog({ kind: "createFolder", parentFolderId: folder.folder_id })}
+                />
+              ) : null}
+            </Suspense>
           </div>
         </div>
       ) : null}
-      <ModalTransition>
-        {dialog ? <RequirementsDialogs projectId={projectId} dialog={dialog} onClose={() => setDialog(undefined)} /> : null}
-      </ModalTransition>
+      <Suspense fallback={loading}>
+        <ModalTransition>
+          {dialog ? <RequirementsDialogs projectId={projectId} dialog={dialog} onClose={() => setDialog(undefined)} /> : null}
+        </ModalTransition>
+      </Suspense>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
 import { filterWords } from "../../../common/schemas/matrix.js";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
 import { useMatrixStart } from "../../api/matrix.js";

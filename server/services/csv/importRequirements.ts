@@ -1,6 +1,12 @@
 import type { Knex } from "knex";
 import type { Readable } from "node:stream";
-import { type ImportRequest, type ImportResult, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
+import {
+  IMPORT_LEAVABLE_COLUMNS,
+  type ImportRequest,
+  type ImportResult,
+  MAX_REPORTED_ROW_ERRORS,
+} from "../../../common/schemas/csvImport.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
@@ -15,20 +21,21 @@ import {
   refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
-import { countActiveFolders, findFolder, lockFolderTree } from "../../db/folderStore.js";
+import { countActiveFolders, findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
-import { readFileRows, RowErrors } from "./fileRows.js";
+import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
-import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import type { ImportedRow } from "./importRows.js";
 
-type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
+type ImportDeps = ServiceDeps<"jobs" | "storage">;
 export type ImportHooks = {
   /** Called as rows are checked and written; must not wait on the database (it may run inside the transaction). */
   progress?: (rows: { completed?: number; total?: number }) => void;
@@ -99,7 +106,10 @@ export async function runImport(
   const file = await readFile();
 
   try {
-    return await deps.db.transaction(async (trx) => {
+    // Through the one write path (its transaction and lock order); the rows' 'created' revisions are
+    // written by the batch's own statement, from the snapshot definition the write path uses.
+    return await withRequirementWrite(deps, actor, async (write) => {
+      const trx = write.tx;
       // First, so a second worker on the same file waits here and then gives way.
       await recordImport(trx, tenantId, {
         uuidFileName: request.file_name,
@@ -119,7 +129,7 @@ export async function runImport(
       // a folder moved or deleted meanwhile did not wait for the whole file. A move leaves the rows'
       // folders where the rows can be found; a delete is found here (shared lock: it has committed)
       // and the import refused, every row rolled back.
-      await lockFolderTree(trx, tenantId, request.atlassian_project_id, "contents");
+      await write.lock([], { projectId: request.atlassian_project_id });
       const used = folders.folderIds();
       if ((await countActiveFolders(trx, tenantId, used)) !== used.length) {
         throw fieldError("location", FOLDER_DELETED_WHILE_IMPORTING);
@@ -231,13 +241,10 @@ async function checkAndWrite(
   // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
   // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
-  const queue = async (rows: ImportedRow[], rowNumbers: number[]) => {
+  const queue = async ({ rows, displayIds }: Extract<FileRowsEvent, { kind: "rows" }>) => {
     const previous = writing;
     if (!mode.write) {
-      writing = addCheckedDisplayIds(
-        db,
-        rows.flatMap(({ displayId }, index) => (displayId ? [{ displayId, row: rowNumbers[index] as number }] : [])),
-      );
+      writing = addCheckedDisplayIds(db, displayIds);
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -259,12 +266,15 @@ async function checkAndWrite(
     fields,
     additionalHeaders: request.additional_headers,
     assignBasedOnComponent: request.assign_based_on_component,
+    // Global Requirements have no status or components: a file's columns of them are not read.
+    leftOutColumns: request.atlassian_project_id === GLOBAL_PROJECT_ID ? IMPORT_LEAVABLE_COLUMNS : request.left_out_columns,
+    leaveOutUnknownNames: request.leave_out_unknown_names,
     batchRows: BATCH_ROWS,
     stopAtRefusedRow: mode.write,
   };
   for await (const event of readFileRows(csvRecords(file), setup)) {
     if (event.kind === "rows") {
-      await queue(event.rows, event.rowNumbers);
+      await queue(event);
     } else {
       errors.merge(event.errors, event.errorCount);
       ({ stoppedAtRefusedRow } = event);

@@ -12,8 +12,11 @@ import { callRespectingRateLimits, ISSUE_DETAILS_PARALLEL, issueIdBatches, limit
  * answer for the app itself, so it is never asked without one.
  */
 export const PERMISSIONS_CHECK_PATH = "/rest/api/3/permissions/check";
-/** Jira checks at most 1000 issues a call. */
+/** Jira checks at most 1000 issues, and 1000 projects, a call. */
 export const PERMISSION_CHECK_ISSUES_PER_CALL = 1000;
+export const PERMISSION_CHECK_PROJECTS_PER_CALL = 1000;
+/** Every permission scheme of the site with its grants: which permissions anyone is given at all. */
+export const PERMISSION_SCHEMES_PATH = "/rest/api/3/permissionscheme?expand=permissions";
 
 type BulkPermissionGrants = {
   globalPermissions?: string[];
@@ -97,6 +100,48 @@ export async function issuesUserMayBrowse(
   const limited = limitInFlight(ISSUE_DETAILS_PARALLEL);
   await Promise.all(issueIdBatches(issueIds, PERMISSION_CHECK_ISSUES_PER_CALL).map((batch) => limited(() => checkBatch(batch))));
   return permitted;
+}
+
+/**
+ * The project permissions the person holds in each of the given projects, asked of Jira in as few
+ * calls as it allows (1000 projects each): every project asked is in the answer, with nothing
+ * granted where Jira grants nothing or does not know the project. Rejects when Jira cannot be asked.
+ */
+export async function projectPermissionsOf(
+  deps: ServiceDeps<"hostClient">,
+  actor: Actor,
+  projectIds: readonly number[],
+  permissions: readonly string[],
+): Promise<Map<number, Set<string>>> {
+  const granted = new Map(projectIds.map((id) => [id, new Set<string>()]));
+  if (!actor.accountId) return granted;
+  const checkBatch = async (batch: string[]) => {
+    const body = { accountId: actor.accountId, projectPermissions: [{ permissions: [...permissions], projects: batch.map(Number) }] };
+    const answer = await deps.hostClient.call<BulkPermissionGrants>(actor.tenantId, "jira", checkCall(body));
+    for (const grant of answer?.projectPermissions ?? []) {
+      if (!grant.permission || !permissions.includes(grant.permission)) continue;
+      // Only projects this call asked about count, whatever else an answer might hold.
+      for (const id of grant.projects ?? []) granted.get(Number(id))?.add(grant.permission);
+    }
+  };
+  await Promise.all(issueIdBatches(projectIds.map(String), PERMISSION_CHECK_PROJECTS_PER_CALL).map(checkBatch));
+  return granted;
+}
+
+type PermissionSchemes = { permissionSchemes?: { permissions?: { permission?: string }[] }[] };
+
+/**
+ * Which of the given permissions some permission scheme of the site grants to anyone (a role, a
+ * group, a user...): an app's own project permission means nothing until an administrator grants it.
+ * Rejects when Jira cannot be asked.
+ */
+export async function permissionsGrantedOnSite(deps: ServiceDeps<"hostClient">, tenantId: string, permissions: readonly string[]): Promise<Set<string>> {
+  const answer = await deps.hostClient.call<PermissionSchemes>(tenantId, "jira", { method: "GET", path: PERMISSION_SCHEMES_PATH });
+  const granted = new Set<string>();
+  for (const scheme of answer?.permissionSchemes ?? []) {
+    for (const grant of scheme.permissions ?? []) if (grant.permission && permissions.includes(grant.permission)) granted.add(grant.permission);
+  }
+  return granted;
 }
 
 /**

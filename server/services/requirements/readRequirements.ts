@@ -1,24 +1,47 @@
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
-import { findRequirementDetail } from "../../db/requirementDetailStore.js";
-import { listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
+import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
+import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toDetail, toLite } from "./requirementViews.js";
 
-export async function getRequirement(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
-  const row = await findRequirementDetail(deps.db, actor.tenantId, requirementId);
+export async function getRequirement(deps: ServiceDeps<"config">, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+  const row = deps.config.detailReadBatching
+    ? await findRequirementDetail(deps.db, actor.tenantId, requirementId)
+    : (await findRequirementDetails(deps.db, actor.tenantId, [requirementId]))[0];
   if (!row) throw notFound("Requirement");
   return toDetail(row);
 }
 
+/** The named requirements (a bounded list: the ids are the bound). */
+export async function listRequirementLitesById(
+  deps: ServiceDeps,
+  actor: Actor,
+  requirementIds: number[],
+  options: { withDescription: boolean },
+): Promise<RequirementLite[]> {
+  if (requirementIds.length === 0) return [];
+  return (await listRequirements(deps.db, actor.tenantId, { requirementIds })).map((row) => toLite(row, options));
+}
+
+export type RequirementLitePage = { requirements: RequirementLite[]; offset: number; limit: number; has_more: boolean };
+
+/** One page of the requirements matching the filter; one row more is read to tell whether another page follows. */
 export async function listRequirementLites(
   deps: ServiceDeps,
   actor: Actor,
   filter: RequirementFilter,
-): Promise<RequirementLite[]> {
-  return (await listRequirements(deps.db, actor.tenantId, filter)).map(toLite);
+  options: ListPage & { withDescription: boolean },
+): Promise<RequirementLitePage> {
+  const rows = await listRequirements(deps.db, actor.tenantId, filter, { offset: options.offset, limit: options.limit + 1 });
+  return {
+    requirements: rows.slice(0, options.limit).map((row) => toLite(row, options)),
+    offset: options.offset,
+    limit: options.limit,
+    has_more: rows.length > options.limit,
+  };
 }
 
 /** The Activity list; a deleted requirement's history stays readable. */

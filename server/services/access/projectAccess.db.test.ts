@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTenant, createTestApp, insertRequirementRow, type TestContext } from "../../../test/helpers/app.js";
+import { type FakeJiraPermissions, isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
+import type { HostCall, HostClient } from "../../connect/hostClient.js";
+import { HostCallError } from "../../connect/hostClientImpl.js";
+import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
+import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
+import { PERMISSIONS_CHECK_PATH } from "../jira/jiraPermissions.js";
+import { ACCESS_MESSAGES, type AccessDeps, browsableProjectIds, createAccessCache, mayAccessProject, projectAccessOf, requireProjectAccess } from "./projectAccess.js";
+
+const PUMP = 10000;
+const ROVER = 10001;
+const OTHER = 10002;
+const NOOR = "noor";
+const READER = "reader";
+const EDITOR = "editor";
+
+/** A Jira where NOOR may not browse ROVER, READER browses everything but edits no issue of ROVER, EDITOR does everything. */
+const jira = {
+  down: false,
+  calls: [] as HostCall[],
+  revoked: new Set<string>(),
+  permissions: {} as FakeJiraPermissions,
+};
+const standardPermissions = (): FakeJiraPermissions => ({
+  mayBrowseProject: (account, project) => !(account === NOOR && project === ROVER) && !jira.revoked.has(`${account} ${project}`),
+  holds: (account, project, permission) =>
+    permission === "EDIT_ISSUES" ? !(account === READER && project === ROVER) : permission === APP_PROJECT_PERMISSIONS.editRequirements && account === EDITOR,
+});
+const hostClient: HostClient = {
+  async call<T>(_tenantId: string, _product: string, call: HostCall): Promise<T> {
+    jira.calls.push(call);
+    if (jira.down) throw new HostCallError(503, "", "Jira answered 503");
+    if (!isPermissionCheck(call)) throw new Error(`unexpected host call ${call.path}`);
+    return permissionCheckAnswer(call, jira.permissions) as T;
+  },
+};
+
+let ctx: TestContext;
+let tenantId: string;
+let deps: AccessDeps;
+const as = (accountId: string) => ({ tenantId, accountId });
+const checks = () => jira.calls.filter((call) => call.path === PERMISSIONS_CHECK_PATH);
+
+beforeAll(async () => {
+  ctx = await createTestApp({ hostClient });
+  tenantId = (await createTenant(ctx.deps.db)).tenantId;
+  await insertRequirementRow(ctx.deps.db, tenantId, "Pump pressure", PUMP);
+  await insertRequirementRow(ctx.deps.db, tenantId, "Rover wheels", ROVER);
+  await insertRequirementRow(ctx.deps.db, tenantId, "Global safety", 0);
+});
+afterAll(() => ctx.destroy());
+beforeEach(() => {
+  deps = { ...ctx.deps, access: createAccessCache() };
+  jira.down = false;
+  jira.calls.length = 0;
+  jira.revoked.clear();
+  jira.permissions = standardPermissions();
+});
+
+describe("who may browse and edit a project's requirements", () => {
+  it("follows Jira: browse where Jira lets one browse, edit where one may edit issues", async () => {
+    expect(await projectAccessOf(deps, as(NOOR), [PUMP, ROVER])).toEqual(
+      new Map([
+        [PUMP, { browse: true, edit: true, manageBaselines: true }],
+        [ROVER, { browse: false, edit: false, manageBaselines: false }],
+      ]),
+    );
+    expect(await projectAccessOf(deps, as(READER), [ROVER])).toEqual(new Map([[ROVER, { browse: true, edit: false, manageBaselines: false }]]));
+  });
+
+  it("opens Global Requirements to every member without asking Jira", async () => {
+    expect(await mayAccessProject(deps, as(NOOR), 0, "edit")).toBe(true);
+    expect(jira.calls).toEqual([]);
+  });
+
+  it("asks Jira once per account for every project of the site, whatever is asked next", async () => {
+    await mayAccessProject(deps, as(NOOR), PUMP, "browse");
+    await mayAccessProject(deps, as(NOOR), ROVER, "edit");
+    await browsableProjectIds(deps, as(NOOR));
+    await Promise.all(Array.from({ length: 20 }, () => mayAccessProject(deps, as(NOOR), PUMP, "edit")));
+
+    expect(checks()).toEqual([
+      {
+        method: "POST",
+        path: PERMISSIONS_CHECK_PATH,
+        body: {
+          accountId: NOOR,
+          projectPermissions: [
+            {
+              permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", APP_PROJECT_PERMISSIONS.editRequirements, APP_PROJECT_PERMISSIONS.manageBaselines],
+              projects: [PUMP, ROVER],
+            },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it("asks about a project the site has no data of yet once, and remembers it with the rest", async () => {
+    expect(await mayAccessProject(deps, as(NOOR), OTHER, "edit")).toBe(true);
+    expect(await mayAccessProject(deps, as(NOOR), OTHER, "edit")).toBe(true);
+    expect(await mayAccessProject(deps, as(NOOR), PUMP, "edit")).toBe(true);
+    expect(checks()).toHaveLength(1);
+  });
+
+  it("lists the projects one may browse, Global Requirements first", async () => {
+    expect(await browsableProjectIds(deps, as(NOOR))).toEqual([0, PUMP]);
+    expect(await browsableProjectIds(deps, as(READER))).toEqual([0, PUMP, ROVER]);
+  });
+
+  it("answers a hidden object as a missing one, a refused change 403, a hidden project 404 to a read", async () => {
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse", "Requirement")).rejects.toMatchObject({ status: 404, body: { Result: "Requirement not found" } });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit", "Requirement")).rejects.toMatchObject({ status: 404, body: { Result: "Requirement not found" } });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse")).rejects.toMatchObject({ status: 404, body: { Result: "Project not found" } });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit")).rejects.toMatchObject({ status: 403, body: { Result: ACCESS_MESSAGES.edit } });
+    await expect(requireProjectAccess(deps, as(READER), ROVER, "edit", "Requirement")).rejects.toMatchObject({ status: 403, body: { Result: ACCESS_MESSAGES.edit } });
+    await expect(requireProjectAccess(deps, as(READER), ROVER, "browse", "Requirement")).resolves.toBeUndefined();
+  });
+});
+
+describe("rmCloud's own project permissions", () => {
+  it("fall back to Jira's Edit Issues while no permission scheme of the site grants them", async () => {
+    expect(await mayAccessProject(deps, as(READER), PUMP, "edit")).toBe(true);
+    expect(await mayAccessProject(deps, as(EDITOR), PUMP, "edit")).toBe(true);
+  });
+
+  it("decide alone once a scheme grants them to anyone: Edit Issues no longer suffices", async () => {
+    jira.permissions = { ...standardPermissions(), grantedOnSite: [APP_PROJECT_PERMISSIONS.editRequirements] };
+    expect(await mayAccessProject(deps, as(READER), PUMP, "edit")).toBe(false);
+    expect(await mayAccessProject(deps, as(EDITOR), PUMP, "edit")).toBe(true);
+    // Manage baselines is not granted by any scheme: still Edit Issues.
+    expect(await mayAccessProject(deps, as(READER), PUMP, "manageBaselines")).toBe(true);
+  });
+});
+
+describe("when Jira's answer changes or Jira is down", () => {
+  it("takes a revoked permission into account once the cached answer expires", async () => {
+    deps = { ...ctx.deps, access: createAccessCache(50) };
+    expect(await mayAccessProject(deps, as(READER), PUMP, "browse")).toBe(true);
+    jira.revoked.add(`${READER} ${PUMP}`);
+    expect(await mayAccessProject(deps, as(READER), PUMP, "browse")).toBe(true);
+
+    await new Promise((resolve) => setTimeout(resolve, 80));
+
+    expect(await mayAccessProject(deps, as(READER), PUMP, "browse")).toBe(false);
+    expect(checks()).toHaveLength(2);
+  });
+
+  it("answers 503 with the spec's message and allows nothing when Jira cannot be asked, then asks again", async () => {
+    jira.down = true;
+    await expect(requireProjectAccess(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({ status: 503, body: { Result: HOST_DATA_PROBLEM } });
+    await expect(mayAccessProject(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({ status: 503 });
+    jira.down = false;
+    expect(await mayAccessProject(deps, as(EDITOR), PUMP, "browse")).toBe(true);
+  });
+});
