@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
   // Two at least: migrating at start holds the migration lock on one connection while Knex migrates on another.
+  DETAIL_READ_BATCHING: z.enum(["true", "false"]).default("true"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "DATABASE_POOL_SIZE must be at least 2").default(10),
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
@@ -33,6 +34,8 @@ const EnvSchema = z.object({
   OUTBOX_DIR: z.string().optional(),
   MAIL_FROM: z.string().default(CONFIG_DEFAULTS.MAIL_FROM),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default(CONFIG_DEFAULTS.LOG_LEVEL),
+  RATE_LIMIT_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(240_000),
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
   RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
@@ -49,6 +52,8 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Connections each process may hold on PostgreSQL: replicas and workers times this must fit its max_connections. */
   databasePoolSize: number;
+  /** A site's requirement detail reads arriving together share one statement (requirementDetailStore). */
+  detailReadBatching: boolean;
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
@@ -76,6 +81,8 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Requests a minute per site and per person of it, counted across replicas (server/middleware/rateLimit.ts). */
+  rateLimits: { sitePerMinute: number; accountPerMinute: number };
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
   /** Sent notification keys, ended jobs and uploaded import files are deleted this many days after (the daily retention job). */
@@ -120,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (parsed.BASE_URL ?? localUrl(port)).replace(/\/$/, ""),
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    detailReadBatching: parsed.DETAIL_READ_BATCHING === "true",
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? developmentSecret(path.resolve(parsed.DATA_DIR)),
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
@@ -142,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
+    rateLimits: { sitePerMinute: parsed.RATE_LIMIT_SITE_PER_MINUTE, accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     jobWorkers: parsed.JOB_WORKERS === "true",
     retentionDays: parsed.RETENTION_DAYS,
     sentryDsn: parsed.SENTRY_DSN || undefined,

@@ -79,3 +79,13 @@ export type MatrixExportBody = z.input<typeof MatrixExportBodySchema>;
 
 export const MatrixExportResponseSchema = z.object({ job_id: z.string(), presigned_url: z.string() });
 export type MatrixExportResponse = z.infer<typeof MatrixExportResponseSchema>;
+
+/** What the Word export job carries on the queue: the project, the issue-type columns, the file it writes. */
+export const MatrixExportJobPayloadSchema = z.object({
+  projectId: z.number().int().min(0),
+  selectedIssueTypes: z.array(z.string()),
+  fileName: z.string(),
+});
+
+/** The hourly clean-up of old exports carries nothing (pg-boss sends its cron jobs with an empty payload). */
+export const MatrixExportCleanupJobPayloadSchema = z.object({});

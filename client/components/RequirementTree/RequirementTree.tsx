@@ -52,15 +52,18 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   const currentKey = rows[currentIndex]?.key;
   const currentIndexRef = useRef(currentIndex);
   currentIndexRef.current = currentIndex;
+  const followed = useRef<string | undefined>(undefined);
+  const selection = `${current.requirementId}/${current.folderId}`;
   // Following the current item (deep links, back/forward, a linked requirement's click): make
-  // it the active row and bring it into view once its row exists. Only when the current item
-  // changes or its row first appears: a folder expanded or collapsed by the keyboard moves the
-  // current row's index, and the focus must stay on that folder (the WAI-ARIA tree pattern).
+  // it the active row and bring it into view once its row exists, once per current item. A folder
+  // expanded or collapsed by the keyboard moves the current row (or hides and shows it again), and
+  // the focus must stay on that folder (the WAI-ARIA tree pattern).
   useEffect(() => {
-    if (currentKey === undefined) return;
+    if (currentKey === undefined || followed.current === selection) return;
+    followed.current = selection;
     setActiveKey(currentKey);
     virtualizer.scrollToIndex(currentIndexRef.current, { align: "auto" });
-  }, [currentKey, virtualizer]);
+  }, [currentKey, selection, virtualizer]);
 
   const rowId = (row: TreeRow) => `${idPrefix}-${row.key}`;
 

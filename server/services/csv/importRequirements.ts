@@ -21,21 +21,21 @@ import {
   refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
-import { findFolder, lockFolderTree } from "../../db/folderStore.js";
+import { findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
 import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
 import type { ImportedRow } from "./importRows.js";
 
-type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
+type ImportDeps = ServiceDeps<"jobs" | "storage">;
 export type ImportHooks = {
   /** Called as rows are checked and written; must not wait on the database (it may run inside the transaction). */
   progress?: (rows: { completed?: number; total?: number }) => void;
@@ -105,7 +105,10 @@ export async function runImport(
   const file = await readFile();
 
   try {
-    return await deps.db.transaction(async (trx) => {
+    // Through the one write path (its transaction and lock order); the rows' 'created' revisions are
+    // written by the batch's own statement, from the snapshot definition the write path uses.
+    return await withRequirementWrite(deps, actor, async (write) => {
+      const trx = write.tx;
       // First, so a second worker on the same file waits here and then gives way.
       await recordImport(trx, tenantId, {
         uuidFileName: request.file_name,
@@ -114,7 +117,7 @@ export async function runImport(
       });
       // The type (shared row lock) and the target folder (shared tree lock) cannot be deleted until
       // the commit; the check before the file was opened may be stale by now.
-      await lockFolderTree(trx, tenantId, request.atlassian_project_id, "contents");
+      await write.lock([], { projectId: request.atlassian_project_id });
       await checkImportRequest(trx, actor, request, "share");
       const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true });
       await setImportedRows(trx, tenantId, request.file_name, imported);

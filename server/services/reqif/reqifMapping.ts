@@ -114,6 +114,18 @@ export function objectContentOf(document: ReqifDocument, object: ReqifSpecObject
   };
 }
 
+/**
+ * A chapter heading: an object whose only value is its ReqIF.ChapterName (as DOORS and ReqIF
+ * Studio write headings, and as the export writes folders). It becomes a folder, nothing more.
+ */
+export function isChapterHeading(document: ReqifDocument, object: ReqifSpecObject): boolean {
+  const filled = object.values.filter((value) => textOfValue(document, value) !== "");
+  return (
+    filled.length > 0 &&
+    filled.every((value) => document.attributeDefinitions.get(value.definition)?.longName.trim().toLowerCase() === "reqif.chaptername")
+  );
+}
+
 /** A prefix for a new requirement type: the initials of its name's words (up to four), else its first letters. */
 export function prefixFor(typeName: string): string {
   const words = typeName.match(/[A-Za-z][A-Za-z0-9]*/g) ?? [];
