@@ -21,6 +21,9 @@ export function requirementLabel(requirement: LabelledRequirement): string {
   return `${requirementIdLabel(requirement)}: ${requirement.name}`;
 }
 
+/** What a requirement of a project the person may not browse in Jira is shown as (a link to it from a visible one). */
+export const RESTRICTED_REQUIREMENT = "Restricted requirement";
+
 /**
  * The icon colour of a tree item. Levels 1 and 2 (business and stakeholder needs by default)
  * are HIGH_LEVEL; level 3 and below (system, software) are LOW_LEVEL.

@@ -1,11 +1,15 @@
 import type { Request, RequestHandler } from "express";
+import { UuidFileNameSchema } from "../../common/schemas/storage.js";
 import { projectIdsOf } from "../db/projectStore.js";
 import type { AppDeps } from "../deps.js";
 import { type ProjectAccessLevel, requireProjectAccess } from "../services/access/projectAccess.js";
 import { authOf } from "./auth.js";
 
-/** The projects a request names, and what a refused read of them is called ("Requirement" not found). */
-type Named = { projectIds: number[]; thing?: string };
+/**
+ * The projects a request names, what a refused read of them is called ("Requirement" not found),
+ * and, for what a change only reads (the requirements it links), the level it needs instead of the route's.
+ */
+type Named = { projectIds: number[]; thing?: string; level?: ProjectAccessLevel };
 /** How a route names its project: by id, or through the requirements, folders... it names. */
 export type ProjectsNamed = (deps: AppDeps, req: Request) => Promise<Named>;
 
@@ -34,11 +38,16 @@ export const named = {
   folderInBody: (name: string) => owned("folder", "Folder", (req) => field(req.body, name)),
   baselineInPath: (param = "id") => owned("baseline", "Baseline", (req) => req.params[param]),
   baselinesInQuery: (...names: string[]) => owned("baseline", "Baseline", (req) => names.flatMap((name) => idsIn(field(req.query, name)))),
-  attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => ({
-    projectIds: await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [String(field(req.body, name) ?? "")]),
-    thing: "File",
-  }),
+  attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => {
+    const fileName = UuidFileNameSchema.safeParse(field(req.body, name));
+    return { projectIds: fileName.success ? await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [fileName.data]) : [], thing: "File" };
+  },
 };
+
+/** What a change names but only reads (requirements it links to): browsing them is enough. */
+export const browsing =
+  (name: ProjectsNamed): ProjectsNamed =>
+  async (deps, req) => ({ ...(await name(deps, req)), level: "browse" });
 
 /**
  * Placed after the app token on a route that reads or changes a project's data, before its
@@ -51,8 +60,8 @@ export function requireAccess(deps: AppDeps, level: ProjectAccessLevel, ...names
     (async () => {
       const actor = authOf(req);
       for (const name of names) {
-        const { projectIds, thing } = await name(deps, req);
-        if (projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(projectIds)], level, thing);
+        const named = await name(deps, req);
+        if (named.projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(named.projectIds)], named.level ?? level, named.thing);
       }
     })().then(() => next(), next);
   };

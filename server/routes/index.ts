@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
+import * as access from "./access/router.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
@@ -35,6 +36,7 @@ const features: Feature[] = [
   jobs,
   baselines,
   csv,
+  access,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */

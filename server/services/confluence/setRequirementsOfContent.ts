@@ -4,8 +4,10 @@ import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinke
 import { lockRequirements } from "../../db/issueLinkStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
+import { projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { recordRevisions } from "../requirements/requirementViews.js";
+import { pagesUserMayView } from "./pageRestrictions.js";
 import { readWiki, type WikiContent } from "./wiki.js";
 
 /**
@@ -14,9 +16,11 @@ import { readWiki, type WikiContent } from "./wiki.js";
  * or as a draft (read as the app, before anything is written); every requirement whose links change gets a revision
  * through the one revision path, so Activity and baselines show it. No `requirementSaved` event:
  * its listeners (Jira comments, assignee emails) care for nothing a page link changes.
+ * A page the person may not view is not found; requirements of projects they may not browse do
+ * not exist for them (and their links to the page stay); changing a link needs edit in its project.
  */
 export async function setRequirementsOfContent(
-  deps: ServiceDeps<"hostClient">,
+  deps: ServiceDeps<"hostClient" | "access">,
   actor: Actor,
   contentId: string,
   requirementIds: number[],
@@ -26,19 +30,26 @@ export async function setRequirementsOfContent(
   const content = await readWiki<WikiContent>(deps, actor, `/rest/api/content/${encodeURIComponent(contentId)}?status=any`, {
     missingIsUndefined: true,
   });
-  if (!content) throw notFound("Content");
-  const wanted = [...new Set(requirementIds)];
+  if (!content || !(await pagesUserMayView(deps, actor, [contentId])).has(contentId)) throw notFound("Content");
+  const asked = [...new Set(requirementIds)];
 
   return deps.db.transaction(async (trx) => {
+    const inTransaction = { ...deps, db: trx };
     const current = await requirementIdsLinkedToContent(trx, tenantId, contentId);
     // Both sides locked in id order: a concurrent form save of one of them waits, so the count below holds.
-    const locked = await lockRequirements(trx, tenantId, [...new Set([...wanted, ...current])]);
-    const found = new Set(locked.map((requirement) => requirement.requirementId));
-    const missing = wanted.filter((id) => !found.has(id));
+    const locked = await lockRequirements(trx, tenantId, [...new Set([...asked, ...current])]);
+    const access = await projectAccessOf(inTransaction, actor, new Set(locked.map((requirement) => requirement.projectId)));
+    const projectOf = new Map(locked.map((requirement) => [requirement.requirementId, requirement.projectId]));
+    const shown = (id: number) => access.get(projectOf.get(id) ?? -1)?.browse === true;
+    const found = new Set(locked.map((requirement) => requirement.requirementId).filter(shown));
+    const missing = asked.filter((id) => !found.has(id));
     if (missing.length > 0) throw fieldErrors({ requirements: missing.map((id) => `Requirement ${id} not found`) });
+    const wanted = [...asked, ...current.filter((id) => !shown(id))];
 
     const toAdd = wanted.filter((id) => !current.includes(id));
     const toRemove = current.filter((id) => !wanted.includes(id));
+    const changedProjects = new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1));
+    await requireProjectAccess(inTransaction, actor, [...changedProjects], "edit");
     const counts = await contentCounts(trx, tenantId, toAdd);
     const full = locked.filter((requirement) => (counts.get(requirement.requirementId) ?? 0) >= MAX_LINKED_CONTENTS);
     if (full.length > 0) {
@@ -57,6 +68,6 @@ export async function setRequirementsOfContent(
       actor,
       touched.map((requirementId) => ({ requirementId, action: "updated" as const, changedFields: ["contents"] })),
     );
-    return { requirements: wanted };
+    return { requirements: asked };
   });
 }

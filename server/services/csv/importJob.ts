@@ -1,3 +1,4 @@
+import { requireProjectAccessForJob } from "../access/jobAccess.js";
 import { z } from "zod";
 import type { ImportRequest, ImportResult } from "../../../common/schemas/csvImport.js";
 import { flattenErrorBody } from "../../../common/errors.js";
@@ -40,7 +41,9 @@ export const importRequirementsJob = defineJob({
   payload: ImportJobPayloadSchema,
   retry: { expireInSeconds: 3600 },
   handler: async (deps, payload, job) => {
-    const result = await runImport(deps, { tenantId: job.tenantId, accountId: job.accountId }, payload, {
+    const actor = { tenantId: job.tenantId, accountId: job.accountId };
+    await requireProjectAccessForJob(deps, actor, payload.atlassian_project_id, "edit");
+    const result = await runImport(deps, actor, payload, {
       progress: job.progress,
       // The last progress with the rows: on PGlite the background progress write waits for this transaction, then finds the job over.
       beforeCommit: async (trx, done) => {

@@ -8,7 +8,8 @@ import {
 } from "../../db/issueLinkStore.js";
 import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
-import { fieldErrors } from "../../errors.js";
+import { fieldErrors, forbidden } from "../../errors.js";
+import { ACCESS_MESSAGES, mayAccessProject, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 import { recordRevisions } from "../requirements/requirementViews.js";
@@ -21,15 +22,20 @@ import { requirementEventState } from "./requirementEventState.js";
  * moved between projects) are outside what the dialog shows and stay as they are.
  * Every requirement whose links change gets an "updated" revision through the same path as every
  * other change, and its notifications are enqueued in the same transaction.
+ * The person must browse the issue's project (else the issue is not found, as in Jira), and edit
+ * it when a requirement of that project gains or loses the link.
  */
 export async function setRequirementsOfIssue(
-  deps: ServiceDeps<"hostClient" | "jobs">,
+  deps: ServiceDeps<"hostClient" | "jobs" | "access">,
   actor: Actor,
   issueId: string,
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
   const { tenantId } = actor;
   const issue = await findJiraIssue(deps, actor, issueId);
+  await requireProjectAccess(deps, actor, issue.projectId, "browse", "Issue");
+  // Asked before the transaction: Jira's answer may need the database, whose connection the transaction may hold.
+  const mayEdit = await mayAccessProject(deps, actor, issue.projectId, "edit");
   const inScope = (requirement: LinkableRequirement) =>
     requirement.projectId === issue.projectId || requirement.projectId === GLOBAL_PROJECT_ID;
   const wanted = [...new Set(requirementIds)];
@@ -50,6 +56,7 @@ export async function setRequirementsOfIssue(
     const toAdd = requested.filter((requirement) => !currentIds.has(requirement.requirementId));
     const toRemove = current.filter((requirement) => !found.has(requirement.requirementId));
     const touched = [...toAdd, ...toRemove];
+    if (!mayEdit && touched.some((requirement) => requirement.projectId !== GLOBAL_PROJECT_ID)) throw forbidden(ACCESS_MESSAGES.edit);
 
     const issuesBefore = await issueIdsOfRequirements(
       trx,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { defineJob, JobFailure } from "../../jobs/defineJob.js";
 import { storageKey } from "../../storage/objectStorage.js";
+import { requireProjectAccessForJob } from "../access/jobAccess.js";
 import { writeMatrixExport } from "./exportMatrix.js";
 
 /**
@@ -20,6 +21,7 @@ export const matrixExportJob = defineJob({
   retry: { expireInSeconds: 30 * 60 },
   handler: async (deps, payload, job) => {
     const actor = { tenantId: job.tenantId, accountId: job.accountId };
+    await requireProjectAccessForJob(deps, actor, payload.projectId, "browse");
     try {
       const { totalRows } = await writeMatrixExport(
         deps,

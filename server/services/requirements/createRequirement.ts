@@ -13,13 +13,14 @@ import {
   displayIdTaken,
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
+import type { AccessDeps } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { eventStateOf, recordRevisions } from "./requirementViews.js";
 import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
 
 /** The transactional part, shared with the demo seed (`deps.db` is the transaction): answers the new requirement. */
 export async function createRequirementIn(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {
@@ -78,7 +79,7 @@ export async function createRequirementIn(
 
 /** POST /api/requirement: the requirement and its notifications commit together. */
 export async function createRequirement(
-  deps: ServiceDeps<"jobs">,
+  deps: ServiceDeps<"jobs" | "hostClient" | "access">,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {

@@ -5,6 +5,7 @@ import { findRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
+import { type AccessDeps, browsableOf } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 export const STALE_EDIT_MESSAGE =
@@ -17,7 +18,7 @@ export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requ
  * or with Global Requirements. `deps.db` is the saving transaction.
  */
 export async function assertLinkTargets(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   self: { requirementId?: number; projectId: number; level: number },
   linkedIds: number[],
@@ -34,7 +35,10 @@ export async function assertLinkTargets(
   for (const typeId of new Set(locked.map((row) => row.requirement_type_id))) {
     await findRequirementType(deps.db, actor.tenantId, typeId, "share");
   }
-  const rows = await findRequirements(deps.db, actor.tenantId, linkedIds);
+  const existing = await findRequirements(deps.db, actor.tenantId, linkedIds);
+  // One of a project the person may not browse does not exist for them.
+  const browsable = new Set(await browsableOf(deps, actor, [...new Set(existing.map((row) => row.project_id))]));
+  const rows = existing.filter((row) => browsable.has(row.project_id));
   const found = new Set(rows.map((row) => row.requirement_id));
   const missing = linkedIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw fieldError(field, `Linked requirement ${missing.join(", ")} does not exist`);
