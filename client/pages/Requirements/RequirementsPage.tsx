@@ -3,9 +3,13 @@ import { ModalTransition } from "@atlaskit/modal-dialog";
 import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
+import Tooltip from "@atlaskit/tooltip";
 import { useEffect, useState } from "react";
+import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
+import { useProjectAccess } from "../../api/projectAccess.js";
 import { useRequirement } from "../../api/requirements.js";
 import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
+import { NotFound } from "../../components/NotFound/NotFound.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
 import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
 import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
@@ -25,10 +29,22 @@ export function RequirementsPage() {
   return <RequirementsScreen key={projectId} projectId={projectId} />;
 }
 
+/** A button that changes the project: disabled, with the reason as its tooltip, where the user may not edit. */
+function ChangeButton({ readOnly, ...props }: Parameters<typeof Button>[0] & { readOnly: boolean }) {
+  if (!readOnly) return <Button {...props} />;
+  return (
+    <Tooltip content={PROJECT_ACCESS_MESSAGES.edit}>
+      <Button {...props} isDisabled />
+    </Tooltip>
+  );
+}
+
 function RequirementsScreen({ projectId }: { projectId: number }) {
   const { nav, navigate, redirect, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } =
     useAppState();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
+  const access = useProjectAccess(projectId).data;
+  const readOnly = access?.edit === false;
   const tree = useTreeRows(projectId, openFolders);
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
   // A deep link or an older history entry may name a requirement of another project: it is shown in
@@ -62,14 +78,21 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     setDialog({ kind: "moveRequirements", requirementIds, currentFolderId });
   };
 
+  // A project the user may not browse in Jira (a deep link to it) is not there for them.
+  if (access?.browse === false) return <NotFound thing="project" />;
+
   return (
     <div>
       <div style={{ display: "flex", flexWrap: "wrap", gap: token("space.100"), marginBottom: token("space.200") }}>
-        <Button appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
+        <ChangeButton readOnly={readOnly} appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
           New requirement
-        </Button>
-        <Button onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>New folder</Button>
-        <Button onClick={() => setDialog({ kind: "import" })}>Import requirements</Button>
+        </ChangeButton>
+        <ChangeButton readOnly={readOnly} onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>
+          New folder
+        </ChangeButton>
+        <ChangeButton readOnly={readOnly} onClick={() => setDialog({ kind: "import" })}>
+          Import requirements
+        </ChangeButton>
         <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
       </div>
       {tree.isLoading ? <Spinner size="large" label="Loading requirements" /> : null}
@@ -84,17 +107,18 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >
               <span>Selected: {selectedRequirements.size}</span>
-              <Button spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
+              <ChangeButton readOnly={readOnly} spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
                 Move
-              </Button>
-              <Button
+              </ChangeButton>
+              <ChangeButton
+                readOnly={readOnly}
                 spacing="compact"
                 appearance="danger"
                 isDisabled={selectedRequirements.size === 0}
                 onClick={() => setDialog({ kind: "deleteRequirements", requirementIds: [...selectedRequirements] })}
               >
                 Delete
-              </Button>
+              </ChangeButton>
             </div>
             <RequirementTree
               rows={tree.rows}
