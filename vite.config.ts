@@ -1,8 +1,100 @@
+import { realpathSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { visualizer } from "rollup-plugin-visualizer";
+import { defineConfig, type Plugin } from "vite";
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+/**
+ * The Atlaskit themes the app uses (light colours and the default spacing, typography, shape and
+ * motion: what `setGlobalTheme({ colorMode: "light" })` loaded at run time) as one stylesheet the
+ * html links, so that the first render already has its colours and spacing: token() answers bare CSS
+ * variables (var(--ds-space-100)), which these define. index.html carries the matching `data-theme`
+ * and `data-color-mode` attributes (Jira's own pages are light); no other theme is built.
+ */
+const ATLASKIT_THEMES = ["atlassian-light", "atlassian-spacing", "atlassian-typography", "atlassian-shape", "atlassian-motion"];
+const THEME_MODULE = "virtual:atlaskit-theme.css";
+
+function atlaskitTheme(): Plugin {
+  const themesDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@atlaskit/tokens/package.json")), "dist", "esm", "artifacts", "themes");
+  return {
+    name: "rmcloud:atlaskit-theme",
+    resolveId: (source) => (source === THEME_MODULE ? `\0${THEME_MODULE}` : undefined),
+    async load(id) {
+      if (id !== `\0${THEME_MODULE}`) return undefined;
+      // Each theme module is `export default "<css>"`: its string literal is the stylesheet.
+      const sheets = await Promise.all(
+        ATLASKIT_THEMES.map(async (theme) => {
+          const source = await readFile(path.join(themesDir, `${theme}.js`), "utf8");
+          const literal = /export default ("(?:[^"\\]|\\.)*");/s.exec(source)?.[1];
+          if (!literal) throw new Error(`@atlaskit/tokens' ${theme} theme is no longer a CSS string`);
+          return JSON.parse(literal) as string;
+        }),
+      );
+      return sheets.join("\n");
+    },
+  };
+}
+
+/**
+ * host-loader.js written into each page instead of fetched by it: a script in the head that the
+ * parser has to wait for would hold up the page for one more round trip, and inline it starts the
+ * bridge's download (all.js, from the host's origin) at once (issue 39).
+ */
+const HOST_LOADER_TAG = '<script src="/host-loader.js"></script>';
+
+function inlineHostLoader(): Plugin {
+  return {
+    name: "rmcloud:inline-host-loader",
+    transformIndexHtml: {
+      order: "pre",
+      async handler(html) {
+        if (!html.includes(HOST_LOADER_TAG)) return html;
+        const loader = await readFile(fromRoot("./client/public/host-loader.js"), "utf8");
+        return html.replace(HOST_LOADER_TAG, () => `<script>\n${loader.trim()}\n</script>`);
+      },
+    },
+  };
+}
+
+/** Which built files get compressed copies: the scripts and stylesheets (images and fonts are compressed already). */
+const COMPRESSIBLE = /\.(js|css|svg|json)$/;
+
+/**
+ * A brotli (.br) and a gzip (.gz) copy beside each built script and stylesheet, made once at build at
+ * the highest levels, which would be too slow per request: server/spa.ts sends whichever the
+ * browser accepts (issue 39).
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  return {
+    name: "rmcloud:precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? "";
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((file) => COMPRESSIBLE.test(file))
+          .map(async (file) => {
+            const content = await readFile(path.join(dir, file));
+            await Promise.all([
+              brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).then((out) =>
+                writeFile(path.join(dir, `${file}.br`), out),
+              ),
+              gzipped(content, { level: constants.Z_BEST_COMPRESSION }).then((out) => writeFile(path.join(dir, `${file}.gz`), out)),
+            ]);
+          }),
+      );
+    },
+  };
+}
 
 /**
  * Everything Vite serves (modules in development, built assets in production) lives under /app/,
@@ -10,18 +102,46 @@ const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.me
  *
  * Two html entries: the main app and the issue panel. The panel entry stays light because an issue
  * view opens it on every issue; it must not pull in the main screen's tree, matrix or baselines.
+ * scripts/bundleBudget.ts holds both entries to their first-screen budgets (issue 39).
  */
 export default defineConfig({
   root: fromRoot("./client"),
   base: "/app/",
   publicDir: fromRoot("./client/public"),
-  plugins: [react()],
+  plugins: [
+    react(),
+    atlaskitTheme(),
+    inlineHostLoader(),
+    precompress(),
+    // The bundle report (dist/bundle-report.html, outside the served dist/client): which module weighs what, gzipped.
+    visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
+  ],
+  resolve: {
+    alias: {
+      // Atlaskit's feature-gate client answers only Atlassian's own rollouts: a stub that answers "off" (client/vendor/featureGates.ts).
+      "@atlaskit/feature-gate-js-client/feature-gates": fromRoot("./client/vendor/featureGates.ts"),
+    },
+  },
+  // The development server serves files by absolute path (/app/@fs/...); only what the client
+  // imports may be read so. Left to Vite's default (the project folder) it handed out .data: the
+  // emulator's shared secrets, the install-signing key, the embedded database and stored uploads.
+  server: {
+    fs: {
+      strict: true,
+      allow: [fromRoot("./client"), fromRoot("./common"), fromRoot("./node_modules"), realpathSync(fromRoot("./node_modules"))],
+    },
+  },
   // Atlaskit ships parts (the core icons) as Babel-compiled CommonJS flagged `__esModule`; our
   // `"type": "module"` package would otherwise import their module object instead of the component.
   legacy: { inconsistentCjsInterop: true },
+  // Loaded by the import dialog only once a file is chosen: pre-bundled at start, or its first use
+  // would make the development server re-bundle its dependencies and reload the page mid-dialog.
+  optimizeDeps: { include: ["csv-parse/browser/esm"] },
   build: {
     outDir: fromRoot("./dist/client"),
     emptyOutDir: true,
+    // scripts/bundleBudget.ts reads what each html entry loads from the manifest.
+    manifest: true,
     rollupOptions: {
       input: {
         index: fromRoot("./client/index.html"),

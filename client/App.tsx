@@ -1,11 +1,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { createBrowserRouter, RouterProvider } from "react-router-dom";
 import { FlagsProvider } from "./components/Flags/Flags.js";
+import { lazyNamed } from "./components/Lazy/lazyNamed.js";
 import { HostProvider } from "./host/index.js";
 import type { Host } from "./host/types.js";
-import { MAINTENANCE_MODE, MaintenanceNotice } from "./pages/Maintenance/MaintenanceNotice.js";
+import { MAINTENANCE_MODE } from "./pages/Maintenance/maintenanceMode.js";
 import { MAIN_ROUTES } from "./routes.js";
+
+const MaintenanceNotice = lazyNamed(() => import("./pages/Maintenance/MaintenanceNotice.js"), "MaintenanceNotice");
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
@@ -17,7 +20,13 @@ export function createQueryClient(): QueryClient {
  */
 function Screens() {
   const [router] = useState(() => createBrowserRouter(MAIN_ROUTES));
-  if (MAINTENANCE_MODE) return <MaintenanceNotice />;
+  if (MAINTENANCE_MODE) {
+    return (
+      <Suspense fallback={null}>
+        <MaintenanceNotice />
+      </Suspense>
+    );
+  }
   return <RouterProvider router={router} />;
 }
 

@@ -1,19 +1,18 @@
 import "@atlaskit/css-reset";
-import { setGlobalTheme } from "@atlaskit/tokens/set-global-theme";
+import "virtual:atlaskit-theme.css";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
 import { App, createQueryClient } from "./App.js";
 import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
 import { startErrorReporting } from "./errorReporting.js";
+import { startFirstScreen } from "./firstScreen.js";
 import { getHost } from "./host/index.js";
-
-// token() answers bare CSS variables (var(--ds-space-100)): without a theme every spacing and
-// colour the screens ask for resolves to nothing. Jira's own pages are light.
-void setGlobalTheme({ colorMode: "light" });
 
 startErrorReporting();
 const host = getHost();
 installReauthentication(host);
+const queryClient = createQueryClient();
+startFirstScreen(host, queryClient);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");
@@ -21,6 +20,6 @@ if (!root) throw new Error("index.html has no #root");
 // effect cleanup, so StrictMode's simulated unmount leaves every modal and flag in a detached node.
 createRoot(root).render(
   <ErrorBoundary>
-    <App host={host} queryClient={createQueryClient()} />
+    <App host={host} queryClient={queryClient} />
   </ErrorBoundary>,
 );

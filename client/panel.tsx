@@ -7,6 +7,7 @@ import { startErrorReporting } from "./errorReporting.js";
 import { getHost } from "./host/index.js";
 import { type IssueContext, issueContextOf } from "./pages/IssuePanel/issueContext.js";
 import { IssuePanel, LOAD_ERROR } from "./pages/IssuePanel/IssuePanel.js";
+import { type LinkedToIssue, loadIssueRequirements } from "./pages/IssuePanel/issueRequirements.js";
 import "./pages/IssuePanel/panel.css";
 import { locationOfPath, signIn } from "./pages/Authenticate/signIn.js";
 
@@ -18,7 +19,7 @@ startErrorReporting();
 const host = getHost();
 installReauthentication(host);
 
-type Ready = { issue: IssueContext; jiraBaseUrl: string };
+type Ready = { issue: IssueContext; jiraBaseUrl: string; requirements: Promise<LinkedToIssue[]> };
 
 async function start(): Promise<Ready | "missing-license"> {
   const { pathname, search } = window.location;
@@ -31,19 +32,24 @@ async function start(): Promise<Ready | "missing-license"> {
     }
     window.history.replaceState(null, "", url);
   }
-  const [issue, user] = await Promise.all([
-    issueContextOf(window.location.search, () => host.getContext()),
-    api.get<User>("/api/user"),
-  ]);
-  return { issue, jiraBaseUrl: user.atlassian_base_url };
+  const issue = issueContextOf(window.location.search, () => host.getContext());
+  const requirements = issue.then(loadIssueRequirements);
+  // The panel shows a failed load itself (IssuePanel); a failure before then is start()'s.
+  requirements.catch(() => undefined);
+  const [known, user] = await Promise.all([issue, api.get<User>("/api/user")]);
+  return { issue: known, jiraBaseUrl: user.atlassian_base_url, requirements };
 }
+
+// Started as the page loads, not in an effect (issue 39): the sign-in, the user and the linked
+// requirements are asked for while React renders.
+const starting = start();
 
 function Panel() {
   const [ready, setReady] = useState<Ready | "failed" | undefined>();
   // An issue can stay open all day: the panel keeps its token fresh as the main app does (spec section 6).
   useTokenRefresh();
   useEffect(() => {
-    start().then(
+    starting.then(
       (result) => {
         if (result !== "missing-license") setReady(result);
       },
@@ -56,7 +62,7 @@ function Panel() {
   useEffect(() => host.resize());
   if (ready === undefined) return <p className="rm-panel rm-muted">Loading…</p>;
   if (ready === "failed") return <p className="rm-panel" role="alert">{LOAD_ERROR}</p>;
-  return <IssuePanel host={host} issue={ready.issue} jiraBaseUrl={ready.jiraBaseUrl} />;
+  return <IssuePanel host={host} issue={ready.issue} jiraBaseUrl={ready.jiraBaseUrl} firstRequirements={ready.requirements} />;
 }
 
 const root = document.getElementById("root");

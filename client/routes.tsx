@@ -4,8 +4,6 @@ import { Outlet, type RouteObject } from "react-router-dom";
 import { useTokenRefresh } from "./api/auth.js";
 import { MainLayout } from "./components/MainLayout/MainLayout.js";
 import { AuthenticatePage } from "./pages/Authenticate/AuthenticatePage.js";
-import { GettingStartedPage } from "./pages/GettingStarted/GettingStartedPage.js";
-import { MissingLicensePage } from "./pages/MissingLicense/MissingLicensePage.js";
 import { AppStateProvider } from "./state/AppState.js";
 
 /** Screens that need a signed-in user: they keep the app token fresh. */
@@ -43,7 +41,7 @@ const NotAvailable = () => <p>This page is not available.</p>;
  */
 export const MAIN_ROUTES: RouteObject[] = [
   { path: "/authenticate/:location", Component: AuthenticatePage },
-  { path: "/missing-license", Component: MissingLicensePage },
+  { path: "/missing-license", lazy: lazyPage(() => import("./pages/MissingLicense/MissingLicensePage.js"), "MissingLicensePage") },
   {
     Component: SignedIn,
     children: [
@@ -51,7 +49,7 @@ export const MAIN_ROUTES: RouteObject[] = [
         Component: MainScreen,
         children: [{ path: "/requirements" }, { path: "/traceability-matrix" }, { path: "/baselines" }],
       },
-      { path: "/getting-started", Component: GettingStartedPage },
+      { path: "/getting-started", lazy: lazyPage(() => import("./pages/GettingStarted/GettingStartedPage.js"), "GettingStartedPage") },
       { path: "/configuration", lazy: lazyPage(() => import("./pages/Configuration/ConfigurationPage.js"), "ConfigurationPage") },
       {
         path: "/link-requirements-dialog",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requirementCategory, requirementIdLabel, requirementLabel } from "./labels.js";
+import { requirementCategory, requirementIdLabel, requirementLabel, requirementTypeLabel } from "./labels.js";
 
 describe("requirement labels", () => {
   it("uses the prefix and the custom ID when there is one", () => {
@@ -16,6 +16,11 @@ describe("requirement labels", () => {
 
   it("shows the bare id when a type has no prefix", () => {
     expect(requirementIdLabel({ prefix: "", display_id: null, requirement_id: 7 })).toBe("7");
+  });
+
+  it("names a type by its name and prefix, as every type picker shows it", () => {
+    expect(requirementTypeLabel({ name: "System", prefix: "SYS" })).toBe("System (SYS)");
+    expect(requirementTypeLabel({ name: "Other", prefix: "" })).toBe("Other");
   });
 
   it("colours levels 1 and 2 as high level and deeper levels as low level", () => {

@@ -24,6 +24,11 @@ export function requirementLabel(requirement: LabelledRequirement): string {
 /** What a requirement of a project the person may not browse in Jira is shown as (a link to it from a visible one). */
 export const RESTRICTED_REQUIREMENT = "Restricted requirement";
 
+/** A requirement type in every picker that offers types: its name and prefix, "System (SYS)". */
+export function requirementTypeLabel(type: { name: string; prefix: string }): string {
+  return type.prefix ? `${type.name} (${type.prefix})` : type.name;
+}
+
 /**
  * The icon colour of a tree item. Levels 1 and 2 (business and stakeholder needs by default)
  * are HIGH_LEVEL; level 3 and below (system, software) are LOW_LEVEL.

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   AsymmetricAlgorithm,
   createQueryStringHash,
@@ -101,11 +102,14 @@ export function lifecyclePayload(site: Site, product: ProductKey, descriptor: De
   };
 }
 
-/** RS256, as Atlassian signs lifecycle callbacks today: kid in the header, aud = the app's base URL. */
+/**
+ * RS256, as Atlassian signs lifecycle callbacks today: kid in the header, aud = the app's base URL.
+ * A `jti` of its own keeps two callbacks signed in the same second apart (an add-on accepts each once).
+ */
 export function signLifecycle(key: SigningKey, clientKey: string, addonBaseUrl: string, lifecyclePath: string): string {
   const iat = nowSeconds();
   const qsh = createQueryStringHash(fromMethodAndUrl("POST", lifecyclePath));
-  return encodeAsymmetric({ iss: clientKey, aud: [addonBaseUrl], qsh, iat, exp: iat + 180, sub: clientKey }, key.privateKey, AsymmetricAlgorithm.RS256, {
+  return encodeAsymmetric({ iss: clientKey, aud: [addonBaseUrl], qsh, iat, exp: iat + 180, sub: clientKey, jti: randomUUID() }, key.privateKey, AsymmetricAlgorithm.RS256, {
     kid: key.kid,
   });
 }

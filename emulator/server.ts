@@ -255,6 +255,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     next();
   });
 
+  // Connect's license REST, Jira's and Confluence's: the site's license as the add-on asks it as the app.
+  site.get(["/rest/atlassian-connect/1/addons/:key", "/wiki/rest/atlassian-connect/1/addons/:key"], (req, res) => {
+    const current = res.locals.site as Site;
+    res.json({ key: req.params.key, version: "1", state: "ENABLED", license: { active: current.license !== "none", type: "COMMERCIAL", evaluation: false } });
+  });
+
   site.use(
     jiraRestRouter({
       issueDeleted: (current, issue, caller) => {

@@ -12,6 +12,11 @@ import * as requirementReferencesPlannedPerStatement from "./0014_requirement_re
 import * as requirementReferencesByPrimaryKey from "./0015_requirement_references_by_primary_key.js";
 import * as tenantCloudIds from "./0016_tenant_cloud_ids.js";
 import * as folderIssueLinksByIssue from "./0017_folder_issue_links_by_issue.js";
+import * as requirementReferencesDeclared from "./0018_requirement_references_declared.js";
+import * as requirementSearch from "./0021_requirement_search.js";
+import * as boundedReads from "./0022_bounded_reads.js";
+import * as lifecycleTokensAndRateLimits from "./0023_lifecycle_tokens_and_rate_limits.js";
+import * as reqifIdentifiers from "./0024_reqif_identifiers.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -33,4 +38,9 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0015_requirement_references_by_primary_key", requirementReferencesByPrimaryKey],
   ["0016_tenant_cloud_ids", tenantCloudIds],
   ["0017_folder_issue_links_by_issue", folderIssueLinksByIssue],
+  ["0018_requirement_references_declared", requirementReferencesDeclared],
+  ["0021_requirement_search", requirementSearch],
+  ["0022_bounded_reads", boundedReads],
+  ["0023_lifecycle_tokens_and_rate_limits", lifecycleTokensAndRateLimits],
+  ["0024_reqif_identifiers", reqifIdentifiers],
 ];

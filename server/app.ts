@@ -3,6 +3,7 @@ import { mountConnect } from "./connect/index.js";
 import type { AppDeps } from "./deps.js";
 import { requestLogger } from "./logger.js";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
+import { jsonBodies } from "./middleware/jsonBody.js";
 import { apiRouter } from "./routes/index.js";
 import { mountStorageEndpoint } from "./storage/index.js";
 
@@ -18,7 +19,7 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
   app.set("trust proxy", true);
   app.use(requestLogger(deps.logger));
   mountStorageEndpoint(app, deps.storage);
-  app.use(express.json({ limit: "2mb" }));
+  app.use(jsonBodies());
 
   app.get("/healthz", async (_req, res) => {
     try {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 
 describe("DATABASE_POOL_SIZE", () => {
@@ -32,5 +35,37 @@ describe("APP_TOKEN_SECRET in production", () => {
     expect(() => production("a".repeat(31))).toThrow(/APP_TOKEN_SECRET must be a random string of at least 32 characters/);
     expect(production("0123456789abcdef0123456789abcdef").appTokenSecret).toBe("0123456789abcdef0123456789abcdef");
     expect(loadConfig({ APP_TOKEN_SECRET: "short-dev-secret" }).appTokenSecret).toBe("short-dev-secret");
+  });
+});
+
+describe("where development listens", () => {
+  it("listens on this machine only unless HOST opts in; production listens on every interface", () => {
+    expect(loadConfig({}).host).toBe("127.0.0.1");
+    expect(loadConfig({ NODE_ENV: "test" }).host).toBe("127.0.0.1");
+    expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "0123456789abcdef0123456789abcdef" }).host).toBeUndefined();
+  });
+});
+
+describe("APP_TOKEN_SECRET in development", () => {
+  const folders: string[] = [];
+  const dataFolder = async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "rmcloud-config-"));
+    folders.push(folder);
+    return folder;
+  };
+  afterAll(async () => {
+    for (const folder of folders) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("is made at random for each data folder on its first start and kept there, readable by its owner only", async () => {
+    const [first, second] = [await dataFolder(), await dataFolder()];
+    const secret = loadConfig({ DATA_DIR: first }).appTokenSecret;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(secret).not.toBe("rmcloud-development-only-secret");
+    expect(loadConfig({ DATA_DIR: first }).appTokenSecret).toBe(secret);
+    expect(loadConfig({ DATA_DIR: second }).appTokenSecret).not.toBe(secret);
+    expect((await stat(path.join(first, "app-token-secret"))).mode & 0o777).toBe(0o600);
+    expect(await readdir(first)).toEqual(["app-token-secret"]);
   });
 });

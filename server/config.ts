@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { CONFIG_DEFAULTS, localUrl } from "../common/configDefaults.js";
+import { developmentSecret } from "./developmentSecret.js";
 
 /**
  * Every setting comes from the environment (documented in README.md). Defaults (common/configDefaults.ts)
@@ -9,9 +10,11 @@ import { CONFIG_DEFAULTS, localUrl } from "../common/configDefaults.js";
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().default(CONFIG_DEFAULTS.PORT),
+  HOST: z.string().min(1).optional(),
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
   // Two at least: migrating at start holds the migration lock on one connection while Knex migrates on another.
+  DETAIL_READ_BATCHING: z.enum(["true", "false"]).default("true"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "DATABASE_POOL_SIZE must be at least 2").default(10),
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
@@ -19,6 +22,7 @@ const EnvSchema = z.object({
   FRAME_ANCESTORS: z.string().optional(),
   FORGE_JIRA_APP_ID: z.string().optional(),
   FORGE_CONFLUENCE_APP_ID: z.string().optional(),
+  FORGE_CUSTOM_UI_ORIGINS: z.string().optional(),
   FORGE_JWKS_URL: z.string().url().default("https://forge.cdn.prod.atlassian-dev.net/.well-known/jwks.json"),
   STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: z.string().default(CONFIG_DEFAULTS.S3_BUCKET),
@@ -30,8 +34,11 @@ const EnvSchema = z.object({
   OUTBOX_DIR: z.string().optional(),
   MAIL_FROM: z.string().default(CONFIG_DEFAULTS.MAIL_FROM),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default(CONFIG_DEFAULTS.LOG_LEVEL),
+  RATE_LIMIT_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(240_000),
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
+  RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
   SENTRY_DSN: z.string().url().optional(),
   SENTRY_CLIENT_DSN: z.string().url().optional(),
 });
@@ -39,17 +46,26 @@ const EnvSchema = z.object({
 export type Config = {
   env: "development" | "production" | "test";
   port: number;
+  /** The interface HTTP listens on: every one in production (undefined), only this machine's loopback otherwise. */
+  host: string | undefined;
   baseUrl: string;
   databaseUrl: string | undefined;
   /** Connections each process may hold on PostgreSQL: replicas and workers times this must fit its max_connections. */
   databasePoolSize: number;
+  /** A site's requirement detail reads arriving together share one statement (requirementDetailStore). */
+  detailReadBatching: boolean;
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
   /** Origins besides Atlassian's that may frame the pages (CSP sources), for a host an operator runs. */
   extraFrameAncestors: string[];
   /** Connect on Forge: the Forge apps whose invocations we accept (their `app.id`s) and Forge's signing keys. */
-  forge: { appIds: string[]; jwksUrl: string };
+  forge: {
+    appIds: string[];
+    jwksUrl: string;
+    /** The origins rmCloud's own Forge Custom UI pages run on: the only ones /api answers CORS for. */
+    customUiOrigins: string[];
+  };
   storage: {
     driver: "local" | "s3";
     bucket: string;
@@ -65,13 +81,22 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Requests a minute per site and per person of it, counted across replicas (server/middleware/rateLimit.ts). */
+  rateLimits: { sitePerMinute: number; accountPerMinute: number };
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
+  /** Sent notification keys, ended jobs and uploaded import files are deleted this many days after (the daily retention job). */
+  retentionDays: number;
   /** Server errors go to Sentry only when set. */
   sentryDsn: string | undefined;
   /** Handed to the SPA in its page; browser errors go to Sentry only when set. */
   sentryClientDsn: string | undefined;
 };
+
+/** Development and tests listen on this machine only unless HOST opts in to more (HOST=0.0.0.0). */
+const LOOPBACK = "127.0.0.1";
+
+const listOf = (value: string | undefined) => (value ?? "").split(/[\s,]+/).filter(Boolean);
 
 /** The placeholder docker-compose.yml once shipped: public, so a token signed with it can be forged by anyone. */
 const PUBLISHED_EXAMPLE_SECRET = "change-me-to-a-long-random-secret";
@@ -98,16 +123,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: parsed.NODE_ENV,
     port,
+    host: parsed.HOST ?? (parsed.NODE_ENV === "production" ? undefined : LOOPBACK),
     baseUrl: (parsed.BASE_URL ?? localUrl(port)).replace(/\/$/, ""),
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    detailReadBatching: parsed.DETAIL_READ_BATCHING === "true",
     dataDir: path.resolve(parsed.DATA_DIR),
-    appTokenSecret: parsed.APP_TOKEN_SECRET ?? "rmcloud-development-only-secret",
+    appTokenSecret: parsed.APP_TOKEN_SECRET ?? developmentSecret(path.resolve(parsed.DATA_DIR)),
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
-    extraFrameAncestors: (parsed.FRAME_ANCESTORS ?? "").split(/[\s,]+/).filter(Boolean),
+    extraFrameAncestors: listOf(parsed.FRAME_ANCESTORS),
     forge: {
       appIds: [parsed.FORGE_JIRA_APP_ID, parsed.FORGE_CONFLUENCE_APP_ID].filter((id): id is string => !!id),
       jwksUrl: parsed.FORGE_JWKS_URL,
+      customUiOrigins: listOf(parsed.FORGE_CUSTOM_UI_ORIGINS),
     },
     storage: {
       driver: parsed.STORAGE_DRIVER,
@@ -122,7 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
+    rateLimits: { sitePerMinute: parsed.RATE_LIMIT_SITE_PER_MINUTE, accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     jobWorkers: parsed.JOB_WORKERS === "true",
+    retentionDays: parsed.RETENTION_DAYS,
     sentryDsn: parsed.SENTRY_DSN || undefined,
     sentryClientDsn: parsed.SENTRY_CLIENT_DSN || undefined,
   };

@@ -60,8 +60,8 @@ export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);
-  const { server, stop: stopHttp } = await listen(app, config.port);
-  logger.info({ port: config.port, baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
+  const { server, stop: stopHttp } = await listen(app, config.port, config.host);
+  logger.info({ port: config.port, host: config.host ?? "all interfaces", baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

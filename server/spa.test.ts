@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import express, { type Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,13 +12,18 @@ import { frameAncestors, mountSpa, withClientConfig } from "./spa.js";
 
 let distDir: string;
 let app: Express;
+const APP_SCRIPT = `console.log(${JSON.stringify("app ".repeat(200))})`;
 
 beforeAll(async () => {
   distDir = await mkdtemp(path.join(tmpdir(), "rmcloud-spa-"));
   await mkdir(path.join(distDir, "assets"));
   await writeFile(path.join(distDir, "index.html"), "<!doctype html><title>main app</title>");
   await writeFile(path.join(distDir, "panel.html"), "<!doctype html><title>issue panel</title>");
-  await writeFile(path.join(distDir, "assets", "index-abc.js"), "console.log('app')");
+  await writeFile(path.join(distDir, "assets", "index-abc.js"), APP_SCRIPT);
+  // As the build leaves them (vite.config.ts, precompress): a brotli and a gzip copy beside each script.
+  await writeFile(path.join(distDir, "assets", "index-abc.js.br"), brotliCompressSync(APP_SCRIPT));
+  await writeFile(path.join(distDir, "assets", "index-abc.js.gz"), gzipSync(APP_SCRIPT));
+  await writeFile(path.join(distDir, "assets", "index-abc.css"), "body { margin: 0 }");
   await writeFile(path.join(distDir, "host-loader.js"), "void 0");
   app = express();
   await mountSpa(app, loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "spa-test-secret-0123456789-abcdefghij" }), { distDir });
@@ -70,6 +76,39 @@ describe("the built app served in production", () => {
     expect((await request(app).get("/app/host-loader.js")).status).toBe(200);
   });
 
+  it("sends a browser the build's brotli or gzip copy of a script, whichever it accepts, cached for a year", async () => {
+    const brotli = await request(app).get("/app/assets/index-abc.js").set("Accept-Encoding", "gzip, deflate, br");
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.text).toBe(APP_SCRIPT);
+    const gzipped = await request(app).get("/app/assets/index-abc.js").set("Accept-Encoding", "gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gzipped.text).toBe(APP_SCRIPT);
+    const plain = await request(app).get("/app/assets/index-abc.js").set("Accept-Encoding", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.text).toBe(APP_SCRIPT);
+    for (const response of [brotli, gzipped, plain]) {
+      expect(response.status).toBe(200);
+      expect(response.type).toBe("application/javascript");
+      expect(response.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(response.headers.vary).toBe("Accept-Encoding");
+    }
+    // A file the build left uncompressed goes as it is.
+    const style = await request(app).get("/app/assets/index-abc.css").set("Accept-Encoding", "br");
+    expect(style.headers["content-encoding"]).toBeUndefined();
+    expect(style.text).toBe("body { margin: 0 }");
+  });
+
+  it("has the pages and the files without a hash revalidated on every use, and compresses the pages", async () => {
+    const page = await request(app).get("/requirements").set("Accept-Encoding", "br");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(page.text).toContain("main app");
+    const gzipped = await request(app).get("/authenticate/requirements").set("Accept-Encoding", "gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gzipped.text).toContain("main app");
+    expect((await request(app).get("/app/host-loader.js")).headers["cache-control"]).toBe("no-cache");
+  });
+
   it.each([...SPA_ROUTES, ...SPA_ROUTES.map((route) => `/authenticate${route}`)])(
     "sends %s with the headers of a page framed by Jira and Confluence",
     async (route) => {
@@ -89,13 +128,23 @@ describe("the built app served in production", () => {
   });
 });
 
-describe("the browser's error reporting DSN", () => {
-  const page = "<!doctype html><html><head><title>rmCloud</title></head><body></body></html>";
+describe("what the page learns from the server", () => {
+  const page = '<!doctype html><html><head><script src="/host-loader.js"></script></head><body></body></html>';
+  const production = { env: "production" as const, connectKeysCdnUrl: undefined, extraFrameAncestors: [] };
+  const development = { env: "development" as const, connectKeysCdnUrl: "http://localhost:2990/_emulator/connect-keys", extraFrameAncestors: [] };
 
-  it("is named in the page only when SENTRY_CLIENT_DSN is set", () => {
-    expect(withClientConfig(page, { sentryClientDsn: undefined })).toBe(page);
-    expect(withClientConfig(page, { sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
-      '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />\n  </head>',
+  it("names the browser's error reporting DSN only when SENTRY_CLIENT_DSN is set", () => {
+    expect(withClientConfig(page, { ...production, sentryClientDsn: undefined })).toBe(page);
+    expect(withClientConfig(page, { ...production, sentryClientDsn: "https://public@o0.ingest.sentry.io/2" })).toContain(
+      '<meta name="rmcloud-sentry-dsn" content="https://public@o0.ingest.sentry.io/2" />',
+    );
+  });
+
+  it("names the emulator as a host to load the bridge from outside production, ahead of the script that reads it", () => {
+    const html = withClientConfig(page, { ...development, sentryClientDsn: undefined });
+    expect(html).toContain('<head>\n    <meta name="rmcloud-host-origins" content="http://localhost:2990" /><script src="/host-loader.js">');
+    expect(withClientConfig(page, { ...production, extraFrameAncestors: ["http://localhost:*"], sentryClientDsn: undefined })).toContain(
+      '<meta name="rmcloud-host-origins" content="http://localhost:*" />',
     );
   });
 });

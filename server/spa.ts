@@ -1,7 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { SENTRY_DSN_META } from "../common/errorReports.js";
@@ -73,32 +75,110 @@ export async function mountSpa(app: Express, config: Config, options: SpaOptions
   else await mountVite(app, config);
 }
 
-/** The page hands the browser its Sentry DSN when one is configured; otherwise it names none. */
-export function withClientConfig(html: string, config: Pick<Config, "sentryClientDsn">): string {
-  if (!config.sentryClientDsn) return html;
-  const dsn = config.sentryClientDsn.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  const meta = `<meta name="${SENTRY_DSN_META}" content="${dsn}" />`;
-  return html.includes("</head>") ? html.replace("</head>", `  ${meta}\n  </head>`) : `${meta}\n${html}`;
+/** The meta tag client/public/host-loader.js reads (a plain script: it cannot import this name). */
+export const HOST_ORIGINS_META = "rmcloud-host-origins";
+
+type ClientConfig = Pick<Config, "sentryClientDsn" | "env" | "connectKeysCdnUrl" | "extraFrameAncestors">;
+
+const attribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * What the page learns from the server, as meta tags at the top of its head (read by scripts that
+ * run before the app: host-loader.js): the Sentry DSN when one is configured, and the hosts other
+ * than Atlassian's sites whose bridge script the page may load, the same as may frame it (the
+ * emulator outside production, FRAME_ANCESTORS). A production page names no such host, so it never
+ * loads a script from http://localhost.
+ */
+export function withClientConfig(html: string, config: ClientConfig): string {
+  const hostOrigins = frameAncestors(config).filter((source) => !(ATLASSIAN_HOST_SOURCES as readonly string[]).includes(source));
+  const metas = [
+    ...(config.sentryClientDsn ? [`<meta name="${SENTRY_DSN_META}" content="${attribute(config.sentryClientDsn)}" />`] : []),
+    ...(hostOrigins.length > 0 ? [`<meta name="${HOST_ORIGINS_META}" content="${attribute(hostOrigins.join(" "))}" />`] : []),
+  ];
+  if (metas.length === 0) return html;
+  const tags = metas.join("\n    ");
+  return /<head>/i.test(html) ? html.replace(/<head>/i, (head) => `${head}\n    ${tags}`) : `${tags}\n${html}`;
 }
 
+/** The encodings the build compresses to (vite.config.ts, precompress), best first, with each copy's file suffix. */
+const ENCODINGS = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+] as const;
+type Encoding = (typeof ENCODINGS)[number]["name"];
+
+const compressors: Record<Encoding, (page: Buffer) => Promise<Buffer>> = {
+  br: (page) => promisify(brotliCompress)(page, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+  gzip: (page) => promisify(gzip)(page, { level: constants.Z_BEST_COMPRESSION }),
+};
+
+/** The first of `offered` (our order: the smallest first) that the request accepts, or undefined for the file as it is. */
+function acceptedEncoding(req: Request, offered: readonly Encoding[]): Encoding | undefined {
+  return offered.find((encoding) => req.acceptsEncodings(encoding) === encoding);
+}
+
+/**
+ * Sends the build's compressed copy of an asset (`index-abc.js.br` for `index-abc.js`) to a browser
+ * that accepts it, as the asset itself (its own Content-Type, Content-Encoding set); the static
+ * handler after it sends the file. The copies are listed once: the build does not change under a
+ * running server.
+ */
+function precompressedAssets(assetsDir: string): RequestHandler {
+  const files = new Set(existsSync(assetsDir) ? readdirSync(assetsDir) : []);
+  return (req, res, next) => {
+    const name = req.path.slice(1);
+    if ((req.method !== "GET" && req.method !== "HEAD") || name.includes("/") || !files.has(name)) return next();
+    const offered = ENCODINGS.filter(({ suffix }) => files.has(name + suffix));
+    if (offered.length === 0) return next();
+    res.vary("Accept-Encoding");
+    const encoding = acceptedEncoding(req, offered.map(({ name: offeredName }) => offeredName));
+    const copy = offered.find(({ name: offeredName }) => offeredName === encoding);
+    if (!copy) return next();
+    res.type(path.extname(name)).set("Content-Encoding", copy.name);
+    req.url = `/${name}${copy.suffix}`;
+    next();
+  };
+}
+
+/** A page as the server sends it (its config written in) and its compressed forms, made once. */
+type BuiltPage = { html: Buffer; encoded: Map<Encoding, Promise<Buffer>> };
+
+/**
+ * Production: the built files. Hashed assets (a new build, new names) are cached for a year and never
+ * revalidated; the pages and the unhashed files in dist/client (favicon) are revalidated on every
+ * use, so that a deployment takes effect at once (issue 39).
+ */
 function mountStatic(app: Express, distDir: string, config: Config): void {
-  const assets = express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y", index: false });
-  app.use(`${ASSET_BASE}/assets`, assets);
-  app.use(ASSET_BASE, express.static(distDir, { index: false }));
-  const pages = new Map<SpaEntry, Promise<string>>();
+  const assetsDir = path.join(distDir, "assets");
+  app.use(`${ASSET_BASE}/assets`, precompressedAssets(assetsDir));
+  app.use(`${ASSET_BASE}/assets`, express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
+  app.use(ASSET_BASE, express.static(distDir, { index: false, cacheControl: false, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
+  const pages = new Map<SpaEntry, Promise<BuiltPage>>();
   const page = (entry: SpaEntry) => {
-    let html = pages.get(entry);
-    if (!html) {
-      html = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => withClientConfig(file, config));
-      pages.set(entry, html);
+    let built = pages.get(entry);
+    if (!built) {
+      built = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => ({
+        html: Buffer.from(withClientConfig(file, config)),
+        encoded: new Map(),
+      }));
+      pages.set(entry, built);
     }
-    return html;
+    return built;
   };
   app.get("*", async (req: Request, res: Response, next: NextFunction) => {
     const entry = spaEntryOf(req.path);
     if (!entry) return next();
     try {
-      res.set("Cache-Control", "no-cache").type("html").send(await page(entry));
+      const built = await page(entry);
+      res.set("Cache-Control", "no-cache").vary("Accept-Encoding").type("html");
+      const encoding = acceptedEncoding(req, ENCODINGS.map(({ name }) => name));
+      if (!encoding) return res.send(built.html);
+      let encoded = built.encoded.get(encoding);
+      if (!encoded) {
+        encoded = compressors[encoding](built.html);
+        built.encoded.set(encoding, encoded);
+      }
+      res.set("Content-Encoding", encoding).send(await encoded);
     } catch (error) {
       pages.delete(entry);
       next(error);

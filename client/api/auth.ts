@@ -1,6 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { ExchangeTokenBody, TokenResponse, User } from "../../common/schemas/auth.js";
+import type { ExchangeTokenBody, TokenResponse } from "../../common/schemas/auth.js";
 import type { Host } from "../host/types.js";
 import { ApiError, api, onUnauthorized, tokenStore } from "./client.js";
 
@@ -73,8 +72,4 @@ export function useTokenRefresh(): void {
     }, TOKEN_REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
-}
-
-export function useUser() {
-  return useQuery({ queryKey: ["user"], queryFn: () => api.get<User>("/api/user"), staleTime: Number.POSITIVE_INFINITY });
 }

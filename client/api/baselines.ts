@@ -6,7 +6,6 @@ import type {
   Comparison,
   CreateBaselineInput,
 } from "../../common/schemas/baseline.js";
-import type { RequirementLite } from "../../common/schemas/requirement.js";
 import { api } from "./client.js";
 
 export type { Baseline, BaselineRevision, Comparison, RequirementDiff } from "../../common/schemas/baseline.js";
@@ -23,7 +22,6 @@ export const baselineKeys = {
   page: (baselineId: number, offset: number) => ["baselines", "page", baselineId, offset] as const,
   comparison: (projectId: number, first: number, second: number, includeUnchanged: boolean) =>
     ["baselines", "comparison", projectId, first, second, includeUnchanged] as const,
-  requirements: (projectId: number) => ["baselines", "scopeRequirements", projectId] as const,
 };
 
 /** GET /api/baseline: newest first. */
@@ -53,17 +51,6 @@ export function fetchBaselinePage(projectId: number, baselineId: number, offset:
       limit: BASELINE_ROWS_PAGE,
     })
     .then((detail) => detail.requirement_revisions);
-}
-
-/** The requirements an individual scope can pick from: the project's own. */
-export function useScopeRequirements(projectId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: baselineKeys.requirements(projectId),
-    queryFn: async () =>
-      (await api.get<{ requirements: RequirementLite[] }>("/api/requirement", { atlassian_project_id: projectId }))
-        .requirements,
-    enabled,
-  });
 }
 
 export function useCreateBaseline(projectId: number) {

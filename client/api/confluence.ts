@@ -14,26 +14,32 @@ export const confluenceKeys = {
   contents: (contentIds: readonly string[]) => ["confluence", "contents", ...contentIds] as const,
   requirementsOfContent: (contentId: string) => ["confluence", "requirements-of", contentId] as const,
   jiraProject: ["confluence", "jira-project"] as const,
-  siteRequirements: ["confluence", "site-requirements"] as const,
+  chosenRequirements: (requirementIds: readonly number[]) => ["confluence", "chosen-requirements", ...requirementIds] as const,
 };
 
 type Lites = { requirements: RequirementLite[] };
 
-/** Every requirement of the site: every project's and the global ones (the editors' choice). */
-export async function loadSiteRequirements(): Promise<RequirementLite[]> {
-  return (await api.get<Lites>("/api/requirement/lite")).requirements;
-}
-
 /** The named requirements, in the order asked (unknown or deleted ones are left out). */
 export async function loadRequirementsById(requirementIds: readonly number[]): Promise<RequirementLite[]> {
   if (requirementIds.length === 0) return [];
-  const { requirements } = await api.post<Lites>("/api/requirement/by-id/lite", { requirementIds });
+  const { requirements } = await api.post<Lites>("/api/requirement/by-id/lite", { requirementIds, with_description: true });
   const byId = new Map(requirements.map((requirement) => [requirement.requirement_id, requirement]));
   return requirementIds.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** Every requirement linked to the page, page after page of the list (the editor saves the whole list back). */
 export async function loadRequirementsOfContent(contentId: string): Promise<RequirementLite[]> {
-  return (await api.get<Lites>("/api/requirement/lite", { atlassian_content_id: contentId })).requirements;
+  const requirements: RequirementLite[] = [];
+  for (let offset = 0; ; ) {
+    const page = await api.get<Lites & { has_more?: boolean }>("/api/requirement/lite", {
+      atlassian_content_id: contentId,
+      with_description: "true",
+      offset,
+    });
+    requirements.push(...page.requirements);
+    if (!page.has_more || page.requirements.length === 0) return requirements;
+    offset += page.requirements.length;
+  }
 }
 
 /** The page macro editor's save: exactly these requirements are linked to the page afterwards. */

@@ -12,12 +12,14 @@ export const folderKeys = {
 
 type FoldersResponse = { folders: FolderItem[] };
 
+/** One folder, with its parent: for its detail, and to walk up to the top level. */
+export const folderQuery = (folderId: number) => ({
+  queryKey: folderKeys.detail(folderId),
+  queryFn: () => api.get<Folder>(`/api/folder/${folderId}`),
+});
+
 export function useFolder(folderId: number | undefined) {
-  return useQuery({
-    queryKey: folderKeys.detail(folderId ?? 0),
-    queryFn: () => api.get<Folder>(`/api/folder/${folderId}`),
-    enabled: folderId !== undefined,
-  });
+  return useQuery({ ...folderQuery(folderId ?? 0), enabled: folderId !== undefined });
 }
 
 /** Folders only, for the move-target picker: the top level... */

@@ -1,4 +1,4 @@
-import { type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
+import { queryOptions, type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { Item, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
@@ -15,12 +15,20 @@ export const itemKeys = {
   children: (projectId: number, folderId: number) => ["items", projectId, "folder", folderId] as const,
 };
 
-export function useTopLevelItems(projectId: number) {
-  return useQuery({
+/**
+ * The tree's top level; also fetched ahead, as the page loads (client/firstScreen.ts). That answer is
+ * still fresh when the tree mounts a moment later, so the tree does not ask again; a change the app
+ * makes invalidates it at once whatever its age.
+ */
+export const topLevelItemsQuery = (projectId: number) =>
+  queryOptions({
     queryKey: itemKeys.topLevel(projectId),
-    queryFn: async () =>
-      (await api.get<ItemsResponse>("/api/item/primary", { atlassian_project_id: projectId })).items,
+    staleTime: 5000,
+    queryFn: async () => (await api.get<ItemsResponse>("/api/item/primary", { atlassian_project_id: projectId })).items,
   });
+
+export function useTopLevelItems(projectId: number) {
+  return useQuery(topLevelItemsQuery(projectId));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import type { JobStatusResponse } from "../../common/schemas/job.js";
 import type { MatrixExportBody, MatrixExportResponse, MatrixResponse } from "../../common/schemas/matrix.js";
 import { api } from "./client.js";
@@ -9,16 +9,36 @@ export type { MatrixExportResponse, MatrixResponse } from "../../common/schemas/
 export const EXPORT_POLL_MS = 2000;
 export const isJobRunning = (status: string | undefined) => status === "queued" || status === "started";
 
+/** Rows per window the grid asks for: a few screens' worth, well under the API's maximum. */
+export const MATRIX_WINDOW_ROWS = 200;
+
 export const matrixKeys = {
-  matrix: (projectId: number) => ["matrix", projectId] as const,
+  window: (projectId: number, filter: string, window: number) => ["matrix", projectId, filter, window] as const,
   job: (jobId: string) => ["job", jobId] as const,
 };
 
-export function useMatrix(projectId: number) {
-  return useQuery({
-    queryKey: matrixKeys.matrix(projectId),
-    queryFn: () => api.get<MatrixResponse>("/api/requirement/matrix", { atlassian_project_id: projectId }),
-  });
+const matrixWindowQuery = (projectId: number, filter: string, window: number) => ({
+  queryKey: matrixKeys.window(projectId, filter, window),
+  queryFn: () =>
+    api.get<MatrixResponse>("/api/requirement/matrix", {
+      atlassian_project_id: projectId,
+      offset: window * MATRIX_WINDOW_ROWS,
+      limit: MATRIX_WINDOW_ROWS,
+      filter: filter || undefined,
+    }),
+});
+
+/**
+ * The matrix's first window: its total sizes the grid. While a new filter's answer is on its way
+ * the previous one stays on screen.
+ */
+export function useMatrixStart(projectId: number, filter: string) {
+  return useQuery({ ...matrixWindowQuery(projectId, filter, 0), placeholderData: keepPreviousData });
+}
+
+/** The windows the grid has in view (window n holds rows n*200 to n*200+199), each asked for once. */
+export function useMatrixWindows(projectId: number, filter: string, windows: readonly number[]) {
+  return useQueries({ queries: windows.map((window) => matrixWindowQuery(projectId, filter, window)) });
 }
 
 export const startMatrixExport = (body: MatrixExportBody) => api.post<MatrixExportResponse>("/api/requirement/matrix/export", body);

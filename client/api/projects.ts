@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useHost } from "../host/index.js";
 import type { Host } from "../host/types.js";
 
-import { GLOBAL_PROJECT_ID } from "../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../common/constants.js";
 
 export { GLOBAL_PROJECT_ID };
 export const GLOBAL_PROJECT_NAME = "Global Requirements";

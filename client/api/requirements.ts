@@ -1,13 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Attribute } from "../../common/schemas/attribute.js";
-import type { RequirementDetail, RequirementLite, Revision } from "../../common/schemas/requirement.js";
+import type { RequirementDetail, Revision } from "../../common/schemas/requirement.js";
 import { folderKeys } from "./folders.js";
 import { itemKeys } from "./items.js";
 
 export type { LinkedRequirement, RequirementDetail, Revision } from "../../common/schemas/requirement.js";
-/** A requirement of GET /api/requirement: what the link picker offers (it carries its type's level). */
-export type ListedRequirement = RequirementLite;
 export type CustomAttribute = Attribute;
 /** A custom field's value: free text, or the chosen option's id. */
 export type AttributeValue = string | number;
@@ -32,8 +30,13 @@ export const requirementKeys = {
   all: ["requirements"] as const,
   detail: (requirementId: number) => ["requirements", "detail", requirementId] as const,
   revisions: (requirementId: number) => ["requirements", "revisions", requirementId] as const,
-  linkable: (projectId: number) => ["requirements", "linkable", projectId] as const,
 };
+
+/** A detail or revisions query of one of these requirements. */
+function isOwnQueryOf(queryKey: readonly unknown[], requirementIds: readonly number[]): boolean {
+  const [, kind, requirementId] = queryKey;
+  return (kind === "detail" || kind === "revisions") && requirementIds.includes(requirementId as number);
+}
 
 export function useRequirement(requirementId: number | undefined) {
   return useQuery({
@@ -51,29 +54,19 @@ export function useRequirementRevisions(requirementId: number) {
   });
 }
 
-/** The project's requirements and the global ones: those a requirement may link to. */
-export function useLinkableRequirements(projectId: number, enabled = true) {
-  return useQuery({
-    queryKey: requirementKeys.linkable(projectId),
-    queryFn: async () =>
-      (
-        await api.get<{ requirements: ListedRequirement[] }>("/api/requirement", {
-          atlassian_project_id: projectId === 0 ? [0] : [projectId, 0],
-        })
-      ).requirements,
-    enabled,
-  });
-}
-
 /**
  * Any requirement change can touch the tree, the details of linked requirements (their links
- * are two-way), revisions and the link picker, so all of them are refreshed.
+ * are two-way), revisions and the link picker, so all of them are refreshed; the detail and
+ * revisions of requirements just deleted are not, since asking for them again could only fail.
  */
 function useInvalidateRequirements(projectId: number) {
   const queryClient = useQueryClient();
-  return () =>
+  return (deleted: readonly number[] = []) =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: requirementKeys.all }),
+      queryClient.invalidateQueries({
+        queryKey: requirementKeys.all,
+        predicate: ({ queryKey }) => !isOwnQueryOf(queryKey, deleted),
+      }),
       queryClient.invalidateQueries({ queryKey: itemKeys.all(projectId) }),
       queryClient.invalidateQueries({ queryKey: folderKeys.all }),
     ]);
@@ -84,7 +77,7 @@ export function useCreateRequirement(projectId: number) {
   return useMutation({
     mutationFn: (input: RequirementInput & { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<RequirementDetail>("/api/requirement", { ...input, project: projectId }),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -100,7 +93,7 @@ export function useUpdateRequirement(projectId: number) {
       attachments: RequirementDetail["attachments"];
       revision: number;
     }) => api.put<RequirementDetail>(`/api/requirement/${requirementId}`, body),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -109,7 +102,7 @@ export function useDeleteRequirements(projectId: number) {
   return useMutation({
     mutationFn: (requirementIds: number[]) =>
       api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
-    onSuccess: invalidate,
+    onSuccess: (_answer, requirementIds) => invalidate(requirementIds),
   });
 }
 
@@ -118,6 +111,6 @@ export function useMoveRequirements(projectId: number) {
   return useMutation({
     mutationFn: (input: { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<unknown>("/api/requirement/move/bulk", input),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }

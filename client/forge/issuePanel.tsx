@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import type { User } from "../../common/schemas/auth.js";
@@ -21,6 +22,9 @@ const host = forgeHost(bridge);
 const LinkRequirementsDialog = lazy(() =>
   import("../pages/LinkRequirementsDialog/LinkRequirementsDialog.js").then((module) => ({ default: module.LinkRequirementsDialog })),
 );
+
+/** The link dialog's requirement picker searches through TanStack Query, as on the add-on's own pages. */
+const dialogQueries = new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
 async function signIn(): Promise<void> {
   const { token, base_url } = await signInThroughForge(bridge);
@@ -56,9 +60,11 @@ function ForgePanel() {
   if (state.view === "panel") return <IssuePanel host={host} issue={state.issue} jiraBaseUrl={state.jiraBaseUrl} />;
   return (
     <HostProvider host={host}>
-      <Suspense fallback={<p className="rm-panel rm-muted">Loading…</p>}>
-        <LinkRequirementsDialog />
-      </Suspense>
+      <QueryClientProvider client={dialogQueries}>
+        <Suspense fallback={<p className="rm-panel rm-muted">Loading…</p>}>
+          <LinkRequirementsDialog />
+        </Suspense>
+      </QueryClientProvider>
       <footer className="rm-panel">
         <button type="button" className="rm-button" onClick={() => void host.submitDialog()}>
           Save

@@ -130,6 +130,25 @@ describe("the host bridge", () => {
     expect(found).toBe(true);
   });
 
+  it("takes the bridge as soon as its script has loaded, without waiting for the next retry", async () => {
+    vi.useFakeTimers();
+    const { bridge } = fakeBridge();
+    const script = new EventTarget();
+    let loaded: ApBridge | undefined;
+    let found = false;
+    void waitForBridge(
+      () => loaded,
+      () => script,
+    ).then(() => {
+      found = true;
+    });
+    await vi.advanceTimersByTimeAsync(300);
+    loaded = bridge;
+    script.dispatchEvent(new Event("load"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(found).toBe(true);
+  });
+
   it("reads the state string however the host hands it back", () => {
     expect(stateString("#!10000-comparison")).toBe("10000-comparison");
     expect(stateString("!10000-comparison")).toBe("10000-comparison");

@@ -54,17 +54,31 @@ export class HostRequestError extends Error {
 
 /** Spec section 9: the bridge script loads asynchronously; look for it again every 250 ms. */
 export const BRIDGE_RETRY_MS = 250;
+/** The bridge script host-loader.js adds to the page. */
+const BRIDGE_SCRIPT = 'script[src$="/atlassian-connect/all.js"]';
 /** Spec section 9: the host may lay the iframe out late; size it to the parent once more after 1000 ms. */
 export const SIZE_TO_PARENT_FALLBACK_MS = 1000;
 
-export function waitForBridge(lookup: () => ApBridge | undefined = () => (window as { AP?: ApBridge }).AP): Promise<ApBridge> {
+/**
+ * The bridge as soon as its script has run (its load event), so the first screen's host calls do not
+ * wait for the next retry (issue 39); the 250 ms retry stays for a script that is not on the page yet.
+ */
+export function waitForBridge(
+  lookup: () => ApBridge | undefined = () => (window as { AP?: ApBridge }).AP,
+  script: () => EventTarget | null | undefined = () => globalThis.document?.querySelector(BRIDGE_SCRIPT),
+): Promise<ApBridge> {
   return new Promise((resolve) => {
-    const attempt = () => {
+    const found = () => {
       const bridge = lookup();
       if (bridge) resolve(bridge);
-      else setTimeout(attempt, BRIDGE_RETRY_MS);
+      return bridge !== undefined;
     };
-    attempt();
+    if (found()) return;
+    script()?.addEventListener("load", found, { once: true });
+    const retry = () => {
+      if (!found()) setTimeout(retry, BRIDGE_RETRY_MS);
+    };
+    setTimeout(retry, BRIDGE_RETRY_MS);
   });
 }
 

@@ -54,6 +54,30 @@ describe("the main screen's state", () => {
     expect(store.getSnapshot().nav).toEqual({ projectId: 10000, tab: "requirements", requirementId: 12 });
   });
 
+  it("asks the host for its history state and its context at once, before either answers", async () => {
+    const { host } = fakeHost({ contextProjectId: "10001" });
+    const asked: string[] = [];
+    let answerState: (state: string | undefined) => void = () => undefined;
+    host.history.getState = () => {
+      asked.push("state");
+      return new Promise((resolve) => {
+        answerState = resolve;
+      });
+    };
+    const context = host.getContext;
+    host.getContext = () => {
+      asked.push("context");
+      return context();
+    };
+    const store = new AppStore(host, fakeFrame("/requirements"));
+    store.start();
+    await Promise.resolve();
+    expect(asked).toEqual(["state", "context"]);
+    answerState(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getSnapshot().nav).toEqual({ projectId: 10001, tab: "requirements" });
+  });
+
   it("opens the project of the host page when the URL names none", async () => {
     const { host } = fakeHost({ contextProjectId: "10001" });
     const store = await started(host, fakeFrame("/requirements"));

@@ -50,13 +50,13 @@ export class AppStore {
     return stopPop;
   }
 
+  /** The host's state and its context are asked together: one round trip to the host before the first screen, not two (issue 39). */
   private async resolveStart(): Promise<NavState | undefined> {
-    const hostState = await this.host.history.getState().catch(() => undefined);
-    const input = { hostState, search: this.frame.search, pathname: this.frame.pathname };
-    const nav = initialNavState(input);
-    if (nav) return nav;
-    const context = await this.host.getContext().catch(() => undefined);
-    return initialNavState({ ...input, contextProjectId: context?.projectId });
+    const [hostState, context] = await Promise.all([
+      this.host.history.getState().catch(() => undefined),
+      this.host.getContext().catch(() => undefined),
+    ]);
+    return initialNavState({ hostState, search: this.frame.search, pathname: this.frame.pathname, contextProjectId: context?.projectId });
   }
 
   subscribe = (listener: () => void) => {

@@ -3,9 +3,6 @@ import { numericIdSchema, projectParamSchema, requirementRefSchema, textError} f
 import { RequirementSnapshotSchema } from "./requirement.js";
 
 export const BASELINE_NAME_MAX = 255;
-/** Spec section 9: a baseline's ID is shown as 'B' plus its id. */
-export const BASELINE_ID_PREFIX = "B";
-export const baselineIdLabel = (baselineId: number) => `${BASELINE_ID_PREFIX}${baselineId}`;
 
 /** Spec section 9: the fields a comparison looks at, in the order the diff table shows them. */
 export const COMPARED_FIELDS = [

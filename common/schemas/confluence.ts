@@ -6,9 +6,6 @@ export { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "./requirement.js";
 /** Requirements one page may link with `PUT /api/confluence/content/{contentId}` (the page macro editor). */
 export const MAX_REQUIREMENTS_PER_CONTENT = 20;
 export const REQUIREMENTS_PER_CONTENT_MESSAGE = `Link no more than ${MAX_REQUIREMENTS_PER_CONTENT} requirements to a page`;
-/** Spec section 8: a problem loading wiki data, with the Get help advice (worded like the custom attributes one). */
-export const WIKI_DATA_PROBLEM =
-  'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';
 /** Content search reads at most this many pages per request, the most a requirement can link. */
 export const MAX_CONTENT_SEARCH = 100;
 /** The content picker's page size. */

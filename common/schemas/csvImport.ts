@@ -28,6 +28,10 @@ const idSchema = z.union([z.number().int().positive(), z.string().regex(/^\d+$/)
   error: (issue) => (issue.input === undefined || issue.input === null || issue.input === "" ? "Required" : "Must be an id"),
 });
 
+/** The optional columns of host data an import may leave out: Jira's components and status. */
+export const IMPORT_LEAVABLE_COLUMNS = ["components", "status"] as const;
+export type ImportLeavableColumn = (typeof IMPORT_LEAVABLE_COLUMNS)[number];
+
 /** POST /api/import-issues (spec section 7). */
 export const ImportRequestSchema = z.object({
   file_name: z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema),
@@ -45,9 +49,30 @@ export const ImportRequestSchema = z.object({
   additional_headers: z.array(z.string().max(1000)).max(1000).default([]),
   /** Assign each requirement to the assignee of its first component that has one (the component's lead by default). */
   assign_based_on_component: z.boolean().default(false),
+  /** Columns of the file not read at all (Global Requirements never reads them: it has no status or components). */
+  left_out_columns: z.array(z.enum(IMPORT_LEAVABLE_COLUMNS)).max(IMPORT_LEAVABLE_COLUMNS.length).default([]),
+  /**
+   * A component or status name the project does not have is left out of its row (the dialog has
+   * warned about it) instead of refusing the row.
+   */
+  leave_out_unknown_names: z.boolean().default(false),
 });
 export type ImportRequestInput = z.input<typeof ImportRequestSchema>;
 export type ImportRequest = z.output<typeof ImportRequestSchema>;
+
+/** The request as the route parsed it (host lists already read from their JSON), as the import job carries it. */
+export const ImportJobPayloadSchema: z.ZodType<ImportRequest> = z.object({
+  file_name: z.string(),
+  requirement_type: z.number(),
+  location: z.number().nullable(),
+  atlassian_project_id: z.number(),
+  atlassian_component_json: z.array(z.unknown()),
+  atlassian_statuses_json: z.array(z.unknown()),
+  additional_headers: z.array(z.string()),
+  assign_based_on_component: z.boolean(),
+  left_out_columns: z.array(z.enum(IMPORT_LEAVABLE_COLUMNS)).default([]),
+  leave_out_unknown_names: z.boolean().default(false),
+});
 
 export const ImportResponseSchema = z.object({ job_id: z.string() });
 

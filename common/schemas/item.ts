@@ -17,9 +17,6 @@ export const requirementRefSchema = z
   .union([numericIdSchema, z.object({ requirement_id: numericIdSchema })], { error: "Must be a number" })
   .transform((value) => (typeof value === "number" ? value : value.requirement_id));
 
-/** Spec section 1: the pseudo-project for requirements that link to issues across the whole instance. */
-export const GLOBAL_PROJECT_ID = 0;
-
 /** Project 0 is Global Requirements. */
 export const projectParamSchema = numericIdSchema;
 

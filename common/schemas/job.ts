@@ -19,3 +19,10 @@ export const JobStatusResponseSchema = z.object({
   error: z.string().nullable(),
 });
 export type JobStatusResponse = z.infer<typeof JobStatusResponseSchema>;
+
+/** What a verified `jira:issue_deleted` webhook puts on the queue: the site (from its JWT) and the issue. */
+export const IssueDeletedJobPayloadSchema = z.object({
+  tenantId: z.guid(),
+  issueId: z.string().min(1),
+});
+export type IssueDeletedJobPayload = z.infer<typeof IssueDeletedJobPayloadSchema>;

@@ -25,14 +25,43 @@ export type MatrixRow = z.infer<typeof MatrixRowSchema>;
 /** The requirement columns, in order; the issue-type columns come from Jira. */
 export const MATRIX_HEADER_ROW = ["ID", "Name", "Type"] as const;
 
+/**
+ * A window of the matrix: `rows` are the `limit` rows from `offset` (requirement id order) of the
+ * rows the filter leaves, `total_rows` how many it leaves, so a grid can size its scrollbar and
+ * ask for the window in view.
+ */
 export const MatrixResponseSchema = z.object({
   rows: z.array(MatrixRowSchema),
   requirement_types: z.array(RequirementTypeSchema),
   header_row: z.array(z.string()),
+  total_rows: z.number(),
 });
 export type MatrixResponse = z.infer<typeof MatrixResponseSchema>;
 
-export const MatrixQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
+/** Issue 37: the matrix answers windows, never the whole project in one answer. */
+export const MATRIX_MAX_LIMIT = 1000;
+export const MATRIX_DEFAULT_LIMIT = 200;
+
+const wholeNumber = (fallback: number) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, "Must be a whole number")])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
+
+export const MatrixQuerySchema = z.object({
+  atlassian_project_id: projectParamSchema,
+  limit: wholeNumber(MATRIX_DEFAULT_LIMIT).pipe(
+    z.number().min(1, "Must be at least 1").max(MATRIX_MAX_LIMIT, `Must be at most ${MATRIX_MAX_LIMIT}`),
+  ),
+  offset: wholeNumber(0),
+  /** 'Filter requirements': words that must all be in the requirement's label (ID and name), case-insensitive. */
+  filter: z.string({ error: "Must be text" }).max(200, "Must be at most 200 characters").optional(),
+});
+export type MatrixQuery = z.input<typeof MatrixQuerySchema>;
+
+/** The filter's words as both sides match them: split on white space, lower-cased. */
+export const filterWords = (text: string | undefined): string[] => (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 
 /** Jira issue type ids are numeric strings. */
 const issueTypeIdSchema = z
@@ -50,3 +79,13 @@ export type MatrixExportBody = z.input<typeof MatrixExportBodySchema>;
 
 export const MatrixExportResponseSchema = z.object({ job_id: z.string(), presigned_url: z.string() });
 export type MatrixExportResponse = z.infer<typeof MatrixExportResponseSchema>;
+
+/** What the Word export job carries on the queue: the project, the issue-type columns, the file it writes. */
+export const MatrixExportJobPayloadSchema = z.object({
+  projectId: z.number().int().min(0),
+  selectedIssueTypes: z.array(z.string()),
+  fileName: z.string(),
+});
+
+/** The hourly clean-up of old exports carries nothing (pg-boss sends its cron jobs with an empty payload). */
+export const MatrixExportCleanupJobPayloadSchema = z.object({});

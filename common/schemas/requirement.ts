@@ -74,13 +74,40 @@ export type RequirementDetail = z.infer<typeof RequirementDetailSchema>;
 
 /** GET /api/requirement, GET /api/requirement/lite, POST /api/requirement/by-id/lite: the tree item plus what pickers need. */
 export const RequirementLiteSchema = RequirementListItemSchema.extend({
-  description: z.string(),
+  /** Only when asked for (`with_description`): descriptions are most of a list's weight. */
+  description: z.string().optional(),
   project: z.number(),
   requirement_type_id: z.number(),
   level: z.number(),
 });
 export type RequirementLite = z.infer<typeof RequirementLiteSchema>;
-export const RequirementsResponseSchema = z.object({ requirements: z.array(RequirementLiteSchema) });
+export const RequirementsResponseSchema = z.object({
+  requirements: z.array(RequirementLiteSchema),
+  /** On the paged lists (GET /api/requirement and /lite): the page answered, and whether another follows. */
+  offset: z.number().optional(),
+  limit: z.number().optional(),
+  has_more: z.boolean().optional(),
+});
+
+/** The most requirements one page of GET /api/requirement or /lite holds (also its default). */
+export const REQUIREMENT_LIST_LIMIT_MAX = 1000;
+const withDescriptionSchema = z
+  .enum(["true", "false"], { error: "Must be true or false" })
+  .optional()
+  .transform((value) => value === "true");
+const requirementListPage = {
+  offset: numericIdSchema.optional().transform((value) => value ?? 0),
+  limit: numericIdSchema
+    .pipe(
+      z
+        .number()
+        .min(1, "Must be at least 1")
+        .max(REQUIREMENT_LIST_LIMIT_MAX, `At most ${REQUIREMENT_LIST_LIMIT_MAX}`),
+    )
+    .optional()
+    .transform((value) => value ?? REQUIREMENT_LIST_LIMIT_MAX),
+  with_description: withDescriptionSchema,
+};
 
 /**
  * What a revision freezes: everything a baseline shows and compares (spec sections 3 and 9),
@@ -216,6 +243,8 @@ export const PatchRequirementSchema = z.object({ attachments: attachmentsSchema,
 export const RequirementIdsSchema = z.object({
   requirementIds: z.array(numericIdSchema, { error: "Required" }).max(20_000),
 });
+/** POST /api/requirement/by-id/lite: the named requirements, with their descriptions when asked for. */
+export const LitesByIdSchema = RequirementIdsSchema.extend({ with_description: z.boolean({ error: "Must be true or false" }).optional() });
 export const BulkDeleteSchema = z.object({
   requirements: z.array(numericIdSchema, { error: "Required" }).min(1, "Select at least one requirement").max(20_000),
 });
@@ -229,14 +258,20 @@ export const RequirementsQuerySchema = z.object({
     .union([projectParamSchema, z.array(projectParamSchema)], { error: "Required" })
     .transform((value) => (Array.isArray(value) ? value : [value])),
   atlassian_issue_id: hostIdSchema.optional(),
+  ...requirementListPage,
 });
-export const LiteQuerySchema = z.object({
-  atlassian_project_id: z
-    .union([projectParamSchema, z.array(projectParamSchema)])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
-  atlassian_content_id: hostIdSchema.optional(),
-});
+export const LITE_FILTER_REQUIRED = "Name the projects (atlassian_project_id) or the page (atlassian_content_id) whose requirements to list";
+/** Without a filter it would list the whole site: refused (a picker searches instead, GET /api/requirement/search). */
+export const LiteQuerySchema = z
+  .object({
+    atlassian_project_id: z
+      .union([projectParamSchema, z.array(projectParamSchema)])
+      .optional()
+      .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+    atlassian_content_id: hostIdSchema.optional(),
+    ...requirementListPage,
+  })
+  .refine((query) => query.atlassian_project_id !== undefined || query.atlassian_content_id !== undefined, LITE_FILTER_REQUIRED);
 
 /** POST /api/requirement/display_ids answers requirement id (as a string key) to its ID label, e.g. {"12": "SYS-12"}. */
 export const DisplayIdsResponseSchema = z.record(z.string(), z.string());

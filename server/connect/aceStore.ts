@@ -5,9 +5,10 @@ import {
   forgetForgeInstallation,
 } from "../db/forgeInstallationStore.js";
 import { findInstallationByClientKey, type Installation, listEnabledInstallations } from "../db/installationStore.js";
-import { type InstallPayload, recordInstallation, recordUninstallation } from "./lifecycle.js";
+import { type InstallPayload, type LifecycleToken, recordInstallation } from "./lifecycle.js";
 
 const CLIENT_INFO = "clientInfo";
+const LIFECYCLE_ONLY = "rmCloud records installations through its lifecycle routes only";
 
 /** ACE reads an installation as its install payload, shared secret included. */
 const clientInfoOf = (installation: Installation): Record<string, unknown> => ({
@@ -34,9 +35,9 @@ export class KnexInstallationStore {
     return installation?.enabled ? clientInfoOf(installation) : null;
   }
 
-  /** What ACE returns is only logged and emitted, so it carries no secret. */
-  async saveInstallation(payload: InstallPayload, clientKey: string): Promise<Record<string, unknown>> {
-    const { tenantId } = await recordInstallation(this.db, { ...payload, clientKey });
+  /** Our `installed` route's (server/connect/index.ts), with the callback's token: ACE's own route is not mounted. */
+  async saveInstallation(payload: InstallPayload, clientKey: string, token: LifecycleToken): Promise<Record<string, unknown>> {
+    const { tenantId } = await recordInstallation(this.db, { ...payload, clientKey }, token);
     if (typeof payload.installationId === "string" && payload.installationId) {
       await this.associateInstallations(payload.installationId, clientKey);
     }
@@ -65,14 +66,16 @@ export class KnexInstallationStore {
     throw new Error("rmCloud keeps no Forge app tokens: it calls Jira and Confluence as the Connect app");
   }
 
-  set(key: string, value: InstallPayload, clientKey: string): Promise<Record<string, unknown>> {
-    assertClientInfo(key);
-    return this.saveInstallation(value, clientKey);
+  /**
+   * Installations are recorded by the lifecycle routes only, which accept each signed callback once;
+   * a write past them would skip that check.
+   */
+  set(_key: string, _value: InstallPayload, _clientKey: string): never {
+    throw new Error(LIFECYCLE_ONLY);
   }
 
-  async del(key: string, clientKey: string): Promise<void> {
-    assertClientInfo(key);
-    await recordUninstallation(this.db, clientKey);
+  del(_key: string, _clientKey: string): never {
+    throw new Error(LIFECYCLE_ONLY);
   }
 
   async getAllClientInfos(): Promise<Record<string, unknown>[]> {

@@ -10,6 +10,8 @@ import { verifyAppToken } from "./appToken.js";
 
 const JIRA_FORGE_APP = "ari:cloud:ecosystem::app/6f1b7d5e-1c1a-4f0e-9a43-2b1f3c1e0d11";
 const CONFLUENCE_FORGE_APP = "0d3c4b5a-6978-4a1b-8c2d-3e4f5a6b7c8d";
+/** Where rmCloud's own Forge pages run (FORGE_CUSTOM_UI_ORIGINS). */
+const OUR_CUSTOM_UI = "https://7f6b3a2c-1d2e-4f5a-9b8c-0d1e2f3a4b5c.cdn.prod.atlassian-dev.net";
 
 let keys: KeyServer;
 let forgeKeys: ForgeKeys;
@@ -20,7 +22,7 @@ beforeAll(async () => {
     config: {
       ...testConfig(),
       connectKeysCdnUrl: keys.url,
-      forge: { appIds: [JIRA_FORGE_APP, CONFLUENCE_FORGE_APP], jwksUrl: forgeKeys.jwksUrl },
+      forge: { appIds: [JIRA_FORGE_APP, CONFLUENCE_FORGE_APP], jwksUrl: forgeKeys.jwksUrl, customUiOrigins: [OUR_CUSTOM_UI] },
     },
   });
 });
@@ -139,8 +141,8 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
     expect(unlicensed.body).toEqual({ Result: "license" });
   });
 
-  it("lets Forge Custom UI pages call the API across origins, and no other origin", async () => {
-    const origin = "https://7f6b3a2c-1d2e-4f5a-9b8c-0d1e2f3a4b5c.cdn.prod.atlassian-dev.net";
+  it("lets rmCloud's own Forge Custom UI pages call the API across origins, and no other origin", async () => {
+    const origin = OUR_CUSTOM_UI;
     const preflight = await request(ctx.app)
       .options("/api/user")
       .set("Origin", origin)
@@ -152,6 +154,12 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
 
     const other = await request(ctx.app).get("/api/user").set("Origin", "https://evil.example.com");
     expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+    // Every Forge app's pages run on the same CDN: another app's page must not read our answers.
+    const otherForgeApp = "https://0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.cdn.prod.atlassian-dev.net";
+    for (const method of ["get", "options"] as const) {
+      const answer = await request(ctx.app)[method]("/api/user").set("Origin", otherForgeApp).set("Access-Control-Request-Method", "GET");
+      expect(answer.headers["access-control-allow-origin"]).toBeUndefined();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import cors from "cors";
 import type { Request, RequestHandler } from "express";
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
 import type { Db } from "../db/knex.js";
@@ -123,19 +124,15 @@ export function forgeInvocationOf(req: Request): ForgeInvocation {
   return invocation;
 }
 
-/** Custom UI runs on Forge's CDN, a cross origin: our API answers its fetches (Bearer tokens, no cookies). */
-const FORGE_CUSTOM_UI_ORIGIN = /^https:\/\/[a-z0-9-]+\.cdn\.(prod|stg)\.atlassian-dev\.net$/;
-
-export function allowForgeCustomUi(): RequestHandler {
-  return (req, res, next) => {
-    const origin = req.get("origin");
-    if (!origin || !FORGE_CUSTOM_UI_ORIGIN.test(origin)) return next();
-    res.vary("Origin");
-    res.set("Access-Control-Allow-Origin", origin);
-    if (req.method !== "OPTIONS") return next();
-    res.set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE");
-    res.set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept");
-    res.set("Access-Control-Max-Age", "600");
-    res.status(204).end();
-  };
+/**
+ * Custom UI runs on Forge's CDN, a cross origin: our API answers the fetches of rmCloud's own Forge
+ * pages (FORGE_CUSTOM_UI_ORIGINS; Bearer tokens, no cookies), and no other app's on the same CDN.
+ */
+export function allowForgeCustomUi(origins: string[]): RequestHandler {
+  return cors({
+    origin: origins,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: ["Authorization", "Content-Type", "Accept"],
+    maxAge: 600,
+  });
 }

@@ -3,6 +3,7 @@ import { FORGE_EXCHANGE_PATH, type ForgeExchangeResponse } from "../../common/fo
 import ace from "atlassian-connect-express";
 import type { Express, Request, RequestHandler } from "express";
 import type { AppDeps } from "../deps.js";
+import { noStore } from "../middleware/noStore.js";
 import { handle } from "../routes/handle.js";
 import { aceLogger } from "./aceLogger.js";
 import { KnexInstallationStore } from "./aceStore.js";
@@ -13,7 +14,7 @@ import {
   forgeInvocationVerifier,
   requireForgeInvocation,
 } from "./forgeRemote.js";
-import { recordUninstallation } from "./lifecycle.js";
+import { lifecycleTokenOf, recordUninstallation } from "./lifecycle.js";
 import { confluenceDescriptor, DESCRIPTOR_PATHS, jiraDescriptor, LIFECYCLE_PATHS, WEBHOOKS } from "./modules.js";
 import { dispatchJiraIssueDeleted } from "./webhooks.js";
 
@@ -65,7 +66,8 @@ type VerifiedRequest = Request & { context?: { clientKey?: string } };
 export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
   const { baseUrl, connectKeysCdnUrl, forge } = deps.config;
   const storeId = randomUUID();
-  pendingStores.set(storeId, new KnexInstallationStore(deps.db));
+  const store = new KnexInstallationStore(deps.db);
+  pendingStores.set(storeId, store);
 
   const unhandledRejectionListeners = process.listeners("unhandledRejection");
   const addon = await new Promise<ace.AddOn>((resolve) => {
@@ -101,28 +103,30 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
     res.json(confluenceDescriptor(baseUrl));
   });
 
+  // ACE verifies the signature (and that the body's clientKey is the token's issuer); we record,
+  // each signed callback once, and answer refusals in the spec's format (ACE's own route answers 500 with the error's text).
   app.post(
     LIFECYCLE_PATHS.installed,
     withConnectKeysCdn(connectKeysCdnUrl, addon.verifyInstallation()),
-    addon.postInstallation(),
+    handle(async (req: VerifiedRequest, res) => {
+      await store.saveInstallation(req.body, String(req.body.clientKey), lifecycleTokenOf(req));
+      res.status(204).end();
+    }),
   );
 
   app.post(
     LIFECYCLE_PATHS.uninstalled,
     withConnectKeysCdn(connectKeysCdnUrl, addon.authenticateInstall()),
-    async (req: VerifiedRequest, res, next) => {
-      try {
-        const clientKey = req.context?.clientKey;
-        if (clientKey) await recordUninstallation(deps.db, clientKey);
-        res.status(204).end();
-      } catch (error) {
-        next(error);
-      }
-    },
+    handle(async (req: VerifiedRequest, res) => {
+      const clientKey = req.context?.clientKey;
+      if (clientKey) await recordUninstallation(deps.db, clientKey, lifecycleTokenOf(req));
+      res.status(204).end();
+    }),
   );
 
   app.post(
     FORGE_EXCHANGE_PATH,
+    noStore,
     requireForgeInvocation(forgeInvocationVerifier(forge)),
     // ACE's Forge association: the Forge installation → the site's Connect installation, from our store.
     addon.associateConnect(),
@@ -131,7 +135,7 @@ export async function mountConnect(app: Express, deps: AppDeps): Promise<void> {
       res.json({ token, base_url: baseUrl } satisfies ForgeExchangeResponse);
     }),
   );
-  app.use("/api", allowForgeCustomUi());
+  app.use("/api", allowForgeCustomUi(forge.customUiOrigins));
 
   addon.on(WEBHOOKS.jiraIssueDeleted.event, (_event: string, body: unknown, req: VerifiedRequest) => {
     const clientKey = req.context?.clientKey;

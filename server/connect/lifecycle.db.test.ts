@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import * as atlassianJwt from "atlassian-jwt";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestContext } from "../../test/helpers/app.js";
 import {
   createConnectTestApp,
@@ -11,8 +11,11 @@ import {
   type KeyServer,
   postLifecycle,
   signConnectJwt,
+  signLifecycleJwt,
   startKeyServer,
 } from "../../test/helpers/connect.js";
+import { queuedJobs } from "../../test/helpers/jobs.js";
+import { issueDeletedJob } from "../jobs/issueDeletedJob.js";
 import { queryStringHash } from "./connectJwt.js";
 
 let keys: KeyServer;
@@ -194,6 +197,81 @@ describe("the installed lifecycle", () => {
   });
 });
 
+describe("install callbacks the signature does not fully cover", () => {
+  const lifecycleJwt = (site: InstalledSite, path: "/installed" | "/uninstalled") =>
+    signLifecycleJwt(keys, { clientKey: site.clientKey, aud: ctx.deps.config.baseUrl, path });
+
+  it("accepts each signed callback once: a replay, with another shared secret in its body, is refused", async () => {
+    const site = unsignedSite();
+    const jwt = lifecycleJwt(site, "/installed");
+    expect((await postLifecycle(ctx, keys, site, "installed", {}, jwt)).status).toBe(204);
+
+    const replay = await postLifecycle(ctx, keys, { ...site, sharedSecret: "the-replayer-knows-this" }, "installed", {}, jwt);
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ Result: "This lifecycle callback was already received" });
+    expect((await signIn(site)).status).toBe(200);
+    expect((await signIn({ ...site, sharedSecret: "the-replayer-knows-this" })).status).toBe(401);
+  });
+
+  it("refuses a replayed uninstall, even after the site installed again", async () => {
+    const site = await installSite(ctx, keys);
+    const uninstall = lifecycleJwt(site, "/uninstalled");
+    expect((await postLifecycle(ctx, keys, site, "uninstalled", {}, uninstall)).status).toBe(204);
+    await installSite(ctx, keys, { siteUrl: site.siteUrl, clientKey: site.clientKey, sharedSecret: site.sharedSecret });
+    expect((await postLifecycle(ctx, keys, site, "uninstalled", {}, uninstall)).status).toBe(401);
+    expect(await tenantOf(site.siteUrl)).toMatchObject({ active: true });
+  });
+
+  it("refuses a new clientKey carrying the cloud id of a site whose Jira is installed: the site's own users keep signing in", async () => {
+    const cloudId = randomUUID();
+    const owner = await installSite(ctx, keys, { cloudId });
+    const { tenant_id: tenantId } = await tenantOf(owner.siteUrl);
+    const intruder = unsignedSite();
+
+    const res = await postLifecycle(ctx, keys, intruder, "installed", { cloudId });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ Result: "This site's Jira has rmCloud installed under another client key" });
+    expect((await tenantOf(owner.siteUrl)).tenant_id).toBe(tenantId);
+    expect(await tenantOf(intruder.siteUrl)).toBeUndefined();
+    expect((await signIn(owner)).status).toBe(200);
+    expect((await signIn(intruder)).status).toBe(401);
+  });
+
+  it("lets a new clientKey take the place of the site's uninstalled installation", async () => {
+    const cloudId = randomUUID();
+    const earlier = await installSite(ctx, keys, { cloudId });
+    expect((await postLifecycle(ctx, keys, earlier, "uninstalled")).status).toBe(204);
+    const later = await installSite(ctx, keys, { siteUrl: earlier.siteUrl, cloudId });
+    expect((await signIn(later)).status).toBe(200);
+    expect((await tenantOf(earlier.siteUrl)).active).toBe(true);
+  });
+
+  it("pins the recorded cloud id: a reinstall naming another one is refused", async () => {
+    const site = await installSite(ctx, keys, { cloudId: randomUUID() });
+    const res = await postLifecycle(ctx, keys, site, "installed", { cloudId: randomUUID() });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ Result: "This installation belongs to another Atlassian site than the one it was installed on" });
+    expect((await signIn(site)).status).toBe(200);
+  });
+
+  it("moves a site's address only with its recorded cloud id (a renamed site); otherwise the address stays", async () => {
+    const cloudId = randomUUID();
+    const site = await installSite(ctx, keys, { cloudId });
+    const { tenant_id: tenantId } = await tenantOf(site.siteUrl);
+    const elsewhere = `https://elsewhere-${randomUUID().slice(0, 8)}.atlassian.net`;
+
+    const unproven = await postLifecycle(ctx, keys, { ...site, siteUrl: elsewhere, baseUrl: elsewhere }, "installed");
+    expect(unproven.status).toBe(409);
+    expect(unproven.body).toEqual({ Result: "An installation's site address changes only with the site's cloud id (a renamed site)" });
+    expect((await tenantOf(site.siteUrl)).tenant_id).toBe(tenantId);
+
+    const renamed = await postLifecycle(ctx, keys, { ...site, siteUrl: elsewhere, baseUrl: elsewhere }, "installed", { cloudId });
+    expect(renamed.status).toBe(204);
+    expect((await tenantOf(elsewhere)).tenant_id).toBe(tenantId);
+    expect((await ctx.deps.db("installations").where({ client_key: site.clientKey }).first()).base_url).toBe(elsewhere);
+  });
+});
+
 describe("the uninstalled lifecycle", () => {
   it("closes the site's access but keeps its data; a reinstall restores it", async () => {
     const site = await installSite(ctx, keys);
@@ -240,11 +318,17 @@ describe("webhooks", () => {
   const webhook = "/webhooks/jira-issue-deleted";
   const body = { webhookEvent: "jira:issue_deleted", issue: { id: "10001", key: "DEMO-1" } };
 
-  it("accepts a jira:issue_deleted webhook signed by an installed site", async () => {
+  it("accepts a jira:issue_deleted webhook signed by an installed site and puts the removal of its links on the job queue", async () => {
     const site = await installSite(ctx, keys);
+    const tenant = await tenantOf(site.siteUrl);
     const jwt = signConnectJwt(site, { method: "POST", fullPath: webhook });
     const res = await request(ctx.app).post(webhook).set("Authorization", `JWT ${jwt}`).send(body);
     expect(res.status).toBe(204);
+    await vi.waitFor(async () => {
+      expect((await queuedJobs(ctx.deps.db, issueDeletedJob, tenant.tenant_id)).map((job) => job.data)).toEqual([
+        { tenantId: tenant.tenant_id, issueId: "10001" },
+      ]);
+    });
   });
 
   it("refuses an unsigned webhook and one from an uninstalled site", async () => {

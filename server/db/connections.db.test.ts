@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
+import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
+import { createTestDatabase } from "../../test/helpers/db.js";
 import { createDb, type Db, dbOptionsFromConfig } from "./knex.js";
+import { findRequirementDetails } from "./requirementDetailStore.js";
 
 const postgresUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
 
@@ -22,12 +25,21 @@ describe.runIf(postgresUrl)("a process's connections to PostgreSQL", () => {
     expect(backends.size).toBe(2);
   });
 
-  it("run named statements on a generic plan, planned once per connection", async () => {
-    const db = open(createDb({ kind: "postgres", connectionString: postgresUrl ?? "", poolSize: 1 }));
-    const named = async () => (await db.raw("SELECT count(*)::int AS n FROM generate_series(1, ?::int)", [3]).options({ name: "counted" })).rows[0].n;
-    expect(await named()).toBe(3);
-    expect(await named()).toBe(3);
-    const { rows } = await db.raw("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'counted'");
-    expect(rows).toEqual([{ generic_plans: 2, custom_plans: 0 }]);
+  it("plan the requirement detail once, generically, and leave every other statement to PostgreSQL's choice", async () => {
+    const database = await createTestDatabase({ postgresUrl });
+    try {
+      const { tenantId } = await createTenant(database.db);
+      const requirementId = await insertRequirementRow(database.db, tenantId, "Dose limit");
+      const searchPath = (database.db.client.config as { searchPath: string[] }).searchPath;
+      const db = open(createDb({ kind: "postgres", connectionString: postgresUrl ?? "", searchPath: searchPath[0], poolSize: 1 }));
+      for (let read = 0; read < 3; read++) {
+        expect((await findRequirementDetails(db, tenantId, [requirementId])).map((row) => row.name)).toEqual(["Dose limit"]);
+      }
+      const { rows } = await db.raw("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements");
+      expect(rows).toEqual([{ name: "requirement_detail", generic_plans: 3, custom_plans: 0 }]);
+      expect((await db.raw("SHOW plan_cache_mode")).rows).toEqual([{ plan_cache_mode: "auto" }]);
+    } finally {
+      await database.destroy();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from "./knex.js";
+import { isUniqueViolationOf } from "./queryHelpers.js";
 import type { NewRequirement } from "./requirementWriteStore.js";
 
 /** A requirement an import writes, with its components and custom field values. */
@@ -65,8 +66,8 @@ export async function refusedDisplayIds(
  * values and their 'created' revisions (changed fields and the stored snapshot built by the
  * database, in the form revisionStore's storedSnapshotOf keeps a single save's, the lists an
  * import leaves empty left out). Each column travels as one array (unnest), so the statement
- * has a dozen bind parameters however many rows, and nothing is read back.
- * Ids come from the sequence in the batch's order.
+ * has a dozen bind parameters however many rows. Answers the new ids in the batch's order
+ * (they come from the sequence in that order).
  *
  * Written for the database's time per row, which bounds the import (2026-11-24, 100,000 rows on
  * PostgreSQL: 27,838 -> about 35,000 rows/s): the sequence is looked up once (a CTE used once is
@@ -85,15 +86,15 @@ export async function insertImportBatch(
   tenantId: string,
   type: { requirement_type_id: number; name: string; prefix: string; level: number },
   batch: ImportedRequirement[],
-): Promise<void> {
+): Promise<number[]> {
   const first = batch[0];
-  if (!first) return;
+  if (!first) return [];
   const column = <T>(pick: (requirement: ImportedRequirement) => T) => batch.map(pick);
   const components = componentSetsOf(batch);
   const values = batch.flatMap((r, index) =>
     Object.entries(r.attributes).map(([attributeId, value]) => [index + 1, Number(attributeId), value] as const),
   );
-  await db.raw(
+  const { rows } = await db.raw(
     `WITH seq AS MATERIALIZED (SELECT pg_get_serial_sequence('requirements', 'requirement_id')::regclass AS seq),
      u AS MATERIALIZED (
        SELECT nextval(seq.seq) AS id, x.*
@@ -143,7 +144,8 @@ export async function insertImportBatch(
        SELECT x.name, x.status, :projectIdJson::jsonb AS project, coalesce(x.attributes, '{}') AS attributes,
          coalesce(x.components, '[]') AS components, x.display_id, x.assigned_to, x.description, x.parent_folder_id,
          :requirementType::jsonb AS requirement_type
-     ) snapshot`,
+     ) snapshot
+     RETURNING requirement_id`,
     {
       tenantId,
       projectId: first.projectId,
@@ -170,6 +172,8 @@ export async function insertImportBatch(
       values: values.map(([, , value]) => value),
     },
   );
+  // Ids were drawn from the sequence in the batch's order (u is materialised in that order).
+  return (rows as { requirement_id: string | number }[]).map((row) => Number(row.requirement_id)).sort((a, b) => a - b);
 }
 
 /**
@@ -230,9 +234,4 @@ export function isAlreadyImported(error: unknown): boolean {
 /** A custom ID the project's active requirements already use (requirements_display_id_unique, migration 0001). */
 export function isDisplayIdTaken(error: unknown): boolean {
   return isUniqueViolationOf(error, "requirements_display_id_unique");
-}
-
-function isUniqueViolationOf(error: unknown, constraint: string): boolean {
-  const candidate = error as { code?: string; constraint?: string; message?: string } | null;
-  return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes(constraint);
 }

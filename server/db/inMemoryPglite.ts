@@ -1,4 +1,4 @@
-import { MemoryFS, PGlite } from "@electric-sql/pglite";
+import { type Extensions, MemoryFS, PGlite } from "@electric-sql/pglite";
 
 /** The parts of Emscripten's in-memory file system (MEMFS) that decide how a file grows. */
 type MemoryFileSystem = {
@@ -38,6 +38,6 @@ class DoublingMemoryFS extends MemoryFS {
 }
 
 /** A PGlite database that lives in memory (tests, benchmarks): gone when it is closed. */
-export function inMemoryPglite(): PGlite {
-  return new PGlite({ fs: new DoublingMemoryFS() });
+export function inMemoryPglite(extensions: Extensions = {}): PGlite {
+  return new PGlite({ fs: new DoublingMemoryFS(), extensions });
 }

@@ -88,10 +88,7 @@ export async function findOrCreateSiteTenant(
   const byCloud = cloudId ? await siteTenantWhere(db, { cloud_id: cloudId }) : undefined;
   const bySite = await siteTenantWhere(db, { site_url: siteUrl });
   if (byCloud) {
-    if (byCloud.site_url !== siteUrl) {
-      if (bySite) await releaseSiteUrl(db, bySite);
-      await db("tenants").where({ tenant_id: byCloud.tenant_id }).update({ site_url: siteUrl });
-    }
+    if (byCloud.site_url !== siteUrl) await moveTenantToSiteUrl(db, byCloud.tenant_id, siteUrl);
     return { tenantId: byCloud.tenant_id, created: false };
   }
   if (bySite) {
@@ -114,6 +111,34 @@ export async function findOrCreateSiteTenant(
   return { tenantId, created: inserted.length > 0 };
 }
 
+/** The site a tenant belongs to: its URL and, once an install named it, its cloud id. */
+export async function siteOfTenant(db: Db, tenantId: string): Promise<{ siteUrl: string; cloudId: string | null } | undefined> {
+  const row = await siteTenantWhere(db, { tenant_id: tenantId });
+  return row ? { siteUrl: row.site_url, cloudId: row.cloud_id } : undefined;
+}
+
+/** A renamed site takes its new URL along; a tenant that held that URL before gives it up (releaseSiteUrl). */
+export async function moveTenantToSiteUrl(db: Db, tenantId: string, siteUrl: string): Promise<void> {
+  const holder = await siteTenantWhere(db, { site_url: siteUrl });
+  if (holder?.tenant_id === tenantId) return;
+  if (holder) await releaseSiteUrl(db, holder);
+  await db("tenants").where({ tenant_id: tenantId }).update({ site_url: siteUrl });
+}
+
+/** The enabled installation of a tenant's product under another clientKey, if any. */
+export async function findOtherEnabledInstallation(
+  db: Db,
+  tenantId: string,
+  product: Product,
+  clientKey: string,
+): Promise<string | undefined> {
+  const row = await db("installations")
+    .where({ tenant_id: tenantId, product, enabled: true })
+    .whereNot({ client_key: clientKey })
+    .first("client_key");
+  return row?.client_key;
+}
+
 /** A tenant recorded before cloud ids were kept learns its site's on the site's next install. */
 export async function recordTenantCloudId(db: Db, tenantId: string, cloudId: string): Promise<void> {
   await db("tenants").where({ tenant_id: tenantId }).whereNull("cloud_id").update({ cloud_id: cloudId });
@@ -126,7 +151,7 @@ async function releaseSiteUrl(db: Db, tenant: SiteTenant): Promise<void> {
     .update({ site_url: `${tenant.site_url}#released-${tenant.tenant_id}` });
 }
 
-/** A reinstall of the site's product under another clientKey replaces the earlier installation. */
+/** A reinstall of the site's product under another clientKey replaces the earlier (uninstalled) installation. */
 export async function deleteOtherInstallations(db: Db, tenantId: string, product: Product, clientKey: string): Promise<void> {
   await db("installations").where({ tenant_id: tenantId, product }).whereNot({ client_key: clientKey }).delete();
 }

@@ -1,5 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import pg from "pg";
@@ -12,40 +15,38 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Db = Knex;
 
+/**
+ * An open transaction. Functions that must run inside one take a `Tx`: the root handle is not one
+ * (it lacks commit and rollback), so it cannot be passed by mistake, which on PGlite (one
+ * connection, held by the open transaction) would wait forever.
+ */
+export type Tx = Knex.Transaction;
+
+/** The extensions migrations create (0021's search indexes): PGlite loads an extension's files only when told. */
+const pgliteExtensions = { btree_gin, pg_trgm };
+
 export type DbOptions =
   | { kind: "postgres"; connectionString: string; searchPath?: string; poolSize?: number }
   /** PGlite keeps its data in `dataDir`, or in memory when it is omitted. */
   | { kind: "pglite"; dataDir?: string };
 
-/**
- * PGlite serves exactly one connection: code must pass the transaction (`trx`)
- * down instead of reaching for the root `db` while a transaction is open, or it waits forever.
- */
+/** PGlite serves exactly one connection: code inside a transaction uses its `Tx`, never the root `Db`. */
 export function createDb(options: DbOptions): Db {
   if (options.kind === "postgres") {
     return knexFactory({
       client: "pg",
       connection: options.connectionString,
       searchPath: options.searchPath ? [options.searchPath] : undefined,
-      pool: { min: 0, max: options.poolSize ?? 10, afterCreate: usingGenericPlans },
+      pool: { min: 0, max: options.poolSize ?? 10 },
     });
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  // knex-pglite opens `filename`, or takes an instance of ours as `pglite` (not in Knex's types).
-  const connection = options.dataDir ? { filename: options.dataDir } : ({ pglite: inMemoryPglite() } as Knex.StaticConnectionConfig);
+  const pglite = options.dataDir
+    ? new PGlite({ dataDir: options.dataDir, extensions: pgliteExtensions })
+    : inMemoryPglite(pgliteExtensions);
+  // knex-pglite takes an instance of ours as `pglite` (not in Knex's types).
+  const connection = { pglite } as Knex.StaticConnectionConfig;
   return knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: "postgres", connection });
-}
-
-type PgConnection = { query(sql: string, callback: (error: Error | null) => void): void };
-
-/**
- * Named statements (the hot reads that ask for it, such as the requirement detail) are planned
- * once per connection. Left to itself, PostgreSQL compares a generic plan's estimate with its
- * custom plans and, for statements whose ids arrive as an array, keeps planning every run:
- * planning costs it more than executing them.
- */
-function usingGenericPlans(connection: PgConnection, done: (error: Error | null, connection: PgConnection) => void): void {
-  connection.query("SET plan_cache_mode = force_generic_plan", (error) => done(error, connection));
 }
 
 export function dbOptionsFromConfig(config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir">): DbOptions {

@@ -1,34 +1,56 @@
 import type { Db } from "./knex.js";
 
+/** A window of the matrix: `limit` rows from `offset`, of the rows whose label holds every word. */
+export type MatrixWindow = { offset: number; limit: number; words: readonly string[] };
+
 /**
- * The matrix rows of a project as JSON text, built by PostgreSQL in one statement: the project's
- * live requirements (the requirements_tree index), each with its links read from the primary key
- * of requirement_issue_links. The API sends the text as it comes, so 10,000 rows cost one query
- * and no parse/serialise round in Node.
+ * The requirement's label as common/labels.ts writes it ("SYS-12: Name"), lower-cased, for the
+ * matrix filter: the words are matched here, so a filter costs one pass over the project and
+ * sends only the window.
  */
-export async function matrixRowsJson(db: Db, tenantId: string, projectId: number): Promise<string> {
-  const result = await db.raw(
-    `SELECT COALESCE(json_agg(json_build_object(
-        'requirements', json_build_array(json_build_object(
-          'requirement_id', r.requirement_id,
-          'display_id', r.display_id,
-          'prefix', t.prefix,
-          'name', r.name,
-          'requirement_type_id', r.requirement_type_id)),
-        'issues', COALESCE(l.issues, '[]'::json)
-      ) ORDER BY r.requirement_id), '[]'::json)::text AS rows
-     FROM requirements r
+const LABEL_SQL = `lower(CASE WHEN t.prefix <> '' THEN t.prefix || '-' ELSE '' END
+  || COALESCE(NULLIF(btrim(r.display_id), ''), r.requirement_id::text) || ': ' || r.name)`;
+
+/**
+ * One window of a project's matrix rows as JSON text, and how many rows the filter leaves, built
+ * by PostgreSQL in one statement: the window is a walk of the requirements_in_project index from
+ * `offset`, and only its rows' links are read (from the primary key of requirement_issue_links).
+ * The API sends the text as it comes, so a window costs one query and no parse/serialise round.
+ */
+export async function matrixWindowJson(
+  db: Db,
+  tenantId: string,
+  projectId: number,
+  window: MatrixWindow,
+): Promise<{ rows: string; totalRows: number }> {
+  const filter = window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("");
+  const matching = `FROM requirements r
      JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
-     LEFT JOIN LATERAL (
-       SELECT json_agg(json_build_object('atlassian_issue_id', il.atlassian_issue_id)
-                       ORDER BY il.created_at, il.atlassian_issue_id) AS issues
-       FROM requirement_issue_links il
-       WHERE il.tenant_id = r.tenant_id AND il.requirement_id = r.requirement_id
-     ) l ON true
-     WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL`,
-    [tenantId, projectId],
+     WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${filter}`;
+  const matchingBindings = [tenantId, projectId, ...window.words];
+  const result = await db.raw(
+    `SELECT (SELECT count(*) ${matching}) AS total_rows,
+       (SELECT COALESCE(json_agg(json_build_object(
+          'requirements', json_build_array(json_build_object(
+            'requirement_id', w.requirement_id,
+            'display_id', w.display_id,
+            'prefix', w.prefix,
+            'name', w.name,
+            'requirement_type_id', w.requirement_type_id)),
+          'issues', COALESCE(l.issues, '[]'::json)
+        ) ORDER BY w.requirement_id), '[]'::json)::text
+        FROM (SELECT r.requirement_id, r.display_id, t.prefix, r.name, r.requirement_type_id ${matching}
+              ORDER BY r.requirement_id OFFSET ? LIMIT ?) w
+        LEFT JOIN LATERAL (
+          SELECT json_agg(json_build_object('atlassian_issue_id', il.atlassian_issue_id)
+                          ORDER BY il.created_at, il.atlassian_issue_id) AS issues
+          FROM requirement_issue_links il
+          WHERE il.tenant_id = ? AND il.requirement_id = w.requirement_id
+        ) l ON true) AS rows`,
+    [...matchingBindings, ...matchingBindings, window.offset, window.limit, tenantId],
   );
-  return String((result.rows as { rows: string }[])[0]?.rows ?? "[]");
+  const row = (result.rows as { total_rows: string | number; rows: string }[])[0];
+  return { rows: String(row?.rows ?? "[]"), totalRows: Number(row?.total_rows ?? 0) };
 }
 
 export async function countMatrixRows(db: Db, tenantId: string, projectId: number): Promise<number> {

@@ -28,3 +28,12 @@ export async function lockName(db: Knex, name: string, mode: "exclusive" | "shar
   const lock = mode === "exclusive" ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared";
   await db.raw(`SELECT ${lock}(hashtextextended(?, 0))`, [`rmcloud.${name}`]);
 }
+
+/** PostgreSQL's error as pg and PGlite raise it: its SQLSTATE and, for a constraint's, the constraint's name. */
+export type DatabaseError = { code?: string; constraint?: string; table?: string; message?: string };
+
+/** A unique violation of the named constraint (or index), however the driver reports the name. */
+export function isUniqueViolationOf(error: unknown, constraint: string): boolean {
+  const candidate = error as DatabaseError | null;
+  return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes(constraint);
+}

@@ -26,7 +26,7 @@ describe("reading one requirement's detail while others are read", () => {
     const queries = await captureQueries(database.db, async () => {
       result = await reads();
     });
-    return { result: result as T, statements: queries.filter((query) => query.name === "requirement-detail").length };
+    return { result: result as T, statements: queries.filter((query) => query.name === "requirement_detail").length };
   }
 
   it("answers reads of one site arriving together with one statement, each with its own requirement", async () => {

@@ -36,13 +36,21 @@ export async function listRequirementChildren(
   }));
 }
 
-export async function activeRequirementIdsInFolders(db: Db, tenantId: string, folderIds: number[]): Promise<number[]> {
+/** The next `limit` active requirements in these folders after `afterRequirementId`, by id (keyset pages). */
+export async function activeRequirementIdsInFolders(
+  db: Db,
+  tenantId: string,
+  folderIds: number[],
+  page: { afterRequirementId: number; limit: number },
+): Promise<number[]> {
   if (folderIds.length === 0) return [];
   const rows = await db("requirements")
     .where("tenant_id", tenantId)
     .whereIn("parent_folder_id", folderIds)
     .whereNull("deleted_at")
+    .where("requirement_id", ">", page.afterRequirementId)
     .orderBy("requirement_id")
+    .limit(page.limit)
     .select("requirement_id");
   return rows.map((row) => Number(row.requirement_id));
 }

@@ -3,7 +3,7 @@ import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
 import type { Db } from "./knex.js";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
 
-/** Migrations 0013 and 0014: components and revisions refer to an existing requirement of their own site, checked per statement. */
+/** Components and revisions refer to an existing requirement of their own site (foreign keys declared again by migration 0018). */
 describe("a requirement's components and revisions", () => {
   let database: TestDatabase;
   let siteA: string;
@@ -99,7 +99,7 @@ describe("a requirement's components and revisions", () => {
     expect(await database.db("requirement_components").where({ tenant_id: siteB, requirement_id: requirementId })).toHaveLength(1);
   });
 
-  // Migration 0014: planned for the statement's rows and the table as it is now, not as it was at the connection's first check.
+  // The triggers of migrations 0013–0015 once read a site's whole folder per row here; a foreign key reads its primary key.
   it("are checked one requirement read per row, though the connection first checked them when the site was nearly empty", async () => {
     const { tenantId } = await createTenant(database.db);
     await database.db.transaction(async (trx) => {
@@ -124,7 +124,7 @@ describe("a requirement's components and revisions", () => {
     });
   });
 
-  // Migration 0015: a refused import rolled back, then analysed, leaves statistics of a table of empty pages.
+  // A refused import rolled back, then analysed, leaves statistics of a table of empty pages.
   it("are checked with at most two requirement reads per row, though the statistics count no requirements at all", async () => {
     const own = await createTestDatabase();
     try {
@@ -166,7 +166,7 @@ describe("a requirement's components and revisions", () => {
     }
   });
 
-  it("keep their requirement's key fixed", async () => {
+  it("keep the key of a requirement with revisions fixed", async () => {
     await expect(
       database.db("requirements").where({ tenant_id: siteA, requirement_id: requirementOfA }).update({ requirement_id: 987654322 }),
     ).rejects.toMatchObject({ code: "23503" });

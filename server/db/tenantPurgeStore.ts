@@ -11,12 +11,6 @@ export async function findTenantIdByIdOrSiteUrl(db: Db, idOrSiteUrl: string): Pr
   return row?.tenant_id;
 }
 
-/** References that triggers check instead of foreign keys (migration 0013), so the catalog has no edge for them. */
-const TRIGGER_CHECKED_REFERENCES = [
-  { child: "requirement_components", parent: "requirements" },
-  { child: "requirement_revisions", parent: "requirements" },
-];
-
 /**
  * Every table of the current schema that carries tenant_id, children before the tables they
  * reference, so one DELETE per table never trips a foreign key. Found from the catalog, so tables
@@ -38,7 +32,7 @@ async function tenantTablesInDeleteOrder(db: Db): Promise<string[]> {
          join pg_namespace n on n.oid = child.relnamespace
         where k.contype = 'f' and n.nspname = current_schema() and child.relname <> parent.relname`,
     )
-  ).rows.concat(TRIGGER_CHECKED_REFERENCES);
+  ).rows;
   const remaining = new Set(tables.map((row) => row.table_name));
   const order: string[] = [];
   while (remaining.size > 0) {

@@ -5,7 +5,8 @@ import type { Db } from "../db/knex.js";
 import type { AppDeps } from "../deps.js";
 import type { AnyJobDefinition, JobDefinition, RetryPolicy } from "./defineJob.js";
 import { pgBossDb } from "./pgBossDb.js";
-import { deadTrackedJobs, runDefinition } from "./runJob.js";
+import { deadTrackedJob } from "./deadTrackedJob.js";
+import { runDefinition } from "./runJob.js";
 
 export type JobQueueOptions = {
   /** Every job this process may send or work on. */
@@ -50,7 +51,7 @@ export class JobQueue {
     options: JobQueueOptions,
   ) {
     // The dead-letter queue first: the others refer to it.
-    this.definitions = [deadTrackedJobs, ...options.definitions].map((definition) =>
+    this.definitions = [deadTrackedJob, ...options.definitions].map((definition) =>
       options.retry ? { ...definition, retry: { ...definition.retry, ...options.retry } } : definition,
     );
     this.boss = new PgBoss({
@@ -74,7 +75,7 @@ export class JobQueue {
         retryDelay: definition.retry.retryDelaySeconds,
         retryBackoff: definition.retry.retryBackoff,
         expireInSeconds: definition.retry.expireInSeconds,
-        ...(definition.kind === "tracked" ? { deadLetter: deadTrackedJobs.name } : {}),
+        ...(definition.kind === "tracked" ? { deadLetter: deadTrackedJob.name } : {}),
       };
       await retriedOnDeadlock(() => this.boss.createQueue(definition.name, options));
       await retriedOnDeadlock(() => this.boss.updateQueue(definition.name, options));

@@ -1,38 +1,24 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { flattenErrorBody } from "../../common/errors.js";
+import { HostCallError } from "../connect/hostClientImpl.js";
 import { endJob, markJobStarted, setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
 import { reportError } from "../errorReporting.js";
-import {
-  type AnyJobDefinition,
-  defineBackgroundJob,
-  type Delivery,
-  JobAlreadyFinished,
-  JobFailure,
-} from "./defineJob.js";
+import { AppError } from "../errors.js";
+import { type AnyJobDefinition, type Delivery, JobAlreadyFinished, JobFailure } from "./defineJob.js";
 
 /** What a user-visible job carries on the queue: whose it is, then its own payload. */
-const TrackedJobData = z.object({
+export const TrackedJobData = z.object({
   jobId: z.guid(),
   tenantId: z.guid(),
   accountId: z.string(),
   payload: z.unknown(),
 });
 
-const stoppedMessage = "The job stopped before it finished";
-
-/**
- * Where pg-boss puts a user-visible job that ran out of tries without our handler seeing its end
- * (its worker died or it ran past its expiry on the last try), so its status does not stay "started".
- */
-export const deadTrackedJobs = defineBackgroundJob({
-  name: "tracked-job-dead",
-  payload: TrackedJobData,
-  handler: async (deps, data) => {
-    await endJob(deps.db, data.tenantId, data.jobId, { status: "failed", error: stoppedMessage });
-  },
-});
+export const stoppedMessage = "The job stopped before it finished";
+const invalidPayloadMessage = "The job's input is not valid";
 
 export async function runDefinition(
   deps: AppDeps,
@@ -48,13 +34,12 @@ export async function runDefinition(
   if (definition.kind === "tracked") return runTrackedJob(deps, log, definition, job.data, delivery);
 
   const payload = definition.payload.safeParse(job.data);
-  if (!payload.success) {
-    log.error({ issues: payload.error.issues }, "a job with an invalid payload was dropped");
-    return;
-  }
   try {
+    if (!payload.success) throw new JobFailure(invalidPayloadMessage, payload.error.issues);
     await definition.handler(deps, payload.data, delivery);
   } catch (err) {
+    // No try can mend it: reported once and not retried.
+    if (err instanceof JobFailure) return reportFailure(log, definition, err);
     log[delivery.isLastAttempt ? "error" : "warn"]({ err }, delivery.isLastAttempt ? "job failed, no tries left" : "job failed, will retry");
     if (delivery.isLastAttempt) reportError(err, { job: definition.name });
     throw err;
@@ -69,10 +54,7 @@ async function runTrackedJob(
   delivery: Delivery,
 ): Promise<void> {
   const envelope = TrackedJobData.safeParse(data);
-  if (!envelope.success) {
-    log.error({ issues: envelope.error.issues }, "a job without its tenant was dropped");
-    return;
-  }
+  if (!envelope.success) return reportFailure(log, definition, new JobFailure(invalidPayloadMessage, envelope.error.issues));
   const { jobId, tenantId, accountId } = envelope.data;
   if (!(await markJobStarted(deps.db, tenantId, jobId))) {
     log.info({ tenantId }, "the job is already over (a repeated delivery, or its site was removed)");
@@ -80,8 +62,9 @@ async function runTrackedJob(
   }
   const payload = definition.payload.safeParse(envelope.data.payload);
   if (!payload.success) {
-    await endJob(deps.db, tenantId, jobId, { status: "failed", error: "The job's input is not valid" });
-    return;
+    const failure = new JobFailure(invalidPayloadMessage, payload.error.issues);
+    await endJob(deps.db, tenantId, jobId, { status: "failed", error: failure.message });
+    return reportFailure(log, definition, failure);
   }
   const progress = progressWriter(log, (rows) => setJobProgress(deps.db, tenantId, jobId, rows));
   try {
@@ -102,9 +85,10 @@ async function runTrackedJob(
   } catch (err) {
     await progress.settled();
     if (err instanceof JobAlreadyFinished) return;
-    if (err instanceof JobFailure) {
-      await endJob(deps.db, tenantId, jobId, { status: "failed", error: err.message, result: err.result });
-      return;
+    const failure = failureOf(err);
+    if (failure) {
+      await endJob(deps.db, tenantId, jobId, { status: "failed", error: failure.message, result: failure.result });
+      return reportFailure(log, definition, failure);
     }
     log[delivery.isLastAttempt ? "error" : "warn"]({ err, tenantId }, "job failed");
     if (delivery.isLastAttempt) {
@@ -113,6 +97,30 @@ async function runTrackedJob(
     }
     throw err;
   }
+}
+
+/**
+ * A user-visible job's error as the failure its user reads, the same way for every job, when no
+ * retry can mend it: the handler's own JobFailure; a request that no longer holds (an AppError 4xx:
+ * its type or folder deleted after it was queued, its user no longer allowed), with the reason;
+ * Jira failing still after the host client's own retries (rate limits, resets), with Jira's message.
+ * Anything else is retried.
+ */
+function failureOf(err: unknown): JobFailure | undefined {
+  if (err instanceof JobFailure) return err;
+  if (err instanceof AppError && err.status >= 400 && err.status < 500) return new JobFailure(flattenErrorBody(err.body));
+  if (err instanceof HostCallError) return new JobFailure(`Jira could not be read: ${err.message}`);
+  return undefined;
+}
+
+/**
+ * A failure no retry can mend. A user-visible job's status already tells its user (the import's
+ * bad rows are theirs to fix, and not reported); an invalid payload is our defect, and reported.
+ */
+function reportFailure(log: Logger, definition: AnyJobDefinition, failure: JobFailure): void {
+  const ours = failure.message === invalidPayloadMessage;
+  log[ours ? "error" : "info"]({ reason: failure.message, result: failure.result }, "job failed, not retried");
+  if (ours) reportError(failure, { job: definition.name });
 }
 
 function errorMessage(err: unknown): string {

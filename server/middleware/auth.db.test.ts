@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, createSignedInApp, createTenant, type SignedInApp } from "../../test/helpers/app.js";
@@ -20,7 +21,7 @@ describe("the app token check", () => {
     const tenant = await createTenant(signedIn.ctx.deps.db);
     const auth = await bearer(signedIn.ctx, tenant);
     expect((await user(auth)).status).toBe(200);
-    await recordUninstallation(signedIn.ctx.deps.db, tenant.clientKey);
+    await recordUninstallation(signedIn.ctx.deps.db, tenant.clientKey, { sha256: randomUUID(), expiresAt: new Date(Date.now() + 180_000) });
     const refused = await user(auth);
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ Result: "rmCloud is not installed on this site" });

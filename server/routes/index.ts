@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
+import { noStore } from "../middleware/noStore.js";
+import { rateLimit } from "../middleware/rateLimit.js";
 import * as access from "./access/router.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
@@ -15,6 +17,7 @@ import * as issues from "./issues/router.js";
 import * as items from "./items/router.js";
 import * as jobs from "./jobs/router.js";
 import * as matrix from "./matrix/router.js";
+import * as reqif from "./reqif/router.js";
 import * as requirements from "./requirements/router.js";
 import * as requirementTypes from "./requirementTypes/router.js";
 import * as storage from "./storage/router.js";
@@ -27,6 +30,7 @@ const features: Feature[] = [
   matrix,
   folders,
   items,
+  reqif,
   requirements,
   attributes,
   customerSettings,
@@ -42,11 +46,12 @@ const features: Feature[] = [
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
 export function apiRouter(deps: AppDeps): Router {
   const api = Router();
+  api.use("/api", noStore);
   api.use(auth.publicRouter(deps));
   api.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.config.baseUrl));
   });
-  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret));
+  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret), rateLimit(deps.db, deps.logger, deps.config.rateLimits));
   api.use(auth.router(deps));
   for (const feature of features) api.use(scoped(feature.router(deps)));
   return api;

@@ -1,6 +1,6 @@
 import type { Frame, Page } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WIKI_DATA_PROBLEM } from "../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../common/constants.js";
 import { findUser } from "../../emulator/rest/shapes.js";
 import { addonFrame } from "./harness.js";
 import { type CreatedRequirement, PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
@@ -53,7 +53,7 @@ describe("Confluence: the macros and their editors, linked content in the requir
     await page.getByRole("button", { name: "Insert", exact: true }).click();
     await reloaded;
     const table = await macroTable(page);
-    await table.getByRole("cell", { name: "Braking distance" }).waitFor();
+    await table.getByRole("table", { name: "Chosen requirements" }).getByRole("cell", { name: "Braking distance" }).waitFor();
     await table.getByRole("cell", { name: "Occlusion alarm" }).waitFor();
     await expect(table.getByRole("cell", { name: "Battery life" }).count()).resolves.toBe(0);
     const link = table.getByRole("link", { name: "Braking distance" });
@@ -98,7 +98,10 @@ describe("Confluence: the macros and their editors, linked content in the requir
     await reloaded;
 
     const table = await addonFrame(page, screen.harness.addonUrl, "insert-requirements-macro?");
-    await table.getByRole("cell", { name: "Occlusion alarm" }).waitFor({ timeout: 60_000 });
+    await table
+      .getByRole("table", { name: "Requirements linked to this page" })
+      .getByRole("cell", { name: "Occlusion alarm" })
+      .waitFor({ timeout: 60_000 });
     const linked = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement/lite?atlassian_content_id=${checklist.id}`);
     expect(linked.requirements.map((r) => r.name)).toEqual(["Occlusion alarm"]);
     await page.close();

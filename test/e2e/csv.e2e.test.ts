@@ -99,14 +99,14 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();
     const dialog = screen.dialog();
     await screen.chooseOption("Requirement type", "Business");
-    const csv = "Name,Component/s,folder\nGood row,Alarms,Never created / Below\n,Alarms,\nThird,Warp drive,\n";
+    const csv = "Name,ID,Component/s,folder\nGood row,G-1,Alarms,Never created / Below\n,,Alarms,\nThird,G-1,,\n";
     await dialog.locator('input[type="file"]').setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await dialog.getByRole("table", { name: "Mapped columns" }).getByRole("row", { name: /Folder ← folder/ }).waitFor();
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await screen.flag(/There was a problem importing your requirements: Row 3: Name is required/).waitFor({ timeout: 60_000 });
     const errors = dialog.getByRole("list", { name: "Row errors" });
     await errors.getByText("Row 3: Name is required").waitFor();
-    await errors.getByText('Row 4: Component/s: "Warp drive" is not a component of this project').waitFor();
+    await errors.getByText('Row 4: ID "G-1" is already used in row 2').waitFor();
     const all = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
     expect(all.requirements.map((requirement) => requirement.name)).not.toContain("Good row");
     const topLevel = await screen.api<{ folders: { name: string }[] }>("GET", `/api/folder/primary?atlassian_project_id=${PUMP}`);

@@ -73,13 +73,13 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     expect(cells[1]).toMatch(DATE);
     expect(cells[2]).not.toBe("");
     expect(cells[3]).toBe("updated");
-    expect(cells[4]).toContain("name");
-    expect(cells[4]).toContain("description");
+    expect(cells[4]).toContain("Name");
+    expect(cells[4]).toContain("Description");
     const oldest = await activity.locator("tbody tr").last().locator("td").allTextContents();
     expect(oldest.slice(0, 1).concat(oldest.slice(3, 4))).toEqual(["1", "created"]);
   });
 
-  it("links two requirements of adjacent levels (only those are offered); both details show the link, which navigates", async () => {
+  it("links two requirements of adjacent levels (only those are offered); both details show the link, a link that navigates", async () => {
     const business = await screen.createRequirement("Patients are safe", { level: 1 });
     const system = await screen.createRequirement("Occlusion sensor", { level: 3 });
     const software = await screen.createRequirement("Sensor driver", { level: 4 });
@@ -100,11 +100,12 @@ describe("Requirements and folders in the emulated Jira project page", () => {
 
     await screen.flag("Requirement created successfully").waitFor();
     const stakeholder = screen.detail(/Nurses are warned/);
-    const link = stakeholder.getByRole("button", { name: `BR-${business.requirement_id}: Patients are safe` });
+    const link = stakeholder.getByRole("link", { name: `BR-${business.requirement_id}: Patients are safe` });
+    await expect(link.getAttribute("href")).resolves.toContain(`ac.requirementId=${business.requirement_id}`);
     await link.click();
     const target = screen.detail(/Patients are safe/);
     await target.waitFor();
-    await target.getByRole("button", { name: /^SR-\d+: Nurses are warned$/ }).click();
+    await target.getByRole("link", { name: /^SR-\d+: Nurses are warned$/ }).click();
     await screen.detail(/Nurses are warned/).waitFor();
   });
 
@@ -119,7 +120,7 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     });
 
     await screen.open(`0-requirements-${global.requirement_id}`, { page: screen.page });
-    await screen.detail(/Every dose is logged/).getByRole("button", { name: /: The pump logs each dose$/ }).click();
+    await screen.detail(/Every dose is logged/).getByRole("link", { name: /: The pump logs each dose$/ }).click();
     await screen.detail(/The pump logs each dose/).waitFor();
     await expect.poll(() => screen.detailValue("Status").textContent()).toBe("In Progress");
     expect(decodeURIComponent(screen.page.url())).toContain(`#!${PUMP}-requirements-${pump.requirement_id}`);
@@ -136,7 +137,7 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     expect(edited.name).toBe("The pump logs each dose with its time");
     expect(edited.status?.atlassian_status_id).toBe("3");
 
-    await screen.detail(/The pump logs each dose/).getByRole("button", { name: /: Every dose is logged$/ }).click();
+    await screen.detail(/The pump logs each dose/).getByRole("link", { name: /: Every dose is logged$/ }).click();
     await screen.detail(/Every dose is logged/).waitFor();
     await expect.poll(() => decodeURIComponent(screen.page.url())).toContain(`#!0-requirements-${global.requirement_id}`);
     await expect(screen.detailValue("Status").count()).resolves.toBe(0);

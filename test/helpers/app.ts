@@ -20,7 +20,7 @@ import { seedDefaultRequirementTypes } from "../../server/services/requirementTy
 import { createMailer } from "../../server/mail/mailer.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
-import { isPermissionCheck, permissionCheckAnswer } from "./fakeJira.js";
+import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "./fakeJira.js";
 import { checkResponsesAgainstSchemas } from "./responseContract.js";
 
 export type TestTenant = { tenantId: string; clientKey: string; baseUrl: string; sharedSecret: string };
@@ -70,9 +70,11 @@ export async function createTestApp(
     jobs,
     mailer: createMailer(config),
     hostClient: {
-      // Only Jira's permission questions are answered (everyone administers, browses and edits everything).
+      // Only Jira's permission questions (everyone administers, browses and edits everything), as configuration changes
+      // and project access ask them, and the license check (active), as sign-ins with a context token and refreshes ask it, are answered.
       call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
         if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
+        if (isLicenseCheck(call)) return licenseAnswer(call) as T;
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },

@@ -37,14 +37,14 @@ export function createConnectTestApp(keys: KeyServer, overrides: Partial<AppDeps
   return createTestApp({ config: { ...testConfig(), connectKeysCdnUrl: keys.url }, ...overrides });
 }
 
-/** A lifecycle JWT as Atlassian signs it: RS256 with `kid`, `aud` = the add-on's base URL, qsh of POST {path}. */
+/** A lifecycle JWT as Atlassian signs it: RS256 with `kid`, `aud` = the add-on's base URL, qsh of POST {path}, a `jti` of its own. */
 export function signLifecycleJwt(
   keys: Pick<KeyServer, "kid" | "privateKey">,
   claims: { clientKey: string; aud: string; path: string },
 ): string {
   const now = Math.floor(Date.now() / 1000);
   return atlassianJwt.encodeAsymmetric(
-    { iss: claims.clientKey, aud: [claims.aud], iat: now, exp: now + 180, qsh: queryStringHash("POST", claims.path) },
+    { iss: claims.clientKey, aud: [claims.aud], iat: now, exp: now + 180, qsh: queryStringHash("POST", claims.path), jti: randomUUID() },
     keys.privateKey,
     atlassianJwt.AsymmetricAlgorithm.RS256,
     { kid: keys.kid },
@@ -98,11 +98,12 @@ export function postLifecycle(
   eventType: "installed" | "uninstalled",
   /** More payload fields, e.g. the `installationId` of a Connect-on-Forge install. */
   extra: Record<string, unknown> = {},
+  /** The callback's signed token; a new one unless a test replays one. */
+  jwt = signLifecycleJwt(keys, { clientKey: site.clientKey, aud: ctx.deps.config.baseUrl, path: `/${eventType}` }),
 ) {
-  const path = `/${eventType}`;
   return request(ctx.app)
-    .post(path)
-    .set("Authorization", `JWT ${signLifecycleJwt(keys, { clientKey: site.clientKey, aud: ctx.deps.config.baseUrl, path })}`)
+    .post(`/${eventType}`)
+    .set("Authorization", `JWT ${jwt}`)
     .send({
       key: site.product === "confluence" ? CONFLUENCE_APP_KEY : JIRA_APP_KEY,
       clientKey: site.clientKey,

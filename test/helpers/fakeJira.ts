@@ -19,6 +19,16 @@ export type FakeJiraPermissions = {
 /** Jira's permission questions: the bulk check, and the permission schemes' grants. */
 export const isPermissionCheck = (call: HostCall) => call.path === PERMISSIONS_CHECK_PATH || call.path === PERMISSION_SCHEMES_PATH;
 
+/** Connect's license REST (server/connect/license.ts), asked as the app. */
+export const isLicenseCheck = (call: HostCall) => call.method === "GET" && call.path.startsWith("/rest/atlassian-connect/1/addons/");
+
+/** The host's answer about the app: an active paid license unless `active` says otherwise. */
+export const licenseAnswer = (call: HostCall, active = true) => ({
+  key: decodeURIComponent(call.path.split("/").pop() ?? ""),
+  state: "ENABLED",
+  license: { active, type: "COMMERCIAL", evaluation: false },
+});
+
 type PermissionCheckBody = {
   accountId?: string;
   globalPermissions?: string[];

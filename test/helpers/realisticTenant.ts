@@ -56,7 +56,7 @@ export async function seedRealisticTenant(db: Db, requirements: number, name?: s
   const projects = requirements / REQUIREMENTS_PER_PROJECT;
   const bindings = { tenant: tenant.tenantId, n: requirements, projects, perProject: REQUIREMENTS_PER_PROJECT };
   await db.transaction(async (trx) => {
-    // The rows are consistent by construction: foreign-key triggers off for this load only (10x faster).
+    // The rows are consistent by construction: foreign-key checks off for this load only (10x faster).
     await trx.raw("SET LOCAL session_replication_role = replica");
     await insertTenantRows(trx, bindings);
   });

@@ -1,19 +1,14 @@
 import { Label } from "@atlaskit/form";
-import Select from "@atlaskit/select";
 import TextArea from "@atlaskit/textarea";
 import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
-import { type ReactNode, useId, useMemo, useState } from "react";
-import { requirementLabel } from "../../../common/labels.js";
+import { type ReactNode, useId, useState } from "react";
 import type { BaselineScope } from "../../../common/schemas/baseline.js";
-import { useScopeRequirements } from "../../api/baselines.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
+import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
 import { baselineRequest, type NewBaseline } from "./baselineRequest.js";
-
-/** The picker lists at most this many matches, so a project of 100,000 requirements stays responsive. */
-const PICKER_MATCHES = 100;
 
 const SCOPES: ReadonlyArray<{ scope: BaselineScope; label: string }> = [
   { scope: "all", label: "All requirements" },
@@ -21,7 +16,6 @@ const SCOPES: ReadonlyArray<{ scope: BaselineScope; label: string }> = [
   { scope: "individual", label: "Individual requirements" },
 ];
 
-type Option = { label: string; value: number };
 /** Create baseline (spec section 5: name required; scope all, folder or individual). */
 export function CreateBaselineDialog({
   projectId,
@@ -39,14 +33,7 @@ export function CreateBaselineDialog({
   const [description, setDescription] = useState("");
   const [scope, setScope] = useState<BaselineScope>("all");
   const [folderId, setFolderId] = useState<number | null>(null);
-  const [chosen, setChosen] = useState<readonly Option[]>([]);
-  const [search, setSearch] = useState("");
-  const requirements = useScopeRequirements(projectId, scope === "individual");
-  const options = useMemo(() => {
-    const text = search.trim().toLowerCase();
-    const all = (requirements.data ?? []).map((r) => ({ label: requirementLabel(r), value: r.requirement_id }));
-    return all.filter((option) => !text || option.label.toLowerCase().includes(text)).slice(0, PICKER_MATCHES);
-  }, [requirements.data, search]);
+  const [chosen, setChosen] = useState<readonly number[]>([]);
 
   const isComplete =
     name.trim() !== "" &&
@@ -56,7 +43,7 @@ export function CreateBaselineDialog({
     if (!isComplete) return;
     void submit(() =>
       onSubmit(
-        baselineRequest({ name, description, scope, folderId, requirementIds: chosen.map((option) => option.value) }),
+        baselineRequest({ name, description, scope, folderId, requirementIds: [...chosen] }),
       ),
     );
   };
@@ -123,17 +110,13 @@ export function CreateBaselineDialog({
       {scope === "individual" ? (
         <Row>
           <Label htmlFor={ids.requirements}>Requirements</Label>
-          <Select<Option, true>
+          <RequirementPicker
             inputId={ids.requirements}
-            isMulti
-            options={options}
+            scope={{ projectIds: [projectId] }}
             value={chosen}
-            onChange={(selected) => setChosen(selected)}
-            onInputChange={(text) => setSearch(text)}
-            filterOption={null}
-            isLoading={requirements.isLoading}
+            onChange={setChosen}
             isDisabled={isSubmitting}
-            placeholder="Type to find requirements"
+            placeholder="Type an ID or words to find requirements"
           />
         </Row>
       ) : null}

@@ -1,6 +1,7 @@
 import Select from "@atlaskit/select";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS, WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
+import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/confluence.js";
 import { type PageSearchResult, searchPages, useContentDetails } from "../../api/confluence.js";
 
 type Option = { value: string; label: string };

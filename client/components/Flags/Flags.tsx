@@ -1,8 +1,6 @@
-import { FlagsProvider as AtlaskitFlagsProvider, useFlags as useAtlaskitFlags } from "@atlaskit/flag";
-import CheckCircleIcon from "@atlaskit/icon/core/check-circle";
-import ErrorIcon from "@atlaskit/icon/core/error";
-import { token } from "@atlaskit/tokens";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { createContext, type ReactNode, Suspense, useContext, useEffect, useMemo, useState } from "react";
+import { lazyNamed } from "../Lazy/lazyNamed.js";
+import type { FlagRequest } from "./flagRequest.js";
 
 export type Flags = {
   /** A success toast with one of spec section 8's success messages. */
@@ -11,36 +9,36 @@ export type Flags = {
   error(message: string, title?: string): void;
 };
 
+// Atlaskit's flag group (and its top layer) loads with the first toast, not with the first screen (issue 39).
+const FlagGroup = lazyNamed(() => import("./FlagGroup.js"), "FlagGroup");
+
+const FlagsContext = createContext<Flags | undefined>(undefined);
+
 export function FlagsProvider({ children }: { children: ReactNode }) {
-  return <AtlaskitFlagsProvider>{children}</AtlaskitFlagsProvider>;
+  const [requests, setRequests] = useState<FlagRequest[]>([]);
+  const flags = useMemo<Flags>(() => {
+    const show = (request: Omit<FlagRequest, "id">) => setRequests((shown) => [...shown, { ...request, id: shown.length }]);
+    return {
+      success: (message) => show({ kind: "success", title: message }),
+      error: (message, title = "Error") => show({ kind: "error", title, description: message }),
+    };
+  }, []);
+  return (
+    <FlagsContext.Provider value={flags}>
+      {children}
+      {requests.length > 0 ? (
+        <Suspense fallback={null}>
+          <FlagGroup requests={requests} />
+        </Suspense>
+      ) : null}
+    </FlagsContext.Provider>
+  );
 }
 
-/**
- * Normal-appearance flags with a coloured icon: Atlaskit's bold error flag hides its text until
- * expanded, and an error toast is only useful if the user reads why the save failed.
- */
 export function useFlags(): Flags {
-  const { showFlag } = useAtlaskitFlags();
-  return useMemo(
-    () => ({
-      success: (message) => {
-        showFlag({
-          title: message,
-          icon: <CheckCircleIcon label="Success" color={token("color.icon.success")} />,
-          isAutoDismiss: true,
-        });
-      },
-      error: (message, title = "Error") => {
-        showFlag({
-          title,
-          description: message,
-          icon: <ErrorIcon label="Error" color={token("color.icon.danger")} />,
-          isAutoDismiss: true,
-        });
-      },
-    }),
-    [showFlag],
-  );
+  const flags = useContext(FlagsContext);
+  if (!flags) throw new Error("useFlags needs a FlagsProvider above it");
+  return flags;
 }
 
 /** An error toast when a load fails: `message` is the toast's text then, undefined while nothing failed. */

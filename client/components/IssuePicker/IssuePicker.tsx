@@ -1,8 +1,9 @@
 import Select from "@atlaskit/select";
 import Tooltip from "@atlaskit/tooltip";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { HOST_DATA_ERROR, NO_ISSUES_TOOLTIP } from "../../api/jira/hostData.js";
 import { type JiraIssue, useIssueSearch, useIssuesByIds } from "../../api/jira/issues.js";
+import { useDebounced } from "../../hooks/useDebounced.js";
 
 export type IssuePickerProps = {
   /** The requirement's project; 0 (Global Requirements) searches every project. */
@@ -20,15 +21,6 @@ type Option = { value: string; label: string };
 export const SEARCH_DEBOUNCE_MS = 300;
 
 const optionOf = (issue: JiraIssue): Option => ({ value: issue.id, label: `${issue.key} ${issue.fields.summary}` });
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 /**
  * Choose issues to link to a requirement: searches the project's issues as the user types (JQL

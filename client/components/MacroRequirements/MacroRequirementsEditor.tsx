@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { confluenceKeys, loadSiteRequirements } from "../../api/confluence.js";
+import { confluenceKeys, loadRequirementsById } from "../../api/confluence.js";
 import { Problem, REQUIREMENTS_LOAD_ERROR, useMacroEditorSave } from "./MacroStates.js";
 import { RequirementsChoice } from "./RequirementsChoice.js";
 
 /**
- * A macro editor: the site's requirements to choose from, starting from the current choice, saved by
- * `save` on Confluence's Insert/Save button.
+ * A macro editor: the site's requirements searched as the user types, starting from the current
+ * choice (read by id for its labels), saved by `save` on Confluence's Insert/Save button.
  */
 export function MacroRequirementsEditor({
   label,
@@ -17,8 +17,14 @@ export function MacroRequirementsEditor({
   loadCurrent(): Promise<number[]>;
   save(requirementIds: number[]): Promise<void>;
 }) {
-  const requirements = useQuery({ queryKey: confluenceKeys.siteRequirements, queryFn: loadSiteRequirements, retry: false });
   const current = useQuery({ queryKey: ["confluence", "macro-editor", label], queryFn: loadCurrent, retry: false });
+  const currentIds = current.data ?? [];
+  const labelled = useQuery({
+    queryKey: confluenceKeys.chosenRequirements(currentIds),
+    queryFn: () => loadRequirementsById(currentIds),
+    enabled: current.isSuccess,
+    retry: false,
+  });
   const [chosen, setChosen] = useState<number[] | undefined>();
   useEffect(() => {
     if (current.data && chosen === undefined) setChosen(current.data);
@@ -31,14 +37,14 @@ export function MacroRequirementsEditor({
 
   return (
     <div style={{ padding: 16 }}>
-      {requirements.isError || current.isError ? <Problem message={REQUIREMENTS_LOAD_ERROR} /> : null}
+      {labelled.isError || current.isError ? <Problem message={REQUIREMENTS_LOAD_ERROR} /> : null}
       {failure}
       <RequirementsChoice
         label={label}
-        requirements={requirements.data ?? []}
+        known={labelled.data ?? []}
         value={chosen ?? []}
         onChange={setChosen}
-        isLoading={requirements.isLoading || current.isLoading}
+        isLoading={current.isLoading || labelled.isLoading}
       />
     </div>
   );

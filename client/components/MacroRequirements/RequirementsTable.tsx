@@ -1,9 +1,7 @@
 import DynamicTable from "@atlaskit/dynamic-table";
 import { requirementIdLabel } from "../../../common/labels.js";
-import { requirementPageUrl } from "../../../common/requirementLink.js";
 import type { RequirementLite } from "../../../common/schemas/requirement.js";
-import { useUser } from "../../api/auth.js";
-import { useJiraProjectForLinks } from "../../api/confluence.js";
+import { useRequirementHref } from "../../hooks/useRequirementHref.js";
 
 const HEAD = {
   cells: [
@@ -15,20 +13,14 @@ const HEAD = {
 
 /**
  * The macros' table: ID (label), Name and Description, each requirement linking to its page in Jira
- * (a new tab: the macro sits inside a Confluence page).
+ * (a new tab: the macro sits inside a Confluence page), headed by what the macro shows.
  */
-export function RequirementsTable({ requirements, emptyText }: { requirements: readonly RequirementLite[]; emptyText: string }) {
-  const user = useUser();
-  const jiraProject = useJiraProjectForLinks();
-  const hrefOf = (requirement: RequirementLite) => {
-    const jiraProjectId = requirement.project === 0 ? jiraProject.data : requirement.project;
-    if (!user.data || jiraProjectId === null || jiraProjectId === undefined) return undefined;
-    return requirementPageUrl(user.data.atlassian_base_url, {
-      jiraProjectId,
-      projectId: requirement.project,
-      requirementId: requirement.requirement_id,
-    });
-  };
+export function RequirementsTable({
+  caption,
+  requirements,
+  emptyText,
+}: { caption: string; requirements: readonly RequirementLite[]; emptyText: string }) {
+  const hrefOf = useRequirementHref();
   const link = (requirement: RequirementLite, text: string) => {
     const href = hrefOf(requirement);
     return href ? (
@@ -41,7 +33,7 @@ export function RequirementsTable({ requirements, emptyText }: { requirements: r
   };
   return (
     <DynamicTable
-      caption="Requirements"
+      caption={caption}
       head={HEAD}
       rows={requirements.map((requirement) => ({
         key: String(requirement.requirement_id),

@@ -1,25 +1,31 @@
-import EmptyState from "@atlaskit/empty-state";
 import { Box, xcss } from "@atlaskit/primitives";
 import Spinner from "@atlaskit/spinner";
 import Tabs, { TabPanel } from "@atlaskit/tabs";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useHost } from "../../host/index.js";
-import { BaselinesPage } from "../../pages/Baselines/BaselinesPage.js";
 import { RequirementsPage } from "../../pages/Requirements/RequirementsPage.js";
-import { TraceabilityMatrixPage } from "../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js";
 import { useAppState, useAppStateReady } from "../../state/AppState.js";
 import type { MainTab } from "../../state/navigation.js";
 import { Footer } from "../Footer/Footer.js";
+import { lazyNamed } from "../Lazy/lazyNamed.js";
 import { TopNavigation } from "../TopNavigation/TopNavigation.js";
 import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
+
+// The first screen is the requirements tree: the other tabs load when first opened (issue 39).
+const TraceabilityMatrixPage = lazyNamed(() => import("../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js"), "TraceabilityMatrixPage");
+const EmptyState = lazy(() => import("@atlaskit/empty-state"));
+const BaselinesPage = lazyNamed(() => import("../../pages/Baselines/BaselinesPage.js"), "BaselinesPage");
 
 // Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
 const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
 
 function Screen({ tab }: { tab: MainTab }) {
   if (tab === "requirements") return <RequirementsPage />;
-  if (tab === "traceability") return <TraceabilityMatrixPage />;
-  return <BaselinesPage />;
+  return (
+    <Suspense fallback={<Spinner size="large" label="Loading" />}>
+      {tab === "traceability" ? <TraceabilityMatrixPage /> : <BaselinesPage />}
+    </Suspense>
+  );
 }
 
 /** /requirements, /traceability-matrix, /baselines: top navigation, the tab's screen, the footer. */
@@ -55,7 +61,9 @@ export function MainLayout() {
       ) : (
         <>
           {navigation}
-          <EmptyState header="Select a project" description="Choose a project or Global Requirements above." />
+          <Suspense fallback={null}>
+            <EmptyState header="Select a project" description="Choose a project or Global Requirements above." />
+          </Suspense>
         </>
       )}
       <Footer />

@@ -9,6 +9,7 @@ import { useChildFolders, useTopLevelFolders } from "../../api/folders.js";
 import type { FolderItem } from "../../api/items.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
+import { truncated } from "../TruncatedName/truncated.js";
 import { canMoveTo, type MoveRestrictions, type MoveTarget } from "./moveTargets.js";
 
 export type MoveDialogProps = MoveRestrictions & {
@@ -156,8 +157,8 @@ function TargetOption({
         color: allowed ? undefined : token("color.text.disabled"),
       }}
     >
-      <span style={{ width: 24, display: "inline-flex" }}>{toggle}</span>
-      <label style={{ display: "inline-flex", alignItems: "center", gap: token("space.050") }}>
+      <span style={{ width: 24, flexShrink: 0, display: "inline-flex" }}>{toggle}</span>
+      <label title={label} style={{ display: "inline-flex", alignItems: "center", gap: token("space.050"), minWidth: 0 }}>
         <input
           type="radio"
           name={name}
@@ -165,7 +166,7 @@ function TargetOption({
           disabled={!allowed || isDisabled}
           onChange={() => onChange(folderId, ancestors)}
         />
-        {label}
+        <span style={truncated}>{label}</span>
       </label>
     </div>
   );

@@ -6,10 +6,15 @@ import { useEffect, useMemo } from "react";
 import { useProjects } from "../../api/projects.js";
 import { useFlags } from "../Flags/Flags.js";
 import { GLOBAL_REQUIREMENTS_INFO, PLACEHOLDER, type ProjectOption, projectOptions } from "./projectOptions.js";
+import { INFO_BUTTON, type ProjectSelectProps, SELECT_WIDTH } from "./projectSelectLayout.js";
 
-const INFO_BUTTON = { background: "none", border: 0, padding: 0, cursor: "help", display: "inline-flex" } as const;
-
-export function ProjectSelect({ projectId, onChange }: { projectId: number | undefined; onChange(projectId: number): void }) {
+/** Atlaskit's select of the projects; `autoFocus` and `menuOpen` carry over how the user reached for its stand-in (ProjectSelectOnFocus). */
+export function ProjectSelect({
+  projectId,
+  onChange,
+  autoFocus,
+  menuOpen,
+}: ProjectSelectProps & { autoFocus?: boolean; menuOpen?: boolean }) {
   const projects = useProjects();
   const flags = useFlags();
   useEffect(() => {
@@ -19,10 +24,12 @@ export function ProjectSelect({ projectId, onChange }: { projectId: number | und
   const selected = options.find((option) => option.value !== undefined && option.value === projectId) ?? PLACEHOLDER;
   return (
     <Inline space="space.100" alignBlock="center">
-      <div style={{ minWidth: 260 }}>
+      <div style={{ minWidth: SELECT_WIDTH }}>
         <Select<ProjectOption>
           inputId="project-select"
           aria-label="Project"
+          autoFocus={autoFocus}
+          defaultMenuIsOpen={menuOpen}
           options={options}
           value={selected}
           isLoading={projects.isLoading}

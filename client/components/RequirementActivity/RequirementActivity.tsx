@@ -28,14 +28,14 @@ export function RequirementActivity({ requirementId }: { requirementId: number }
   );
 }
 
+// Cells wrap, anywhere if they must, so that the table fits a narrow frame instead of cutting off "Changed fields".
 const cell = {
   padding: `${token("space.075")} ${token("space.100")}`,
   textAlign: "left" as const,
   verticalAlign: "top",
   borderBottom: `1px solid ${token("color.border")}`,
+  overflowWrap: "anywhere" as const,
 };
-const dateCell = { ...cell, whiteSpace: "nowrap" as const };
-
 
 export function ActivityTable({ revisions }: { revisions: readonly Revision[] }) {
   if (revisions.length === 0) return <p>None</p>;
@@ -54,7 +54,7 @@ export function ActivityTable({ revisions }: { revisions: readonly Revision[] })
         {revisions.map((revision) => (
           <tr key={revision.revision}>
             <td style={cell}>{revision.revision}</td>
-            <td style={dateCell}>{formatDate(revision.created_at)}</td>
+            <td style={cell}>{formatDate(revision.created_at)}</td>
             <td style={cell}>
               <UserName accountId={revision.account_id} />
             </td>

@@ -9,6 +9,7 @@ import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useAttributes } from "../../api/attributes.js";
 import { type RequirementDetail as Detail, type LinkedRequirement, useRequirement } from "../../api/requirements.js";
 import { formatDate } from "../../format/date.js";
+import { useRequirementHref } from "../../hooks/useRequirementHref.js";
 import { Attachments } from "../Attachments/Attachments.js";
 import { LinkedIssues } from "../LinkedIssues/LinkedIssues.js";
 import { RequirementActivity } from "../RequirementActivity/RequirementActivity.js";
@@ -56,10 +57,22 @@ export function RequirementDetailView({
   onDelete,
   onOpenRequirement,
 }: Omit<RequirementDetailProps, "requirementId"> & { detail: Detail }) {
+  // Links, as linked issues are, that open in the app and, in a new tab, on the requirement's Jira page.
+  const hrefOf = useRequirementHref();
   return (
     <article aria-label={requirementLabel(detail)}>
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "flex-start", gap: token("space.200") }}>
-        <Heading size="large">{detail.name}</Heading>
+      <div
+        style={{
+          display: "flex",
+          flexWrap: "wrap",
+          justifyContent: "space-between",
+          alignItems: "flex-start",
+          gap: token("space.200"),
+        }}
+      >
+        <div style={{ minWidth: 0, overflowWrap: "anywhere" }}>
+          <Heading size="large">{detail.name}</Heading>
+        </div>
         <div style={{ display: "flex", gap: token("space.100") }}>
           <Button onClick={() => onEdit(detail)}>Edit</Button>
           <Button onClick={() => onMove(detail)}>Move</Button>
@@ -85,9 +98,15 @@ export function RequirementDetailView({
                   // Of a project the user may not browse in Jira: nothing to open.
                   <span>{RESTRICTED_REQUIREMENT}</span>
                 ) : (
-                  <Button appearance="subtle" spacing="compact" onClick={() => onOpenRequirement(linked)}>
+                  <a
+                    href={hrefOf(linked) ?? "#"}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      onOpenRequirement(linked);
+                    }}
+                  >
                     {requirementLabel(linked)}
-                  </Button>
+                  </a>
                 )}
               </li>
             ))}

@@ -5,20 +5,15 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ReactNode, useId, useMemo } from "react";
+import { type ReactNode, useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useAssignableUsers, useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { useAttributes } from "../../api/attributes.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
-import {
-  type CustomAttribute,
-  type RequirementDetail,
-  type RequirementInput,
-  useLinkableRequirements,
-} from "../../api/requirements.js";
+import type { CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useLoadErrorFlag } from "../Flags/Flags.js";
-import { useUser } from "../../api/auth.js";
+import { useUser } from "../../api/user.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
 import {
@@ -30,8 +25,9 @@ import {
 } from "../Flags/loadErrors.js";
 import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
-import { requirementLabel } from "../../../common/labels.js";
-import { linkableRequirements } from "./linkableRequirements.js";
+import { requirementTypeLabel } from "../../../common/labels.js";
+import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
+import { linkableLevels } from "./linkableRequirements.js";
 import {
   emptyRequirementForm,
   type RequirementFormValues,
@@ -61,7 +57,6 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const ids = useFieldIds();
   const { isSubmitting, submit } = useSubmitting(onClose);
   const types = useRequirementTypes();
-  const candidates = useLinkableRequirements(projectId);
   const attributes = useAttributes(projectId);
   const statuses = useProjectStatuses(projectId);
   const users = useAssignableUsers(projectId);
@@ -82,22 +77,8 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const values = watch();
   const typeLocked = existing !== undefined && values.linked_requirements.length > 0;
 
-  const typeOptions = (types.data ?? []).map((type) => ({ label: type.name, value: type.requirement_type_id }));
-  const linkOptions = useMemo(() => {
-    const offered = linkableRequirements(
-      candidates.data ?? [],
-      types.data ?? [],
-      values.requirement_type_id,
-      existing?.requirement_id,
-    ).map((requirement) => ({ label: requirementLabel(requirement), value: requirement.requirement_id }));
-    // Links the requirement already has stay visible even if the list does not offer them.
-    const known = new Set(offered.map((option) => option.value));
-    for (const linked of existing?.linked_requirements_v2 ?? []) {
-      if (!known.has(linked.requirement_id))
-        offered.push({ label: requirementLabel(linked), value: linked.requirement_id });
-    }
-    return offered;
-  }, [candidates.data, types.data, values.requirement_type_id, existing]);
+  const typeOptions = (types.data ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id }));
+  const linkLevels = linkableLevels(types.data ?? [], values.requirement_type_id);
   const statusOptions = (statuses.data ?? []).map((status) => ({ label: status.name, value: status.id }));
   const userOptions = (users.data ?? []).map((user) => ({ label: user.displayName, value: user.accountId }));
   const componentOptions = (components.data ?? []).map((component) => ({ label: component.name, value: component.id }));
@@ -284,17 +265,16 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
         name="linked_requirements"
         render={({ field }) => (
           <FieldRow label="Linked requirements" htmlFor={ids.linked}>
-            <Select<Option<number>, true>
+            <RequirementPicker
               inputId={ids.linked}
-              isMulti
-              options={linkOptions}
-              value={linkOptions.filter((option) => field.value.includes(option.value))}
-              onChange={(options) => field.onChange(options.map((option) => option.value))}
-              isLoading={candidates.isLoading}
-              isDisabled={isSubmitting || values.requirement_type_id === null}
-              placeholder={
-                values.requirement_type_id === null ? "Choose a requirement type first" : "Select requirements"
-              }
+              scope={{ projectIds: isGlobal ? [GLOBAL_PROJECT_ID] : [projectId, GLOBAL_PROJECT_ID], levels: linkLevels ?? [] }}
+              value={field.value}
+              onChange={field.onChange}
+              known={existing?.linked_requirements_v2}
+              exclude={existing ? [existing.requirement_id] : []}
+              isLoading={types.isLoading}
+              isDisabled={isSubmitting || linkLevels === null}
+              placeholder={linkLevels === null ? "Choose a requirement type first" : "Select requirements"}
             />
           </FieldRow>
         )}

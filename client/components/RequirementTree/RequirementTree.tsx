@@ -10,6 +10,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { requirementLabel } from "../../../common/labels.js";
 import { indexOfCurrent, rowIsCurrent, type TreeRow, type TreeSelection } from "./flattenTree.js";
+import { truncated } from "../TruncatedName/truncated.js";
 import { treeKeyAction } from "./treeKeyboard.js";
 
 const ROW_HEIGHT = 32;
@@ -49,13 +50,20 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
 
   const currentIndex = indexOfCurrent(rows, current);
   const currentKey = rows[currentIndex]?.key;
+  const currentIndexRef = useRef(currentIndex);
+  currentIndexRef.current = currentIndex;
+  const followed = useRef<string | undefined>(undefined);
+  const selection = `${current.requirementId}/${current.folderId}`;
   // Following the current item (deep links, back/forward, a linked requirement's click): make
-  // it the active row and bring it into view once its row exists.
+  // it the active row and bring it into view once its row exists, once per current item. A folder
+  // expanded or collapsed by the keyboard moves the current row (or hides and shows it again), and
+  // the focus must stay on that folder (the WAI-ARIA tree pattern).
   useEffect(() => {
-    if (currentKey === undefined) return;
+    if (currentKey === undefined || followed.current === selection) return;
+    followed.current = selection;
     setActiveKey(currentKey);
-    virtualizer.scrollToIndex(currentIndex, { align: "auto" });
-  }, [currentKey, currentIndex, virtualizer]);
+    virtualizer.scrollToIndex(currentIndexRef.current, { align: "auto" });
+  }, [currentKey, selection, virtualizer]);
 
   const rowId = (row: TreeRow) => `${idPrefix}-${row.key}`;
 
@@ -209,7 +217,13 @@ function TreeRowView({
       >
         <span
           aria-hidden="true"
-          style={{ width: 24, display: "inline-flex", justifyContent: "center", visibility: row.hasChildren ? "visible" : "hidden" }}
+          style={{
+            width: 24,
+            flexShrink: 0,
+            display: "inline-flex",
+            justifyContent: "center",
+            visibility: row.hasChildren ? "visible" : "hidden",
+          }}
           onClick={(event) => {
             event.stopPropagation();
             onToggleFolder(folder.folder_id, !row.isExpanded);
@@ -217,8 +231,10 @@ function TreeRowView({
         >
           {row.isExpanded ? <ChevronDownIcon label="" /> : <ChevronRightIcon label="" />}
         </span>
-        {row.isExpanded ? <FolderOpenIcon label="" /> : <FolderClosedIcon label="" />}
-        <span style={{ overflow: "hidden", textOverflow: "ellipsis" }}>
+        <span style={{ display: "inline-flex", flexShrink: 0 }}>
+          {row.isExpanded ? <FolderOpenIcon label="" /> : <FolderClosedIcon label="" />}
+        </span>
+        <span title={folder.name} style={truncated}>
           {folder.name}
         </span>
       </div>
@@ -237,7 +253,7 @@ function TreeRowView({
       data-testid={`tree-requirement-${requirement.requirement_id}`}
     >
       {/* In the place of a folder's chevron, so that names line up. */}
-      <span style={{ width: 24, display: "inline-flex", justifyContent: "center" }}>
+      <span style={{ width: 24, flexShrink: 0, display: "inline-flex", justifyContent: "center" }}>
         <input
           type="checkbox"
           tabIndex={-1}
@@ -248,11 +264,13 @@ function TreeRowView({
           onChange={() => onToggleCheck(requirement.requirement_id)}
         />
       </span>
-      <PageIcon
-        label=""
-        color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")}
-      />
-      <span title={label} style={{ overflow: "hidden", textOverflow: "ellipsis" }}>
+      <span style={{ display: "inline-flex", flexShrink: 0 }}>
+        <PageIcon
+          label=""
+          color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")}
+        />
+      </span>
+      <span title={label} style={truncated}>
         {label}
       </span>
     </div>

@@ -1,6 +1,6 @@
 import { Box, Inline } from "@atlaskit/primitives";
 import { Tab, TabList } from "@atlaskit/tabs";
-import { ProjectSelect } from "../ProjectSelect/ProjectSelect.js";
+import { ProjectSelectOnFocus } from "../ProjectSelect/ProjectSelectOnFocus.js";
 import { TABS } from "./tabs.js";
 
 /** The project dropdown and, once a project is chosen, the tab list (rendered inside the layout's Tabs). */
@@ -23,7 +23,7 @@ export function TopNavigation({
         ) : (
           <span />
         )}
-        <ProjectSelect projectId={projectId} onChange={onSelectProject} />
+        <ProjectSelectOnFocus projectId={projectId} onChange={onSelectProject} />
       </Inline>
     </Box>
   );

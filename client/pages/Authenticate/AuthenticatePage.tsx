@@ -2,7 +2,7 @@ import Spinner from "@atlaskit/spinner";
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useHost } from "../../host/index.js";
-import { goTo, locationOfPath, signIn } from "./signIn.js";
+import { goTo, locationOfPath, signInOnce } from "./signIn.js";
 
 /** /authenticate/{location}: the hand-off from the host's signed iframe URL to the app's own token. */
 export function AuthenticatePage() {
@@ -11,7 +11,7 @@ export function AuthenticatePage() {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const { pathname, search } = window.location;
-    signIn(locationOfPath(pathname) ?? "", { pathname, search }, host).then(
+    signInOnce(locationOfPath(pathname) ?? "", { pathname, search }, host).then(
       (url) => goTo(url, (inPage) => navigate(inPage, { replace: true })),
       (error: unknown) => {
         console.error("Sign-in failed", error);

@@ -59,6 +59,23 @@ export async function signIn(
   }
 }
 
+const started = new Map<string, Promise<string>>();
+
+/**
+ * The sign-in of this page, started once however many ask: the entry starts it as the page loads (the
+ * JWT is in the iframe URL; nothing needs React for it, issue 39), and the Authenticate page takes
+ * the same answer instead of exchanging the single-use JWT again.
+ */
+export function signInOnce(location: string, page: { pathname: string; search: string }, host: Pick<Host, "getContextToken">): Promise<string> {
+  const key = page.pathname + page.search;
+  let signedIn = started.get(key);
+  if (!signedIn) {
+    signedIn = signIn(location, page, host);
+    started.set(key, signedIn);
+  }
+  return signedIn;
+}
+
 /** Stays in the page when the target is served by the same html entry; loads the other entry otherwise. */
 export function goTo(url: string, replaceInPage: (url: string) => void): void {
   const path = new URL(url, window.location.href).pathname;

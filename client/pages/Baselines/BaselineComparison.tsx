@@ -5,7 +5,7 @@ import Spinner from "@atlaskit/spinner";
 import Toggle from "@atlaskit/toggle";
 import { token } from "@atlaskit/tokens";
 import { useId, useState } from "react";
-import { baselineIdLabel } from "../../../common/schemas/baseline.js";
+import { baselineIdLabel } from "../../../common/constants.js";
 import { useBaselines, useComparison } from "../../api/baselines.js";
 import { RequirementDiffTable } from "../../components/BaselineDiff/RequirementDiffTable.js";
 import { RetrieveError } from "./RetrieveError.js";

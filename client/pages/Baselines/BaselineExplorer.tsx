@@ -4,7 +4,7 @@ import { ModalTransition } from "@atlaskit/modal-dialog";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useState } from "react";
-import { baselineIdLabel } from "../../../common/schemas/baseline.js";
+import { baselineIdLabel } from "../../../common/constants.js";
 import { type Baseline, useBaseline, useBaselines, useCreateBaseline, useDeleteBaseline } from "../../api/baselines.js";
 import { BaselineRequirementTable } from "../../components/BaselineRequirementTable/BaselineRequirementTable.js";
 import { CreateBaselineDialog } from "../../components/BaselineForm/CreateBaselineDialog.js";

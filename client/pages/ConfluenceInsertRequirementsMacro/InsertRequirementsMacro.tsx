@@ -25,5 +25,11 @@ export function InsertRequirementsMacro() {
 
   if (requirements.isError) return <Problem message={REQUIREMENTS_LOAD_ERROR} />;
   if (!requirements.data) return <Loading />;
-  return <RequirementsTable requirements={requirements.data} emptyText="No requirements are linked to this page." />;
+  return (
+    <RequirementsTable
+      caption="Requirements linked to this page"
+      requirements={requirements.data}
+      emptyText="No requirements are linked to this page."
+    />
+  );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
 import { loadRequirementsById, macroRequirementIds } from "../../api/confluence.js";
 import { RequirementsTable } from "../../components/MacroRequirements/RequirementsTable.js";
 import { Loading, Problem, REQUIREMENTS_LOAD_ERROR } from "../../components/MacroRequirements/MacroStates.js";
@@ -25,5 +25,11 @@ export function LinkedRequirementsMacro() {
   if (chosen.isError) return <Problem message={WIKI_DATA_PROBLEM} />;
   if (requirements.isError) return <Problem message={REQUIREMENTS_LOAD_ERROR} />;
   if (!requirements.data) return <Loading />;
-  return <RequirementsTable requirements={requirements.data} emptyText="No requirements chosen. Edit the macro to choose some." />;
+  return (
+    <RequirementsTable
+      caption="Chosen requirements"
+      requirements={requirements.data}
+      emptyText="No requirements chosen. Edit the macro to choose some."
+    />
+  );
 }

@@ -16,17 +16,29 @@ type State = { status: "loading" } | { status: "failed" } | { status: "ready"; r
  * new tab, and Edit, which opens the link dialog and reads the list again when it closes.
  * Plain elements on purpose: this loads in every issue view and must stay small.
  */
-export function IssuePanel({ host, issue, jiraBaseUrl }: { host: Host; issue: IssueContext; jiraBaseUrl: string }) {
+export function IssuePanel({
+  host,
+  issue,
+  jiraBaseUrl,
+  firstRequirements,
+}: {
+  host: Host;
+  issue: IssueContext;
+  jiraBaseUrl: string;
+  /** The linked requirements already asked for as the page loaded (panel.tsx), shown first. */
+  firstRequirements?: Promise<LinkedToIssue[]>;
+}) {
   const [state, setState] = useState<State>({ status: "loading" });
 
-  const reload = useCallback(() => {
-    loadIssueRequirements(issue).then(
-      (requirements) => setState({ status: "ready", requirements }),
+  const show = useCallback((requirements: Promise<LinkedToIssue[]>) => {
+    requirements.then(
+      (loaded) => setState({ status: "ready", requirements: loaded }),
       () => setState({ status: "failed" }),
     );
-  }, [issue]);
+  }, []);
+  const reload = useCallback(() => show(loadIssueRequirements(issue)), [issue, show]);
 
-  useEffect(reload, [reload]);
+  useEffect(() => show(firstRequirements ?? loadIssueRequirements(issue)), [issue, firstRequirements, show]);
   // The host sizes the iframe to its content only when told, so after every render.
   useEffect(() => host.resize());
 

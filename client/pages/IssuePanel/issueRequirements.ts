@@ -21,11 +21,6 @@ export async function loadIssueRequirements(issue: IssueContext): Promise<Linked
   return perProject.flat();
 }
 
-/** Every requirement of one project (0: the global ones). */
-export async function loadProjectRequirements(projectId: number): Promise<IssueRequirement[]> {
-  return listOf(await api.get<RequirementList>("/api/requirement", { atlassian_project_id: [projectId] }));
-}
-
 export async function saveIssueRequirements(issueId: string, requirementIds: number[]): Promise<void> {
   await api.put(`/api/issue/${issueId}`, { requirements: requirementIds });
 }

@@ -1,8 +1,5 @@
 import SectionMessage from "@atlaskit/section-message";
 
-/** Spec section 1: a maintenance notice exists, and the flag that shows it is always off. */
-export const MAINTENANCE_MODE = false;
-
 /** Spec section 8, verbatim. */
 export const MAINTENANCE_MESSAGE = "rmCloud is currently under maintenance.  Please check back soon!";
 

@@ -5,18 +5,21 @@ import SectionMessage from "@atlaskit/section-message";
 import Select from "@atlaskit/select";
 import { token } from "@atlaskit/tokens";
 import { useId, useMemo, useState } from "react";
-import { mapHeaders } from "../../../common/csvHeaders.js";
+import { type HeaderMapping as ColumnMapping, mapHeaders } from "../../../common/csvHeaders.js";
+import { hostComponentsOf, hostStatusesOf, unknownNames } from "../../../common/importHostLists.js";
+import { requirementTypeLabel } from "../../../common/labels.js";
 import {
   IMPORT_FAILED_PREFIX,
   IMPORT_NO_FILE_MESSAGE,
   IMPORT_SUCCESS_MESSAGE,
+  type ImportLeavableColumn,
   type ImportResult,
 } from "../../../common/schemas/csvImport.js";
 import type { JobStatusResponse } from "../../../common/schemas/job.js";
 import { useAttributes } from "../../api/attributes.js";
 import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
-import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import { GLOBAL_PROJECT_ID, useProjects } from "../../api/projects.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
 import {
@@ -27,12 +30,16 @@ import {
 import { useAppState } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
-import { csvFileHeaders } from "./csvFileHeaders.js";
+import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
 
 type Option<T> = { label: string; value: T };
 /** The target folder (null: the top level) and the folders above it, outermost first. */
 type ImportTarget = { folderId: number | null; ancestors: readonly number[] };
-const TOP_LEVEL: ImportTarget = { folderId: null, ancestors: [] };
+/** The component and status values of the file's rows. */
+type FileValues = { components: string[]; status: string[] };
+const NO_VALUES: FileValues = { components: [], status: [] };
+/** Row errors listed in the dialog; the job's result holds them all. */
+const SHOWN_ROW_ERRORS = 50;
 
 /**
  * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
@@ -41,12 +48,15 @@ const TOP_LEVEL: ImportTarget = { folderId: null, ancestors: [] };
  */
 export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
-  const { setFolderOpen } = useAppState();
+  const { nav, setFolderOpen } = useAppState();
   const ids = { file: useId(), type: useId() };
   const [file, setFile] = useState<File | undefined>();
   const [headers, setHeaders] = useState<string[]>([]);
   const [typeId, setTypeId] = useState<number | undefined>();
-  const [location, setLocation] = useState<ImportTarget>(TOP_LEVEL);
+  // The folder open on the screen, if any: its ancestors are open in the tree already (it was revealed there).
+  const [location, setLocation] = useState<ImportTarget>({ folderId: nav?.folderId ?? null, ancestors: [] });
+  const [fileValues, setFileValues] = useState<FileValues>(NO_VALUES);
+  const [leftOut, setLeftOut] = useState<ImportLeavableColumn[]>([]);
   const [kept, setKept] = useState<string[]>([]);
   const [assignByComponent, setAssignByComponent] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -60,13 +70,21 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const components = useProjectComponents(projectId);
   const statuses = useProjectStatuses(projectId);
   const importer = useStartImport(projectId);
+  const projectKey = useProjects().data?.find((project) => project.id === projectId)?.key || "this project";
   // The file's components and statuses are matched against these lists: without them every row would be refused.
   const hostDataProblem = components.isError ? COMPONENTS_LOAD_ERROR : statuses.isError ? STATUSES_LOAD_ERROR : undefined;
   useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
   useLoadErrorFlag(hostDataProblem);
 
   const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
-  const typeOptions = (types.data ?? []).map((type) => ({ label: `${type.name} (${type.prefix})`, value: type.requirement_type_id }));
+  const unknown = useMemo(
+    () => ({
+      components: unknownNames(fileValues.components, hostComponentsOf(components.data ?? [])),
+      status: unknownNames(fileValues.status, hostStatusesOf(statuses.data ?? [])),
+    }),
+    [fileValues, components.data, statuses.data],
+  );
+  const typeOptions = (types.data ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id }));
 
   const status = job?.status;
   const result = job?.result as ImportResult | null | undefined;
@@ -76,7 +94,18 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     setProblem(undefined);
     setJob(undefined);
     setKept([]);
-    setHeaders(chosen ? await csvFileHeaders(chosen) : []);
+    setLeftOut([]);
+    setFileValues(NO_VALUES);
+    const fileHeaders = chosen ? await csvFileHeaders(chosen) : [];
+    setHeaders(fileHeaders);
+    if (!chosen || !isProject) return;
+    const columns = mapHeaders(fileHeaders, attributes.data ?? []);
+    setFileValues(
+      await csvColumnValues(chosen, {
+        components: columns.components,
+        status: columns.status === undefined ? [] : [columns.status],
+      }),
+    );
   };
 
   const submit = async () => {
@@ -106,6 +135,9 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
         atlassian_statuses_json: JSON.stringify(statuses.data ?? []),
         additional_headers: kept,
         assign_based_on_component: assignByComponent,
+        left_out_columns: leftOut,
+        // The mapping step named them as left out.
+        leave_out_unknown_names: true,
       });
       const end = await waitForJob(started.job_id, setJob);
       if (end.status === "finished") {
@@ -179,7 +211,20 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           />
         ) : null}
 
-        {headers.length > 0 ? <HeaderMapping headers={headers} mapping={mapping} attributes={attributes.data ?? []} kept={kept} onKeep={setKept} isDisabled={isSubmitting} /> : null}
+        {headers.length > 0 ? (
+          <>
+            <HeaderMapping headers={headers} mapping={mapping} attributes={attributes.data ?? []} kept={kept} onKeep={setKept} isDisabled={isSubmitting} />
+            <HostDataColumns
+              mapping={mapping}
+              isProject={isProject}
+              projectKey={projectKey}
+              unknown={unknown}
+              leftOut={leftOut}
+              onLeaveOut={setLeftOut}
+              isDisabled={isSubmitting}
+            />
+          </>
+        ) : null}
 
         {running ? (
           <div role="status" style={{ marginTop: token("space.200") }}>
@@ -269,17 +314,87 @@ function HeaderMapping({
   );
 }
 
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+
+/**
+ * The file's Component/s and Status columns against the project's: Global Requirements have
+ * neither, so they are left out; a project's unknown values are named as left out, with the
+ * choice to leave the whole column out.
+ */
+function HostDataColumns({
+  mapping,
+  isProject,
+  projectKey,
+  unknown,
+  leftOut,
+  onLeaveOut,
+  isDisabled,
+}: {
+  mapping: ColumnMapping;
+  isProject: boolean;
+  projectKey: string;
+  unknown: FileValues;
+  leftOut: ImportLeavableColumn[];
+  onLeaveOut(columns: ImportLeavableColumn[]): void;
+  isDisabled: boolean;
+}) {
+  const hasComponents = mapping.components.length > 0;
+  const hasStatus = mapping.status !== undefined;
+  if (!isProject) {
+    if (!hasComponents && !hasStatus) return null;
+    return (
+      <SectionMessage appearance="information">
+        Global Requirements have no status or components: the file's Status and Component/s columns are left out.
+      </SectionMessage>
+    );
+  }
+  const leaveOut = (column: ImportLeavableColumn, checked: boolean) =>
+    onLeaveOut(checked ? [...leftOut, column] : leftOut.filter((item) => item !== column));
+  const warnings = [
+    hasComponents && unknown.components.length > 0
+      ? {
+          column: "components" as const,
+          text: `${unknown.components.length} ${plural(unknown.components.length, "component value is not a component", "component values are not components")} of ${projectKey} and will be left out`,
+          names: unknown.components,
+          choice: "Leave out the Component/s columns",
+        }
+      : undefined,
+    hasStatus && unknown.status.length > 0
+      ? {
+          column: "status" as const,
+          text: `${unknown.status.length} ${plural(unknown.status.length, "status value is not a status", "status values are not statuses")} of ${projectKey} and will be left out`,
+          names: unknown.status,
+          choice: "Leave out the Status column",
+        }
+      : undefined,
+  ].filter((warning) => warning !== undefined);
+  return warnings.map((warning) => (
+    <SectionMessage key={warning.column} appearance="warning">
+      <p>
+        {warning.text}: {warning.names.join(", ")}.
+      </p>
+      <Checkbox
+        label={warning.choice}
+        isChecked={leftOut.includes(warning.column)}
+        isDisabled={isDisabled}
+        onChange={(event) => leaveOut(warning.column, event.target.checked)}
+      />
+    </SectionMessage>
+  ));
+}
+
 function RowErrors({ result }: { result: ImportResult }) {
+  const shown = result.errors.slice(0, SHOWN_ROW_ERRORS);
   return (
     <SectionMessage appearance="error" title="Nothing was imported. Fix these rows and import the file again.">
       <ul aria-label="Row errors">
-        {result.errors.map((error) => (
+        {shown.map((error) => (
           <li key={`${error.row}-${error.reason}`}>
             Row {error.row}: {error.reason}
           </li>
         ))}
       </ul>
-      {result.error_count > result.errors.length ? <p>and {result.error_count - result.errors.length} more</p> : null}
+      {result.error_count > shown.length ? <p>and {result.error_count - shown.length} more</p> : null}
     </SectionMessage>
   );
 }

@@ -1,23 +1,32 @@
 import Button from "@atlaskit/button/new";
-import { ModalTransition } from "@atlaskit/modal-dialog";
-import SectionMessage from "@atlaskit/section-message";
+import ModalTransition from "@atlaskit/modal-dialog/modal-transition";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
 import { useProjectAccess } from "../../api/projectAccess.js";
+import type { RequirementSearchHit } from "../../api/requirementSearch.js";
 import { useRequirement } from "../../api/requirements.js";
-import { FolderDetail } from "../../components/FolderDetail/FolderDetail.js";
-import { NotFound } from "../../components/NotFound/NotFound.js";
+import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 import { commonParentFolder } from "../../components/MoveDialog/moveTargets.js";
-import { RequirementDetail } from "../../components/RequirementDetail/RequirementDetail.js";
+import { RequirementSearch } from "../../components/RequirementSearch/RequirementSearch.js";
 import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
 import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
+import { useRevealInTree } from "../../components/RequirementTree/useRevealInTree.js";
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
+import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
+import { useNarrowFrame } from "../../hooks/useNarrowFrame.js";
 import { useAppState } from "../../state/AppState.js";
-import { RequirementsDialogs } from "./RequirementsDialogs.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
+
+// The tree is the first screen: the open item's detail and the dialogs load when first shown (issue 39).
+const RequirementDetail = lazyNamed(() => import("../../components/RequirementDetail/RequirementDetail.js"), "RequirementDetail");
+const FolderDetail = lazyNamed(() => import("../../components/FolderDetail/FolderDetail.js"), "FolderDetail");
+const RequirementsDialogs = lazyNamed(() => import("./RequirementsDialogs.js"), "RequirementsDialogs");
+const SectionMessage = lazy(() => import("@atlaskit/section-message"));
+const NotFound = lazyNamed(() => import("../../components/NotFound/NotFound.js"), "NotFound");
+const loading = <Spinner size="large" label="Loading" />;
 
 export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "New requirement" button above';
 
@@ -46,7 +55,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const access = useProjectAccess(projectId).data;
   const readOnly = access?.edit === false;
   const tree = useTreeRows(projectId, openFolders);
+  const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
+  useRevealInTree(current, setFolderOpen);
   // A deep link or an older history entry may name a requirement of another project: it is shown in
   // its own project, whose folders, statuses and custom fields its edit and move dialogs offer.
   const shownProject = useRequirement(current.requirementId).data?.project;
@@ -60,6 +71,10 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
     if (row.kind === "folder") navigate({ projectId, tab: "requirements", folderId: row.folder.folder_id });
   };
+  // Global Requirements searches the whole site (the requirements it links across projects): a hit of
+  // another project opens there. The tree opens the folders above it (useRevealInTree).
+  const openFound = (found: RequirementSearchHit) =>
+    navigate({ projectId: found.project, tab: "requirements", requirementId: found.requirement_id });
   const toggleChecked = (requirementId: number) => {
     const next = new Set(selectedRequirements);
     if (next.has(requirementId)) next.delete(requirementId);
@@ -79,7 +94,13 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   };
 
   // A project the user may not browse in Jira (a deep link to it) is not there for them.
-  if (access?.browse === false) return <NotFound thing="project" />;
+  if (access?.browse === false) {
+    return (
+      <Suspense fallback={loading}>
+        <NotFound thing="project" />
+      </Suspense>
+    );
+  }
 
   return (
     <div>
@@ -95,14 +116,27 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
         </ChangeButton>
         <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
       </div>
+      {tree.isEmpty ? null : (
+        <RequirementSearch scope={projectId === GLOBAL_PROJECT_ID ? {} : { projectIds: [projectId] }} onOpen={openFound} />
+      )}
       {tree.isLoading ? <Spinner size="large" label="Loading requirements" /> : null}
       {tree.isError ? (
-        <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>
+        <Suspense fallback={<p role="alert">There was an error loading your requirements</p>}>
+          <SectionMessage appearance="error">There was an error loading your requirements</SectionMessage>
+        </Suspense>
       ) : null}
       {tree.isEmpty ? <p>{EMPTY_STATE_TEXT}</p> : null}
       {tree.rows.length > 0 ? (
-        <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start", width: "100%" }}>
-          <div style={{ flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
+        <div
+          style={{
+            display: "flex",
+            flexDirection: narrow ? "column" : "row",
+            gap: token("space.400"),
+            alignItems: narrow ? "stretch" : "flex-start",
+            width: "100%",
+          }}
+        >
+          <div style={narrow ? { minWidth: 0 } : { flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
             <div
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >
@@ -130,39 +164,43 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
             />
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>
-            {current.requirementId !== undefined ? (
-              <RequirementDetail
-                requirementId={current.requirementId}
-                onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
-                onMove={(detail) =>
-                  setDialog({
-                    kind: "moveRequirements",
-                    requirementIds: [detail.requirement_id],
-                    currentFolderId: detail.parent_folder_id,
-                  })
-                }
-                onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
-                onOpenRequirement={(linked) =>
-                  navigate({ projectId: linked.project, tab: "requirements", requirementId: linked.requirement_id })
-                }
-              />
-            ) : null}
-            {current.folderId !== undefined ? (
-              <FolderDetail
-                folderId={current.folderId}
-                onEdit={(folder) => setDialog({ kind: "editFolder", folder })}
-                onMove={(folder) => setDialog({ kind: "moveFolder", folder })}
-                onDelete={(folder) => setDialog({ kind: "deleteFolder", folder })}
-                onCreateRequirement={(folder) => setDialog({ kind: "createRequirement", parentFolderId: folder.folder_id })}
-                onCreateFolder={(folder) => setDialog({ kind: "createFolder", parentFolderId: folder.folder_id })}
-              />
-            ) : null}
+            <Suspense fallback={loading}>
+              {current.requirementId !== undefined ? (
+                <RequirementDetail
+                  requirementId={current.requirementId}
+                  onEdit={(detail) => setDialog({ kind: "editRequirement", detail })}
+                  onMove={(detail) =>
+                    setDialog({
+                      kind: "moveRequirements",
+                      requirementIds: [detail.requirement_id],
+                      currentFolderId: detail.parent_folder_id,
+                    })
+                  }
+                  onDelete={(detail) => setDialog({ kind: "deleteRequirements", requirementIds: [detail.requirement_id] })}
+                  onOpenRequirement={(linked) =>
+                    navigate({ projectId: linked.project, tab: "requirements", requirementId: linked.requirement_id })
+                  }
+                />
+              ) : null}
+              {current.folderId !== undefined ? (
+                <FolderDetail
+                  folderId={current.folderId}
+                  onEdit={(folder) => setDialog({ kind: "editFolder", folder })}
+                  onMove={(folder) => setDialog({ kind: "moveFolder", folder })}
+                  onDelete={(folder) => setDialog({ kind: "deleteFolder", folder })}
+                  onCreateRequirement={(folder) => setDialog({ kind: "createRequirement", parentFolderId: folder.folder_id })}
+                  onCreateFolder={(folder) => setDialog({ kind: "createFolder", parentFolderId: folder.folder_id })}
+                />
+              ) : null}
+            </Suspense>
           </div>
         </div>
       ) : null}
-      <ModalTransition>
-        {dialog ? <RequirementsDialogs projectId={projectId} dialog={dialog} onClose={() => setDialog(undefined)} /> : null}
-      </ModalTransition>
+      <Suspense fallback={loading}>
+        <ModalTransition>
+          {dialog ? <RequirementsDialogs projectId={projectId} dialog={dialog} onClose={() => setDialog(undefined)} /> : null}
+        </ModalTransition>
+      </Suspense>
     </div>
   );
 }

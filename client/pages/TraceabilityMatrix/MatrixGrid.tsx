@@ -2,23 +2,28 @@ import { scrollPaneStyle } from "../../components/ScrollPane/scrollPaneStyle.js"
 import Lozenge from "@atlaskit/lozenge";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
+import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
 import type { MatrixRow } from "../../../common/schemas/matrix.js";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
-import type { JiraIssue } from "../../api/jira/issues.js";
+import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
+import { type JiraIssue, lookupIssues } from "../../api/jira/issues.js";
 import type { JiraIssueType } from "../../api/jira/projectData.js";
-import { idOf, issuesOfType, lozengeAppearance, requirementOf } from "./matrixView.js";
+import { MATRIX_WINDOW_ROWS, useMatrixWindows } from "../../api/matrix.js";
+import { useHost } from "../../host/index.js";
+import { idOf, issuesOfType, linkedIssueIds, lozengeAppearance, requirementOf, windowsInView } from "./matrixView.js";
 
 const ESTIMATED_ROW_HEIGHT = 40;
 
 type MatrixGridProps = {
-  rows: readonly MatrixRow[];
+  projectId: number;
+  /** The filter the server applies; `totalRows` is how many rows it leaves. */
+  filter: string;
+  totalRows: number;
   requirementTypes: readonly RequirementType[];
   headings: readonly string[];
   issueTypes: readonly JiraIssueType[];
-  issues: ReadonlyMap<string, JiraIssue> | undefined;
-  issuesLoading: boolean;
   siteUrl: string;
 };
 
@@ -33,30 +38,62 @@ const cellStyle = {
 
 const headingStyle = { ...cellStyle, fontWeight: 600 };
 
+/** Stable, so the merged map is rebuilt only when an answer changes. */
+function mergeIssueAnswers(answers: UseQueryResult<Map<string, JiraIssue>>[]) {
+  return {
+    byId: new Map(answers.flatMap((answer) => (answer.data ? [...answer.data] : []))),
+    isFetching: answers.some((answer) => answer.isFetching),
+    isError: answers.some((answer) => answer.isError),
+  };
+}
+
 /**
- * The matrix as a table whose rows are virtualised: however many requirements, only the
- * rows in view (and a few around them) are in the DOM. Rows grow with their cells, so each is
+ * The matrix as a table whose rows are virtualised and fetched a window at a time: however many
+ * requirements, only the rows in view (and a few around them) are in the DOM, only their windows
+ * are asked of the server, and only their issues of Jira. Rows grow with their cells, so each is
  * measured once rendered.
  */
-export function MatrixGrid({ rows, requirementTypes, headings, issueTypes, issues, issuesLoading, siteUrl }: MatrixGridProps) {
+export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, headings, issueTypes, siteUrl }: MatrixGridProps) {
+  const host = useHost();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: totalRows,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_HEIGHT,
-    getItemKey: (index) => requirementOf(rows[index] as MatrixRow)?.requirement_id ?? index,
     overscan: 10,
   });
+  const virtualRows = virtualizer.getVirtualItems();
+  const windows = windowsInView(virtualRows, MATRIX_WINDOW_ROWS);
+  const windowAnswers = useMatrixWindows(projectId, filter, windows);
+  // Only the issues the windows in view name, 50 ids a search with 10 searches in flight (spec section 9).
+  const issues = useQueries({
+    queries: windows.map((window, n) => {
+      const answer = windowAnswers[n];
+      const ids = linkedIssueIds(answer?.data?.rows ?? []);
+      return {
+        queryKey: ["jira", "issues", "matrix", projectId, filter, window, answer?.dataUpdatedAt ?? 0],
+        queryFn: () => lookupIssues(host, ids),
+        enabled: ids.length > 0,
+        retry: false,
+      };
+    }),
+    combine: mergeIssueAnswers,
+  });
+  const rowsByWindow = new Map(windows.map((window, n) => [window, windowAnswers[n]?.data?.rows]));
+  const rowAt = (index: number): MatrixRow | undefined =>
+    rowsByWindow.get(Math.floor(index / MATRIX_WINDOW_ROWS))?.[index % MATRIX_WINDOW_ROWS];
   const typeNames = new Map(requirementTypes.map((type) => [type.requirement_type_id, type.name]));
   const template = `120px minmax(200px, 2fr) 120px${" minmax(220px, 1.5fr)".repeat(issueTypes.length)}`;
   const minWidth = 440 + 220 * issueTypes.length;
 
   return (
+    <>
+    {issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
     <div
       ref={scrollRef}
       style={scrollPaneStyle(240)}
     >
-      <table aria-label="Traceability matrix" aria-rowcount={rows.length + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
+      <table aria-label="Traceability matrix" aria-rowcount={totalRows + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
         <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
           <tr aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
             {headings.map((heading) => (
@@ -67,38 +104,44 @@ export function MatrixGrid({ rows, requirementTypes, headings, issueTypes, issue
             {issueTypes.map((type) => (
               <th key={type.id} style={headingStyle}>
                 {type.name}
-                {issuesLoading ? "…" : ""}
+                {issues.isFetching ? "…" : ""}
               </th>
             ))}
           </tr>
         </thead>
         <tbody style={{ display: "grid", height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((virtualRow) => {
-            const row = rows[virtualRow.index];
+          {virtualRows.map((virtualRow) => {
+            const row = rowAt(virtualRow.index);
             const requirement = row && requirementOf(row);
-            if (!row || !requirement) return null;
+            const placement = {
+              display: "grid",
+              gridTemplateColumns: template,
+              position: "absolute" as const,
+              width: "100%",
+              transform: `translateY(${virtualRow.start}px)`,
+            };
+            if (!row || !requirement)
+              return (
+                <tr key={virtualRow.key} aria-rowindex={virtualRow.index + 2} aria-busy="true" style={{ ...placement, height: ESTIMATED_ROW_HEIGHT }}>
+                  <td style={cellStyle}>…</td>
+                </tr>
+              );
             return (
               <tr
                 key={virtualRow.key}
                 ref={virtualizer.measureElement}
                 data-index={virtualRow.index}
                 aria-rowindex={virtualRow.index + 2}
-                style={{
-                  display: "grid",
-                  gridTemplateColumns: template,
-                  position: "absolute",
-                  width: "100%",
-                  transform: `translateY(${virtualRow.start}px)`,
-                }}
+                style={placement}
               >
                 <td style={cellStyle}>{idOf(requirement)}</td>
                 <td style={cellStyle}>{requirement.name}</td>
                 <td style={cellStyle}>{typeNames.get(requirement.requirement_type_id) ?? ""}</td>
                 {issueTypes.map((type) => (
                   <td key={type.id} style={cellStyle}>
-                    {issues
-                      ? issuesOfType(row, type.id, issues).map((issue) => <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />)
-                      : null}
+                    {issuesOfType(row, type.id, issues.byId).map((issue) => (
+                      <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />
+                    ))}
                   </td>
                 ))}
               </tr>
@@ -107,6 +150,7 @@ export function MatrixGrid({ rows, requirementTypes, headings, issueTypes, issue
         </tbody>
       </table>
     </div>
+    </>
   );
 }
 

@@ -2,18 +2,19 @@ import Select from "@atlaskit/select";
 import Spinner from "@atlaskit/spinner";
 import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
-import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
-import { useUser } from "../../api/auth.js";
+import { useEffect, useRef, useState } from "react";
+import { filterWords } from "../../../common/schemas/matrix.js";
+import { useUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
-import { lookupIssues } from "../../api/jira/issues.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
-import { useMatrix } from "../../api/matrix.js";
-import { useHost } from "../../host/index.js";
+import { useMatrixStart } from "../../api/matrix.js";
 import { useAppState } from "../../state/AppState.js";
 import { ExportMenu } from "./ExportMenu.js";
 import { MatrixGrid } from "./MatrixGrid.js";
-import { EMPTY_MATRIX_TEXT, filterRows, linkedIssueIds, loadHiddenColumns, NO_HITS_TEXT, saveHiddenColumns } from "./matrixView.js";
+import { EMPTY_MATRIX_TEXT, loadHiddenColumns, NO_HITS_TEXT, saveHiddenColumns } from "./matrixView.js";
+
+/** The filter is asked of the server once typing pauses this long, not at every keystroke. */
+const FILTER_PAUSE_MS = 250;
 
 /** /traceability-matrix: requirements against the project's issue types. */
 export function TraceabilityMatrixPage() {
@@ -25,23 +26,22 @@ export function TraceabilityMatrixPage() {
 type ColumnOption = { label: string; value: string };
 
 function MatrixScreen({ projectId }: { projectId: number }) {
-  const host = useHost();
-  const matrix = useMatrix(projectId);
   const issueTypes = useIssueTypes(projectId);
   const user = useUser();
   const [filter, setFilter] = useState("");
+  // The server filters (issue 37): the words, normalised, once typing pauses.
+  const [appliedFilter, setAppliedFilter] = useState("");
+  useEffect(() => {
+    const words = filterWords(filter).join(" ");
+    const timer = setTimeout(() => setAppliedFilter(words), FILTER_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [filter]);
+  const matrix = useMatrixStart(projectId, appliedFilter);
+  // While a new filter's first window is on its way the grid keeps showing the last answered filter.
+  const answeredFilter = useRef("");
+  if (!matrix.isPlaceholderData && matrix.data) answeredFilter.current = appliedFilter;
+  const shownFilter = answeredFilter.current;
   const [hidden, setHidden] = useState<string[]>(() => loadHiddenColumns(localStorage, projectId));
-
-  const rows = matrix.data?.rows ?? [];
-  const issueIds = useMemo(() => linkedIssueIds(matrix.data?.rows ?? []), [matrix.data]);
-  // Only the issues the matrix names, 50 ids a search with 10 searches in flight (spec section 9).
-  const issues = useQuery({
-    queryKey: ["jira", "issues", "matrix", projectId, matrix.dataUpdatedAt],
-    queryFn: () => lookupIssues(host, issueIds),
-    enabled: issueIds.length > 0,
-    retry: false,
-  });
-  const visibleRows = useMemo(() => filterRows(rows, filter), [rows, filter]);
   const columns: JiraIssueType[] = (issueTypes.data ?? []).filter((type) => !hidden.includes(type.id));
   const options: ColumnOption[] = (issueTypes.data ?? []).map((type) => ({ label: type.name, value: type.id }));
 
@@ -58,7 +58,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
     console.error("The traceability matrix could not be loaded", matrix.error);
     return null;
   }
-  if (rows.length === 0) return <p>{EMPTY_MATRIX_TEXT}</p>;
+  if (matrix.data.total_rows === 0 && shownFilter === "") return <p>{EMPTY_MATRIX_TEXT}</p>;
 
   return (
     <div>
@@ -87,17 +87,18 @@ function MatrixScreen({ projectId }: { projectId: number }) {
         </div>
         <ExportMenu projectId={projectId} issueTypeIds={columns.map((type) => type.id)} />
       </div>
-      {issueTypes.isError || issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
-      {visibleRows.length === 0 ? (
+      {issueTypes.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
+      {matrix.data.total_rows === 0 ? (
         <p>{NO_HITS_TEXT}</p>
       ) : (
         <MatrixGrid
-          rows={visibleRows}
+          key={shownFilter}
+          projectId={projectId}
+          filter={shownFilter}
+          totalRows={matrix.data.total_rows}
           requirementTypes={matrix.data.requirement_types}
           headings={matrix.data.header_row}
           issueTypes={columns}
-          issues={issues.data}
-          issuesLoading={issues.isFetching}
           siteUrl={user.data?.atlassian_base_url ?? ""}
         />
       )}

@@ -3,12 +3,12 @@ import type { MatrixRow } from "../../../common/schemas/matrix.js";
 import type { JiraIssue } from "../../api/jira/issues.js";
 import {
   exportProgressText,
-  filterRows,
   issuesOfType,
   linkedIssueIds,
   loadHiddenColumns,
   lozengeAppearance,
   saveHiddenColumns,
+  windowsInView,
 } from "./matrixView.js";
 
 const row = (requirement_id: number, name: string, issueIds: string[], display_id: string | null = null): MatrixRow => ({
@@ -25,12 +25,12 @@ const issue = (id: string, typeId: string): JiraIssue => ({
 const rows = [row(1, "Braking distance", ["11", "12"]), row(2, "Pump pressure", []), row(3, "Alarm volume", ["13"], "ALM-7")];
 
 describe("the traceability matrix view", () => {
-  it("filters rows by label and name, every typed word, any case", () => {
-    expect(filterRows(rows, "").map((r) => r.requirements[0]?.name)).toEqual(["Braking distance", "Pump pressure", "Alarm volume"]);
-    expect(filterRows(rows, "PUMP").map((r) => r.requirements[0]?.name)).toEqual(["Pump pressure"]);
-    expect(filterRows(rows, "sys-1").map((r) => r.requirements[0]?.name)).toEqual(["Braking distance"]);
-    expect(filterRows(rows, "alm-7 volume").map((r) => r.requirements[0]?.name)).toEqual(["Alarm volume"]);
-    expect(filterRows(rows, "nothing like this")).toEqual([]);
+  it("asks the server only for the windows that hold the rows in view", () => {
+    const inView = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, n) => ({ index: from + n }));
+    expect(windowsInView(inView(0, 30), 200)).toEqual([0]);
+    expect(windowsInView(inView(190, 215), 200)).toEqual([0, 1]);
+    expect(windowsInView(inView(19_990, 20_000), 200)).toEqual([99, 100]);
+    expect(windowsInView([], 200)).toEqual([]);
   });
 
   it("asks Jira only for the issues the matrix names, once each", () => {

@@ -1,4 +1,4 @@
-import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
+import { requirementIdLabel } from "../../../common/labels.js";
 import type { MatrixRequirement, MatrixRow } from "../../../common/schemas/matrix.js";
 import type { JiraIssue } from "../../api/jira/issues.js";
 
@@ -11,16 +11,9 @@ export const EXPORT_ERROR_ADVICE = 'Please try again, or contact rmCloud support
 
 export const requirementOf = (row: MatrixRow): MatrixRequirement | undefined => row.requirements[0];
 
-/** 'Filter requirements': the typed words, each found in the requirement's label (its ID and its name), case-insensitive. */
-export function filterRows(rows: readonly MatrixRow[], text: string): readonly MatrixRow[] {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return rows;
-  return rows.filter((row) => {
-    const requirement = requirementOf(row);
-    if (!requirement) return false;
-    const label = requirementLabel(requirement).toLowerCase();
-    return words.every((word) => label.includes(word));
-  });
+/** The windows (of `windowRows` rows each) that hold the rows in view, in order, once each. */
+export function windowsInView(rows: readonly { index: number }[], windowRows: number): number[] {
+  return [...new Set(rows.map((row) => Math.floor(row.index / windowRows)))];
 }
 
 export const idOf = (requirement: MatrixRequirement) => requirementIdLabel(requirement);

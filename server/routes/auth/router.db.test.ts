@@ -14,6 +14,13 @@ import {
 } from "../../../test/helpers/connect.js";
 import { type AuthContext, signAppToken, verifyAppToken } from "../../connect/appToken.js";
 import { CLOCK_SKEW_SECONDS } from "../../connect/connectJwt.js";
+import type { HostCall } from "../../connect/hostClient.js";
+import { HostCallError } from "../../connect/hostClientImpl.js";
+import { isLicenseCheck, licenseAnswer } from "../../../test/helpers/fakeJira.js";
+
+/** Sites (tenant ids) whose license the host says is inactive, and sites the host cannot be asked about. */
+const unlicensed = new Set<string>();
+const unreachable = new Set<string>();
 
 let keys: KeyServer;
 let ctx: TestContext;
@@ -22,7 +29,15 @@ let siteAConfluence: InstalledSite;
 let siteB: InstalledSite;
 beforeAll(async () => {
   keys = await startKeyServer();
-  ctx = await createConnectTestApp(keys);
+  ctx = await createConnectTestApp(keys, {
+    hostClient: {
+      call: async <T>(tenantId: string, _product: string, call: HostCall): Promise<T> => {
+        if (!isLicenseCheck(call)) throw new Error(`unexpected host call ${call.path}`);
+        if (unreachable.has(tenantId)) throw new HostCallError(502, "", "unreachable");
+        return licenseAnswer(call, !unlicensed.has(tenantId)) as T;
+      },
+    },
+  });
   siteA = await installSite(ctx, keys, { siteUrl: "https://alpha.atlassian.net" });
   siteAConfluence = await installSite(ctx, keys, { siteUrl: "https://alpha.atlassian.net", product: "confluence" });
   siteB = await installSite(ctx, keys, { siteUrl: "https://beta.atlassian.net" });
@@ -77,6 +92,17 @@ describe("POST /api/exchange-token", () => {
     const res = await exchangeToken(ctx, siteA, { fullPath: unlicensed });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ Result: "license" });
+  });
+
+  it("takes the license from the host when the token does not sign the page address: a context token's lic=active counts for nothing", async () => {
+    const site = await installSite(ctx, keys);
+    const tenantId = (await ctx.deps.db("tenants").where({ site_url: site.siteUrl }).first()).tenant_id;
+    unlicensed.add(tenantId);
+    const res = await exchange(signConnectJwt(site, { fullPath: projectPage, qsh: "context-qsh" }));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ Result: "license" });
+    unlicensed.delete(tenantId);
+    expect((await exchange(signConnectJwt(site, { fullPath: projectPage.replace("lic=active", "lic=none"), qsh: "context-qsh" }))).status).toBe(200);
   });
 
   it("refuses a request without a Connect JWT", async () => {
@@ -157,6 +183,22 @@ describe("GET /api/refresh and GET /api/user", () => {
     expect(expired.body).toEqual({ Result: "The token is invalid or has expired" });
   });
 
+  it("refuses to refresh a token still valid by its expiry once its sign-in is over a week old", async () => {
+    const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
+    const signedInAt = nowSeconds() - 8 * DAY_SECONDS;
+    const outlived = await new SignJWT({ tid: current?.tenantId, prd: "jira", clk: siteA.clientKey, auth_time: signedInAt })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("rmcloud")
+      .setSubject("557058:alice")
+      .setIssuedAt(nowSeconds() - 3600)
+      .setExpirationTime(nowSeconds() + 3600)
+      .sign(new TextEncoder().encode(ctx.deps.config.appTokenSecret));
+
+    const res = await refresh(outlived);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ Result: "The sign-in has ended: sign in through your Atlassian site again" });
+  });
+
   it("refreshes a token signed before sign-in times were recorded, counting from when it was issued", async () => {
     const current = await verifyAppToken(ctx.deps.config.appTokenSecret, await tokenOf(siteA));
     const issuedAt = nowSeconds() - 3600;
@@ -171,6 +213,23 @@ describe("GET /api/refresh and GET /api/user", () => {
     const res = await refresh(legacy);
     expect(res.status).toBe(200);
     expect(await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token)).toMatchObject({ signedInAt: issuedAt });
+  });
+
+  it("checks the license again on refresh: once the host says it is inactive, no new token", async () => {
+    const site = await installSite(ctx, keys);
+    const token = await tokenOf(site);
+    const tenantId = (await ctx.deps.db("tenants").where({ site_url: site.siteUrl }).first()).tenant_id;
+    expect((await refresh(token)).status).toBe(200);
+    unlicensed.add(tenantId);
+    const refused = await refresh(token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ Result: "license" });
+    unlicensed.delete(tenantId);
+    unreachable.add(tenantId);
+    const unknown = await refresh(token);
+    expect(unknown.status).toBe(503);
+    expect(unknown.body).toEqual({ Result: "rmCloud could not check the site's license with Atlassian. Please try again." });
+    unreachable.delete(tenantId);
   });
 
   it("answers the user record of the signed-in user's site", async () => {

@@ -14,7 +14,7 @@ export const docs: ApiRouteDoc[] = [
     method: "post",
     path: "/api/exchange-token",
     summary:
-      "Sign-in hand-off: `Authorization: JWT <Connect JWT>` of the page at fullPath becomes rmCloud's token (403 {\"Result\": \"license\"} when fullPath has lic=none)",
+      "Sign-in hand-off: `Authorization: JWT <Connect JWT>` of the page at fullPath becomes rmCloud's token (403 {\"Result\": \"license\"} when the site has no license: fullPath's lic=none when the JWT signs fullPath, else the host's license REST)",
     body: ExchangeTokenBodySchema,
     response: TokenResponseSchema,
     auth: false,
@@ -22,7 +22,7 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/refresh",
-    summary: "A fresh token for the signed-in user",
+    summary: "A fresh token for the signed-in user (403 {\"Result\": \"license\"} once the host says the site's license is inactive)",
     response: TokenResponseSchema,
   },
   {
@@ -46,7 +46,7 @@ export function publicRouter(deps: AppDeps): Router {
       const body = parse(ExchangeTokenBodySchema, req.body ?? {});
       const token = await exchangeConnectToken(
         deps.db,
-        { appTokenSecret: deps.config.appTokenSecret, baseUrl: deps.config.baseUrl },
+        { appTokenSecret: deps.config.appTokenSecret, baseUrl: deps.config.baseUrl, hostClient: deps.hostClient },
         connectJwt,
         body,
       );
@@ -62,7 +62,7 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/refresh",
     handle(async (req, res) => {
-      res.json({ token: await refreshAppToken(deps.db, deps.config.appTokenSecret, authOf(req)) });
+      res.json({ token: await refreshAppToken(deps.db, { appTokenSecret: deps.config.appTokenSecret, hostClient: deps.hostClient }, authOf(req)) });
     }),
   );
 

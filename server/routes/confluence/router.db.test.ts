@@ -4,11 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { contentShape, filterByCql, findPage } from "../../../emulator/rest/confluence.js";
 import { type SeedPage, seedConfluence } from "../../../emulator/seed/confluence.js";
 import type { Site } from "../../../emulator/sites.js";
-import {
-  CONTENT_LIMIT_MESSAGE,
-  REQUIREMENTS_PER_CONTENT_MESSAGE,
-  WIKI_DATA_PROBLEM,
-} from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
+import { CONTENT_LIMIT_MESSAGE, REQUIREMENTS_PER_CONTENT_MESSAGE } from "../../../common/schemas/confluence.js";
 import {
   bearer,
   createTenant,
@@ -361,7 +358,7 @@ describe("tenants", () => {
     const site = await createSite();
     const requirement = await createRequirement(site, "Shared by Jira and Confluence");
     for (const as of ["jira", "confluence"] as const) {
-      const res = await api().get("/api/requirement/lite").set("Authorization", site[as]);
+      const res = await api().get("/api/requirement/lite").query({ atlassian_project_id: PROJECT }).set("Authorization", site[as]);
       expect(res.body.requirements.map((r: { requirement_id: number }) => r.requirement_id)).toEqual([requirement.requirement_id]);
       const detail = await api().get(`/api/requirement/${requirement.requirement_id}`).set("Authorization", site[as]);
       expect(detail.body.name).toBe("Shared by Jira and Confluence");

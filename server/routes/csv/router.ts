@@ -14,7 +14,7 @@ import { authOf } from "../../middleware/auth.js";
 import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "../../services/csv/exportRequirements.js";
-import { startImport } from "../../services/csv/importJob.js";
+import { startImport } from "../../jobs/importRequirementsJob.js";
 import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [

@@ -26,11 +26,34 @@ async function link(tenant: TestTenant, requirementId: number, issueIds: string[
   }
 }
 
-const getMatrix = async (tenant: TestTenant, projectId: number | string) =>
+const getMatrix = async (tenant: TestTenant, projectId: number | string, window: Record<string, unknown> = {}) =>
   request(ctx.app)
     .get("/api/requirement/matrix")
-    .query({ atlassian_project_id: projectId })
+    .query({ atlassian_project_id: projectId, ...window })
     .set("Authorization", await bearer(ctx, tenant));
+
+const rowIds = (body: { rows: { requirements: { requirement_id: number }[] }[] }) =>
+  body.rows.map((row) => row.requirements[0]?.requirement_id);
+
+/** `count` requirements of one type (prefix SYS), named "Requirement 1".., each linked to one issue. */
+async function seedProject(tenant: TestTenant, count: number): Promise<number[]> {
+  const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
+  const rows = Array.from({ length: count }, (_, i) => ({
+    tenant_id: tenant.tenantId,
+    project_id: PROJECT,
+    requirement_type_id: types.SYS,
+    name: `Requirement ${i + 1}`,
+    created_by: "557058:test-user",
+  }));
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += 500) {
+    const inserted = await ctx.deps.db("requirements").insert(rows.slice(start, start + 500)).returning("requirement_id");
+    ids.push(...inserted.map((row) => Number(row.requirement_id)));
+  }
+  const links = ids.map((requirement_id, i) => ({ tenant_id: tenant.tenantId, requirement_id, atlassian_issue_id: String(40000 + i) }));
+  for (let start = 0; start < links.length; start += 500) await ctx.deps.db("requirement_issue_links").insert(links.slice(start, start + 500));
+  return ids;
+}
 
 describe("GET /api/requirement/matrix", () => {
   it("answers a row per active requirement with its linked issues, the types and the requirement headings", async () => {
@@ -102,6 +125,58 @@ describe("GET /api/requirement/matrix", () => {
     expect(res.body.rows.map((row: { requirements: { requirement_id: number }[] }) => row.requirements[0]?.requirement_id)).toEqual([ours]);
     const empty = await getMatrix(await createTenant(ctx.deps.db), PROJECT);
     expect(empty.body.rows).toEqual([]);
+  });
+
+  it("answers a window of at most its maximum, never the whole project, with the count the scrollbar needs", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const ids = await seedProject(tenant, 1205);
+
+    const first = await getMatrix(tenant, PROJECT);
+    expect(first.status).toBe(200);
+    expect(first.body.total_rows).toBe(1205);
+    expect(rowIds(first.body)).toEqual(ids.slice(0, 200));
+
+    const window = await getMatrix(tenant, PROJECT, { offset: 1100, limit: 50 });
+    expect(rowIds(window.body)).toEqual(ids.slice(1100, 1150));
+    expect(window.body.rows[0].issues).toEqual([{ atlassian_issue_id: "41100" }]);
+
+    const widest = await getMatrix(tenant, PROJECT, { limit: 1000, offset: 200 });
+    expect(widest.body.rows).toHaveLength(1000);
+    const tail = await getMatrix(tenant, PROJECT, { limit: 1000, offset: 1200 });
+    expect(rowIds(tail.body)).toEqual(ids.slice(1200));
+    expect(tail.body.total_rows).toBe(1205);
+
+    const tooMany = await getMatrix(tenant, PROJECT, { limit: 1001 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ limit: ["Must be at most 1000"] });
+    expect((await getMatrix(tenant, PROJECT, { limit: 0 })).status).toBe(400);
+    expect((await getMatrix(tenant, PROJECT, { offset: -1 })).status).toBe(400);
+  });
+
+  it("filters on the server by every word of the label (ID and name), case-insensitive, and counts the hits", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const ids = await seedProject(tenant, 300);
+    await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: ids[7] }).update({ display_id: "BRAKE-9" });
+
+    const rename = (index: number, name: string) =>
+      ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: ids[index] }).update({ name });
+    await rename(40, "Brake pedal force");
+    await rename(150, "Brake light");
+    await rename(260, "Pedal travel of the brake");
+    await rename(270, "Pedal travel");
+
+    const byName = await getMatrix(tenant, PROJECT, { filter: " brake  PEDAL", limit: 1 });
+    expect(byName.body.total_rows).toBe(2);
+    expect(rowIds(byName.body)).toEqual([ids[40]]);
+    const next = await getMatrix(tenant, PROJECT, { filter: "brake pedal", offset: 1 });
+    expect(rowIds(next.body)).toEqual([ids[260]]);
+    const byId = await getMatrix(tenant, PROJECT, { filter: "sys-brake-9" });
+    expect(rowIds(byId.body)).toEqual([ids[7]]);
+    const byNumericId = await getMatrix(tenant, PROJECT, { filter: `SYS-${ids[20]}:` });
+    expect(rowIds(byNumericId.body)).toEqual([ids[20]]);
+
+    const none = await getMatrix(tenant, PROJECT, { filter: "requirement nothing" });
+    expect(none.body).toMatchObject({ rows: [], total_rows: 0 });
   });
 
   it("refuses a missing or malformed project (400) and a caller without a token (401)", async () => {

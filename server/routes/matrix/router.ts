@@ -11,7 +11,7 @@ import { authOf } from "../../middleware/auth.js";
 import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { readMatrixJson } from "../../services/matrix/readMatrix.js";
-import { startMatrixExport } from "../../services/matrix/startMatrixExport.js";
+import { startMatrixExport } from "../../jobs/matrixExportJob.js";
 import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [
@@ -19,7 +19,7 @@ export const docs: ApiRouteDoc[] = [
     method: "get",
     path: "/api/requirement/matrix",
     summary:
-      "Traceability matrix of a project (0 = global): a row per active requirement with its linked Jira issues, the requirement types and the requirement columns' headings",
+      "Traceability matrix of a project (0 = global), a window at a time: `limit` (default 200, at most 1000) rows from `offset` (requirement id order) of the active requirements whose label holds every word of `filter`, each with its linked Jira issues; total_rows counts the filtered rows; with the requirement types and the requirement columns' headings",
     query: MatrixQuerySchema,
     response: MatrixResponseSchema,
   },
@@ -39,8 +39,10 @@ export function router(deps: AppDeps): Router {
     "/api/requirement/matrix",
     requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
-      const { atlassian_project_id } = parse(MatrixQuerySchema, req.query);
-      res.type("json").send(await readMatrixJson(deps, authOf(req), atlassian_project_id));
+      const query = parse(MatrixQuerySchema, req.query);
+      res
+        .type("json")
+        .send(await readMatrixJson(deps, authOf(req), { ...query, projectId: query.atlassian_project_id }));
     }),
   );
   r.post(

@@ -6,7 +6,7 @@ import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type Tes
 import { uploadAttachment } from "../../../test/helpers/storage.js";
 import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
-import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
+import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
@@ -485,11 +485,11 @@ describe("reading requirements", () => {
       name: "Listed globally",
       category: "HIGH_LEVEL",
       parent_folder_id: null,
-      description: "",
       project: 0,
       requirement_type_id: types.BR,
       level: 1,
     });
+    expect(res.body).toMatchObject({ offset: 0, limit: 1000, has_more: false });
 
     const byIssue = await api()
       .get("/api/requirement")
@@ -508,7 +508,9 @@ describe("reading requirements", () => {
     expect(byContent.body.requirements.map((r: { requirement_id: number }) => r.requirement_id)).toEqual([onPage.requirement_id]);
 
     const all = await api().get("/api/requirement/lite").set("Authorization", auth);
-    expect(all.body.requirements.length).toBeGreaterThan(2);
+    expect(all.status).toBe(400);
+    const ofProject = await api().get("/api/requirement/lite").query({ atlassian_project_id: PROJECT }).set("Authorization", auth);
+    expect(ofProject.body.requirements.length).toBeGreaterThan(2);
 
     const byId = await api()
       .post("/api/requirement/by-id/lite")
@@ -620,7 +622,7 @@ describe("side effects and isolation", () => {
     const created = await create({ name: "Announced", issues: ["10400"], assigned_to: "557058:someone" });
     await put(created.requirement_id, { name: "Announced again" });
     await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [created.requirement_id] });
-    const events = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+    const events = (await queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId))
       .map((job) => job.data)
       .filter((event) => event.requirementId === created.requirement_id);
     expect(events.map((event) => [event.revision, event.before?.name, event.after?.name])).toEqual([
@@ -651,8 +653,16 @@ describe("side effects and isolation", () => {
 
     expect((await api().get("/api/requirement").query({ atlassian_project_id: PROJECT }).set("Authorization", other)).body).toEqual({
       requirements: [],
+      offset: 0,
+      limit: 1000,
+      has_more: false,
     });
-    expect((await api().get("/api/requirement/lite").set("Authorization", other)).body).toEqual({ requirements: [] });
+    expect((await api().get("/api/requirement/lite").query({ atlassian_project_id: PROJECT }).set("Authorization", other)).body).toEqual({
+      requirements: [],
+      offset: 0,
+      limit: 1000,
+      has_more: false,
+    });
     expect((await api().post("/api/requirement/by-id/lite").set("Authorization", other).send({ requirementIds: [id] })).body).toEqual({
       requirements: [],
     });

@@ -8,7 +8,9 @@ import {
   CreateRequirementSchema,
   DisplayIdsResponseSchema,
   LiteQuerySchema,
+  LitesByIdSchema,
   PatchRequirementSchema,
+  REQUIREMENT_LIST_LIMIT_MAX,
   RequirementDetailSchema,
   RequirementIdsSchema,
   RequirementsQuerySchema,
@@ -16,6 +18,8 @@ import {
   RevisionsResponseSchema,
   UpdateRequirementSchema,
 } from "../../../common/schemas/requirement.js";
+import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
+import { RequirementSearchQuerySchema, RequirementSearchResponseSchema } from "../../../common/schemas/requirementSearch.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { named, requireAccess } from "../../middleware/requireAccess.js";
@@ -26,9 +30,11 @@ import { moveRequirements } from "../../services/requirements/moveRequirements.j
 import {
   getRequirement,
   listRequirementLites,
+  listRequirementLitesById,
   listRequirementRevisions,
   requirementDisplayIds,
 } from "../../services/requirements/readRequirements.js";
+import { searchRequirements } from "../../services/requirements/searchRequirements.js";
 import { updateRequirement } from "../../services/requirements/updateRequirement.js";
 import { handle } from "../handle.js";
 
@@ -39,22 +45,29 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/requirement",
-    summary: "Requirements of the given projects (repeat atlassian_project_id; 0 = global), optionally only those linked to atlassian_issue_id",
+    summary: `Requirements of the given projects (repeat atlassian_project_id; 0 = global), optionally only those linked to atlassian_issue_id; paged by offset and limit (default and at most ${REQUIREMENT_LIST_LIMIT_MAX}), has_more when another page follows; descriptions only with with_description=true`,
     query: RequirementsQuerySchema,
     response: RequirementsResponseSchema,
   },
   {
     method: "get",
     path: "/api/requirement/lite",
-    summary: "Requirements of the site (optionally of projects, or linked to atlassian_content_id)",
+    summary: `Requirements of the given projects or linked to atlassian_content_id (one of the two is required: 400 without); paged by offset and limit (default and at most ${REQUIREMENT_LIST_LIMIT_MAX}); descriptions only with with_description=true`,
     query: LiteQuerySchema,
     response: RequirementsResponseSchema,
   },
   {
+    method: "get",
+    path: "/api/requirement/search",
+    summary: `Search requirements by ID ("SYS-12", "12", part of a custom ID) or by words of the name, description and custom-field text (each word as a prefix), ranked best first, at most limit (default 20, at most ${SEARCH_LIMIT_MAX}); in the given projects (repeat atlassian_project_id; 0 = global) or the whole site, optionally only types of the given levels; empty q answers the first requirements by id`,
+    query: RequirementSearchQuerySchema,
+    response: RequirementSearchResponseSchema,
+  },
+  {
     method: "post",
     path: "/api/requirement/by-id/lite",
-    summary: "The named requirements (unknown or deleted ids are left out)",
-    body: RequirementIdsSchema,
+    summary: "The named requirements (unknown or deleted ids are left out), with descriptions when with_description is true",
+    body: LitesByIdSchema,
     response: RequirementsResponseSchema,
   },
   {
@@ -108,6 +121,12 @@ export const docs: ApiRouteDoc[] = [
   },
 ];
 
+const pageOf = (query: { offset: number; limit: number; with_description: boolean }) => ({
+  offset: query.offset,
+  limit: query.limit,
+  withDescription: query.with_description,
+});
+
 export function router(deps: AppDeps): Router {
   const api = Router();
   const idOf = (value: string | undefined) => parse(numericIdSchema, value);
@@ -117,11 +136,11 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(RequirementsQuerySchema, req.query);
-      const requirements = await listRequirementLites(deps, actor, {
+      const filter = {
         projectIds: query.atlassian_project_id,
         ...(query.atlassian_issue_id === undefined ? {} : { issueId: query.atlassian_issue_id }),
-      });
-      res.json({ requirements });
+      };
+      res.json(await listRequirementLites(deps, actor, filter, pageOf(query)));
     }),
   );
 
@@ -130,11 +149,19 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(LiteQuerySchema, req.query);
-      const requirements = await listRequirementLites(deps, actor, {
+      const filter = {
         ...(query.atlassian_project_id === undefined ? {} : { projectIds: query.atlassian_project_id }),
         ...(query.atlassian_content_id === undefined ? {} : { contentId: query.atlassian_content_id }),
-      });
-      res.json({ requirements });
+      };
+      res.json(await listRequirementLites(deps, actor, filter, pageOf(query)));
+    }),
+  );
+
+  api.get(
+    "/api/requirement/search",
+    handle(async (req, res) => {
+      const query = parse(RequirementSearchQuerySchema, req.query);
+      res.json({ requirements: await searchRequirements(deps, authOf(req), query) });
     }),
   );
 
@@ -142,9 +169,8 @@ export function router(deps: AppDeps): Router {
     "/api/requirement/by-id/lite",
     handle(async (req, res) => {
       const actor = authOf(req);
-      const { requirementIds } = parse(RequirementIdsSchema, req.body);
-      const requirements =
-        requirementIds.length === 0 ? [] : await listRequirementLites(deps, actor, { requirementIds });
+      const { requirementIds, with_description } = parse(LitesByIdSchema, req.body);
+      const requirements = await listRequirementLitesById(deps, actor, requirementIds, { withDescription: with_description === true });
       res.json({ requirements });
     }),
   );

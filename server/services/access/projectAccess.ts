@@ -15,8 +15,8 @@
  * keeps data of, plus a call for a project first asked about meanwhile); Jira unreachable: 503.
  */
 import { LRUCache } from "lru-cache";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
 import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { projectIdsInUse } from "../../db/projectStore.js";
 import { forbidden, notFound } from "../../errors.js";
@@ -60,6 +60,16 @@ export function createAccessCache(ttlMs = ACCESS_TTL_MS): AccessCache {
 }
 
 export type AccessDeps = ServiceDeps<"hostClient" | "access">;
+
+/**
+ * The access dependencies of a service's deps: every request's and job's carry them (the app's
+ * own). A caller without them is a defect, never a reason to show or allow anything unchecked.
+ */
+export function accessDepsOf(deps: ServiceDeps): AccessDeps {
+  const { hostClient, access } = deps;
+  if (!hostClient || !access) throw new Error("Jira's permissions cannot be asked without the host client and the access cache");
+  return { ...deps, hostClient, access };
+}
 
 /** A cached answer that failed is forgotten at once: the next request asks the host again. */
 export function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, answer: Promise<T>, keepExpiry = false): Promise<T> {

@@ -1,4 +1,4 @@
-import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { unavailable } from "../../errors.js";
 import { remembered } from "../access/projectAccess.js";

@@ -1,12 +1,10 @@
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/confluence.js";
 import { requirementLabel } from "../../../common/labels.js";
 import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
-import { lockRequirements } from "../../db/issueLinkStore.js";
-import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
-import { projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
+import { accessDepsOf, projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { recordRevisions } from "../requirements/requirementViews.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { pagesUserMayView } from "./pageRestrictions.js";
 import { readWiki, type WikiContent } from "./wiki.js";
 
@@ -20,7 +18,7 @@ import { readWiki, type WikiContent } from "./wiki.js";
  * not exist for them (and their links to the page stay); changing a link needs edit in its project.
  */
 export async function setRequirementsOfContent(
-  deps: ServiceDeps<"hostClient" | "access">,
+  deps: ServiceDeps<"hostClient" | "jobs" | "access">,
   actor: Actor,
   contentId: string,
   requirementIds: number[],
@@ -33,41 +31,31 @@ export async function setRequirementsOfContent(
   if (!content || !(await pagesUserMayView(deps, actor, [contentId])).has(contentId)) throw notFound("Content");
   const asked = [...new Set(requirementIds)];
 
-  return deps.db.transaction(async (trx) => {
-    const inTransaction = { ...deps, db: trx };
-    const current = await requirementIdsLinkedToContent(trx, tenantId, contentId);
+  return withRequirementWrite(deps, actor, async (write) => {
+    const { tx } = write;
+    const current = await requirementIdsLinkedToContent(tx, tenantId, contentId);
     // Both sides locked in id order: a concurrent form save of one of them waits, so the count below holds.
-    const locked = await lockRequirements(trx, tenantId, [...new Set([...asked, ...current])]);
-    const access = await projectAccessOf(inTransaction, actor, new Set(locked.map((requirement) => requirement.projectId)));
-    const projectOf = new Map(locked.map((requirement) => [requirement.requirementId, requirement.projectId]));
+    const locked = await write.lock([...asked, ...current]);
+    const access = await projectAccessOf(accessDepsOf(write.deps), actor, new Set(locked.map((requirement) => requirement.project_id)));
+    const projectOf = new Map(locked.map((requirement) => [requirement.requirement_id, requirement.project_id]));
     const shown = (id: number) => access.get(projectOf.get(id) ?? -1)?.browse === true;
-    const found = new Set(locked.map((requirement) => requirement.requirementId).filter(shown));
+    const found = new Set(locked.map((requirement) => requirement.requirement_id).filter(shown));
     const missing = asked.filter((id) => !found.has(id));
     if (missing.length > 0) throw fieldErrors({ requirements: missing.map((id) => `Requirement ${id} not found`) });
     const wanted = [...asked, ...current.filter((id) => !shown(id))];
 
     const toAdd = wanted.filter((id) => !current.includes(id));
     const toRemove = current.filter((id) => !wanted.includes(id));
-    const changedProjects = new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1));
-    await requireProjectAccess(inTransaction, actor, [...changedProjects], "edit");
-    const counts = await contentCounts(trx, tenantId, toAdd);
-    const full = locked.filter((requirement) => (counts.get(requirement.requirementId) ?? 0) >= MAX_LINKED_CONTENTS);
+    await requireProjectAccess(accessDepsOf(write.deps), actor, [...new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1))], "edit");
+    const counts = await contentCounts(tx, tenantId, toAdd);
+    const full = locked.filter((requirement) => (counts.get(requirement.requirement_id) ?? 0) >= MAX_LINKED_CONTENTS);
     if (full.length > 0) {
-      throw fieldErrors({ requirements: full.map(
-          (r) =>
-            `${requirementLabel({ prefix: r.prefix, display_id: r.displayId, requirement_id: r.requirementId, name: r.name })}: ${CONTENT_LIMIT_MESSAGE}`,
-        ) });
+      throw fieldErrors({ requirements: full.map((requirement) => `${requirementLabel(requirement)}: ${CONTENT_LIMIT_MESSAGE}`) });
     }
 
-    const touched = [...toAdd, ...toRemove].sort((a, b) => a - b);
-    await addContentLinks(trx, tenantId, contentId, toAdd);
-    await removeContentLinks(trx, tenantId, contentId, toRemove);
-    await touchRequirements(trx, tenantId, touched, {});
-    await recordRevisions(
-      { ...deps, db: trx },
-      actor,
-      touched.map((requirementId) => ({ requirementId, action: "updated" as const, changedFields: ["contents"] })),
-    );
+    await addContentLinks(tx, tenantId, contentId, toAdd);
+    await removeContentLinks(tx, tenantId, contentId, toRemove);
+    for (const requirementId of [...toAdd, ...toRemove]) write.record({ requirementId, action: "updated", changedFields: ["contents"] });
     return { requirements: asked };
   });
 }

@@ -1,4 +1,4 @@
-import { WIKI_DATA_PROBLEM } from "../../../common/schemas/confluence.js";
+import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
 import { findEnabledInstallation } from "../../db/installationStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { badRequest, unavailable } from "../../errors.js";

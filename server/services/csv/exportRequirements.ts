@@ -1,6 +1,6 @@
 import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { RESTRICTED_REQUIREMENT, requirementIdLabel, requirementLabel } from "../../../common/labels.js";
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
 import { browsableProjectIds } from "../access/projectAccess.js";
@@ -9,8 +9,14 @@ import { askedOrUnavailable, linkedIssuesUserMayBrowse } from "../jira/jiraPermi
 import { pagesReadAhead } from "../pagesReadAhead.js";
 import { JiraNames } from "./jiraNames.js";
 
-/** How the export's rows are written: a BOM so Excel reads UTF-8; CRLF between records as RFC 4180 writes them. */
-export const EXPORT_CSV_OPTIONS = { bom: true, record_delimiter: "windows" } as const;
+/**
+ * How the export's rows are written: a BOM so Excel reads UTF-8; CRLF between records as RFC 4180
+ * writes them; every cell holding a line break quoted. csv-stringify quotes only the record
+ * delimiter itself once one is set, so a bare LF or CR (a multi-line description, the linked
+ * requirements' one label per line) would end the record for every other reader, and a line of
+ * such a cell could begin a formula in a spreadsheet.
+ */
+export const EXPORT_CSV_OPTIONS = { bom: true, record_delimiter: "windows", quote_record_delimiter: true } as const;
 
 /** Requirements read per page: one Jira bulk fetch answers a page's issues; small enough to keep memory flat. */
 const PAGE = 1000;

@@ -10,6 +10,8 @@ const setup = (overrides: Partial<FileRowsSetup> = {}): FileRowsSetup => ({
   fields: [],
   additionalHeaders: [],
   assignBasedOnComponent: false,
+  leftOutColumns: [],
+  leaveOutUnknownNames: false,
   batchRows: 2,
   stopAtRefusedRow: false,
   ...overrides,

@@ -17,8 +17,16 @@ export type FileRowsSetup = Omit<Parameters<typeof buildRowRules>[0], "mapping">
  * `stoppedAtRefusedRow`: reading ended early (stopAtRefusedRow), so later rows were not checked.
  */
 export type FileRowsEvent =
-  | { kind: "rows"; rows: ImportedRow[]; rowNumbers: number[] }
+  | {
+      kind: "rows";
+      rows: ImportedRow[];
+      rowNumbers: number[];
+      /** The custom ID of every row read since the last event, refused rows' too, for the duplicate check. */
+      displayIds: CheckedDisplayId[];
+    }
   | { kind: "end"; errors: ImportRowError[]; errorCount: number; stoppedAtRefusedRow: boolean };
+
+type CheckedDisplayId = { displayId: string; row: number };
 
 export async function* readFileRows(records: AsyncIterable<string[]>, setup: FileRowsSetup): AsyncGenerator<FileRowsEvent> {
   const { batchRows, stopAtRefusedRow, ...ruleInputs } = setup;
@@ -26,6 +34,7 @@ export async function* readFileRows(records: AsyncIterable<string[]>, setup: Fil
   let rules: RowRules | undefined;
   let rows: ImportedRow[] = [];
   let rowNumbers: number[] = [];
+  let displayIds: CheckedDisplayId[] = [];
   let rowNumber = 0;
   let stoppedAtRefusedRow = false;
   for await (const cells of records) {
@@ -38,22 +47,28 @@ export async function* readFileRows(records: AsyncIterable<string[]>, setup: Fil
     }
     const reading = readRow(cells, rules);
     for (const reason of reading.errors) errors.add(rowNumber, reason);
+    const displayId = reading.row ? reading.row.displayId : reading.displayId;
+    if (displayId !== null) displayIds.push({ displayId, row: rowNumber });
     if (!reading.row) {
-      if (!stopAtRefusedRow) continue;
-      // Nothing of the file will be kept: the rows read since the last batch need no writing either.
-      rows = [];
-      stoppedAtRefusedRow = true;
-      break;
+      if (stopAtRefusedRow) {
+        // Nothing of the file will be kept: the rows read since the last batch need no writing either.
+        rows = [];
+        displayIds = [];
+        stoppedAtRefusedRow = true;
+        break;
+      }
+    } else {
+      rows.push(reading.row);
+      rowNumbers.push(rowNumber);
     }
-    rows.push(reading.row);
-    rowNumbers.push(rowNumber);
-    if (rows.length === batchRows) {
-      yield { kind: "rows", rows, rowNumbers };
+    if (rows.length === batchRows || displayIds.length === batchRows) {
+      yield { kind: "rows", rows, rowNumbers, displayIds };
       rows = [];
       rowNumbers = [];
+      displayIds = [];
     }
   }
-  if (rows.length > 0) yield { kind: "rows", rows, rowNumbers };
+  if (rows.length > 0 || displayIds.length > 0) yield { kind: "rows", rows, rowNumbers, displayIds };
   if (!rules) errors.add(1, "The file is empty");
   else if (rowNumber === 1 && errors.count === 0) errors.add(2, "The file has no requirements to import");
   yield { kind: "end", ...errors.summary(), stoppedAtRefusedRow };

@@ -9,7 +9,7 @@ import { JobQueue } from "../../jobs/queue.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import { startImport } from "./importJob.js";
+import { startImport } from "../../jobs/importRequirementsJob.js";
 
 let ctx: TestContext;
 let actor: Actor;
@@ -101,5 +101,26 @@ describe("the import job", () => {
       { timeout: 20_000, interval: 250 },
     );
     expect(await ctx.deps.db("requirements").where({ tenant_id: actor.tenantId, project_id: 30001 })).toEqual([]);
+  }, 60_000);
+
+  it("fails at once with the row when a quote left open makes the rest of the file one endless row, and writes nothing", async () => {
+    const unclosed = `Name,Description\nFlow sensor,"calibrated at ${"x".repeat(3_000_000)}\nAlarm,Loud\n`;
+    const file = await putImportFile(ctx.deps, actor.tenantId, unclosed);
+    const [type] = await listRequirementTypes(ctx.deps.db, actor.tenantId);
+    const jobId = await startImport(
+      ctx.deps,
+      actor,
+      ImportRequestSchema.parse({ file_name: file, requirement_type: type?.requirement_type_id, location: null, atlassian_project_id: 30002 }),
+    );
+
+    await startWorker();
+    await vi.waitFor(
+      async () => {
+        const status = await request(ctx.app).get(`/api/job/status/${jobId}`).set("Authorization", auth);
+        expect(status.body).toMatchObject({ status: "failed", error: "Row 2: the row is longer than 1 MB (is a quote left open?)" });
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect(await ctx.deps.db("requirements").where({ tenant_id: actor.tenantId, project_id: 30002 })).toEqual([]);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { AppError } from "../../errors.js";
 import { createAttribute } from "../attributes/createAttribute.js";
 import type { Actor } from "../context.js";
-import { loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
+import { filledFields, loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { runImport } from "./importRequirements.js";
 import { snapshotFromStored } from "../../db/revisionStore.js";
@@ -90,9 +90,51 @@ describe("runImport", () => {
     for (const [index, detail] of details.entries()) {
       const revision = revisions[index];
       expect(revision).toMatchObject({ revision: 1, action: "created", account_id: actor.accountId });
+      // The import's SQL writes what the write path's one definition (snapshotOf, filledFields) writes for a created requirement.
       expect(snapshotFromStored(revision.snapshot, detail.requirement_id)).toEqual(snapshotOf(detail));
+      expect(revision.changed_fields).toEqual(filledFields(detail));
     }
     expect(revisions[0].changed_fields).toEqual(["name", "requirement_type_id", "display_id", "description", "status", "components"]);
+  });
+
+  it("imports Jira's export where the project lacks most of its components, leaving those names out when asked", async () => {
+    const seededPump = [{ id: "10201", name: "Alarms" }, { id: "10202", name: "Dosing engine" }];
+    const asked = { atlassian_project_id: 10014, atlassian_component_json: JSON.stringify(seededPump) };
+    const refused = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv")), asked));
+    expect(refused.errors[0]).toEqual({ row: 2, reason: 'Component/s: "Dosing" is not a component of this project' });
+
+    const file = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv"));
+    const result = await runImport(ctx.deps, actor, request(file, { ...asked, leave_out_unknown_names: true }));
+
+    expect(result).toEqual({ imported: 7, errors: [], error_count: 0 });
+    const details = await loadRequirementDetails(ctx.deps, actor, (await requirementsOf(10014)).map((row) => Number(row.requirement_id)));
+    expect(details.map((detail) => detail.components.map((component) => component.atlassian_component_id))).toEqual([
+      [],
+      ["10201"],
+      [],
+      ["10201"],
+      [],
+      [],
+      [],
+    ]);
+    expect(details.map((detail) => detail.status?.atlassian_status_id)).toEqual(["1", "3", "10001", "1", "1", "10001", "1"]);
+  });
+
+  it("imports Jira's export into Global Requirements, which read neither its Status nor its Component/s columns", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv"));
+    const global = { atlassian_project_id: 0, atlassian_component_json: "[]", atlassian_statuses_json: "[]" };
+
+    expect(await runImport(ctx.deps, actor, request(file, global))).toEqual({ imported: 7, errors: [], error_count: 0 });
+    const rows = await requirementsOf(0);
+    expect(rows.map((row) => row.status_id)).toEqual(Array(7).fill(null));
+    expect(await ctx.deps.db("requirement_components").whereIn("requirement_id", rows.map((row) => row.requirement_id))).toEqual([]);
+  });
+
+  it("still refuses the whole file for bad data when unknown names are left out", async () => {
+    const bad = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-one-bad-row.csv"));
+    const result = await runImport(ctx.deps, actor, request(bad, { atlassian_project_id: 10015, leave_out_unknown_names: true, left_out_columns: ["components", "status"] }));
+    expect(result).toEqual({ imported: 0, errors: [{ row: 9, reason: "Name is required" }], error_count: 1 });
+    expect(await requirementsOf(10015)).toEqual([]);
   });
 
   it("answers the earlier result when the same file is run again, writing nothing twice", async () => {
@@ -145,6 +187,26 @@ describe("runImport", () => {
       { row: 7, reason: 'Risk: "medium" is not one of the field\'s options' },
     ]);
     expect(await requirementsOf(10002)).toHaveLength(1);
+  });
+
+  it("reports every problem of every row in one pass: a refused row's duplicate ID too", async () => {
+    await createAttribute(ctx.deps, actor, { name: "Risk", project: 10013, type: "select", options: [{ name: "High" }] });
+    await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,X-9\n"), { atlassian_project_id: 10013 }));
+    const csv = ["Name,ID,Component/s,Risk", "A,D-1,,", ",D-1,Pumps,medium", ",X-9,,", "C,X-9,,"].join("\n");
+
+    const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10013 }));
+
+    expect(result.errors).toEqual([
+      { row: 3, reason: "Name is required" },
+      { row: 3, reason: 'Component/s: "Pumps" is not a component of this project' },
+      { row: 3, reason: 'Risk: "medium" is not one of the field\'s options' },
+      { row: 3, reason: 'ID "D-1" is already used in row 2' },
+      { row: 4, reason: "Name is required" },
+      { row: 4, reason: 'ID "X-9" is already used by another requirement in this project' },
+      { row: 5, reason: 'ID "X-9" is already used in row 4' },
+    ]);
+    expect(result.error_count).toBe(7);
+    expect(await requirementsOf(10013)).toHaveLength(1);
   });
 
   it("after thousands of rows already written, still reports every later bad row and keeps none of the file", async () => {
@@ -217,6 +279,7 @@ describe("runImport", () => {
     const revision = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id }).first();
     const snapshot = snapshotFromStored(revision.snapshot, detail.requirement_id);
     expect(snapshot).toEqual(snapshotOf(detail));
+    expect(revision.changed_fields).toEqual(filledFields(detail));
     expect(snapshot.assigned_to).toEqual({ account_id: "557058:jonas" });
   });
 

@@ -1,6 +1,12 @@
 import type { Knex } from "knex";
 import type { Readable } from "node:stream";
-import { type ImportRequest, type ImportResult, MAX_REPORTED_ROW_ERRORS } from "../../../common/schemas/csvImport.js";
+import {
+  IMPORT_LEAVABLE_COLUMNS,
+  type ImportRequest,
+  type ImportResult,
+  MAX_REPORTED_ROW_ERRORS,
+} from "../../../common/schemas/csvImport.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
@@ -15,20 +21,21 @@ import {
   refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
-import { findFolder, lockFolderTree } from "../../db/folderStore.js";
+import { findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
-import type { AppDeps } from "../../deps.js";
 import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { countRecords, csvRecords } from "./csvRecords.js";
-import { readFileRows, RowErrors } from "./fileRows.js";
+import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
-import { hostComponentsOf, hostStatusesOf, type ImportedRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import type { ImportedRow } from "./importRows.js";
 
-type ImportDeps = ServiceDeps & Pick<AppDeps, "storage">;
+type ImportDeps = ServiceDeps<"jobs" | "storage">;
 export type ImportHooks = {
   /** Called as rows are checked and written; must not wait on the database (it may run inside the transaction). */
   progress?: (rows: { completed?: number; total?: number }) => void;
@@ -98,7 +105,10 @@ export async function runImport(
   const file = await readFile();
 
   try {
-    return await deps.db.transaction(async (trx) => {
+    // Through the one write path (its transaction and lock order); the rows' 'created' revisions are
+    // written by the batch's own statement, from the snapshot definition the write path uses.
+    return await withRequirementWrite(deps, actor, async (write) => {
+      const trx = write.tx;
       // First, so a second worker on the same file waits here and then gives way.
       await recordImport(trx, tenantId, {
         uuidFileName: request.file_name,
@@ -107,7 +117,7 @@ export async function runImport(
       });
       // The type (shared row lock) and the target folder (shared tree lock) cannot be deleted until
       // the commit; the check before the file was opened may be stale by now.
-      await lockFolderTree(trx, tenantId, request.atlassian_project_id, "contents");
+      await write.lock([], { projectId: request.atlassian_project_id });
       await checkImportRequest(trx, actor, request, "share");
       const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true });
       await setImportedRows(trx, tenantId, request.file_name, imported);
@@ -217,13 +227,10 @@ async function checkAndWrite(
   // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
   // queued: two batches naming a new folder create it once, and statements go out in file order.
   let writing: Promise<void> = Promise.resolve();
-  const queue = async (rows: ImportedRow[], rowNumbers: number[]) => {
+  const queue = async ({ rows, displayIds }: Extract<FileRowsEvent, { kind: "rows" }>) => {
     const previous = writing;
     if (!mode.write) {
-      writing = addCheckedDisplayIds(
-        db,
-        rows.flatMap(({ displayId }, index) => (displayId ? [{ displayId, row: rowNumbers[index] as number }] : [])),
-      );
+      writing = addCheckedDisplayIds(db, displayIds);
     } else {
       const parentFolderIds: (number | null)[] = [];
       try {
@@ -245,12 +252,15 @@ async function checkAndWrite(
     fields,
     additionalHeaders: request.additional_headers,
     assignBasedOnComponent: request.assign_based_on_component,
+    // Global Requirements have no status or components: a file's columns of them are not read.
+    leftOutColumns: request.atlassian_project_id === GLOBAL_PROJECT_ID ? IMPORT_LEAVABLE_COLUMNS : request.left_out_columns,
+    leaveOutUnknownNames: request.leave_out_unknown_names,
     batchRows: BATCH_ROWS,
     stopAtRefusedRow: mode.write,
   };
   for await (const event of readFileRows(csvRecords(file), setup)) {
     if (event.kind === "rows") {
-      await queue(event.rows, event.rowNumbers);
+      await queue(event);
     } else {
       errors.merge(event.errors, event.errorCount);
       ({ stoppedAtRefusedRow } = event);

@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { mapHeaders } from "../../../common/csvHeaders.js";
 import { csvRecords } from "./csvRecords.js";
-import { buildRowRules, hostComponentsOf, hostStatusesOf, readRow } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
+import { buildRowRules, readRow } from "./importRows.js";
 
 const fixture = (name: string) => new URL(`../../../test/fixtures/csv/${name}`, import.meta.url).pathname;
 
@@ -68,7 +69,9 @@ const attributes = [
 ];
 
 const headers = ["Name", "ID", "Description", "Component/s", "Component/s", "Status", "Priority", "Rationale", "Sprint", "Folder"];
-const rules = (options: { additional?: string[]; assign?: boolean } = {}) =>
+const rules = (
+  options: { additional?: string[]; assign?: boolean; leftOut?: ("components" | "status")[]; leaveOutUnknown?: boolean } = {},
+) =>
   buildRowRules({
     mapping: mapHeaders(headers, attributes),
     prefix: "SYS",
@@ -80,6 +83,8 @@ const rules = (options: { additional?: string[]; assign?: boolean } = {}) =>
     fields: attributes,
     additionalHeaders: options.additional ?? [],
     assignBasedOnComponent: options.assign ?? false,
+    leftOutColumns: options.leftOut ?? [],
+    leaveOutUnknownNames: options.leaveOutUnknown ?? false,
   });
 
 describe("readRow", () => {
@@ -110,6 +115,18 @@ describe("readRow", () => {
       'Priority: "Urgent" is not one of the field\'s options',
       "Rationale: enter no more than 1000 characters",
     ]);
+  });
+
+  it("leaves out component and status names the project lacks when asked to, keeping the known ones", () => {
+    const reading = readRow(["Braking", "", "", "Pumps", "Alarms", "Blocked", "Urgent"], rules({ leaveOutUnknown: true }));
+    expect(reading.errors).toEqual(['Priority: "Urgent" is not one of the field\'s options']);
+    const accepted = readRow(["Braking", "", "", "Pumps", "Alarms", "Blocked"], rules({ leaveOutUnknown: true }));
+    expect(accepted.row).toMatchObject({ componentIds: ["101"], statusId: null });
+  });
+
+  it("reads nothing of a left-out Component/s or Status column", () => {
+    const reading = readRow(["Braking", "", "", "Dosing", "Pumps", "Done"], rules({ leftOut: ["components", "status"] }));
+    expect(reading.row).toMatchObject({ componentIds: [], statusId: null });
   });
 
   it("refuses a row whose imported cells hold the NUL character, which the database cannot store", () => {

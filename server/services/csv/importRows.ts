@@ -1,13 +1,12 @@
 import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, type HeaderMapping } from "../../../common/csvHeaders.js";
 import { type Attribute, MAX_ATTRIBUTE_VALUE_LENGTH } from "../../../common/schemas/attribute.js";
+import type { ImportLeavableColumn } from "../../../common/schemas/csvImport.js";
+import type { HostComponent, HostStatus } from "../../../common/importHostLists.js";
 import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
 
 const DESCRIPTION_MAX = 100_000;
 
-/** A host component as the import matches it: by name, case-insensitively. */
-type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
-type HostStatus = { id: string; name: string };
 
 /** Everything a row is checked against, built once per import. */
 export type RowRules = {
@@ -20,6 +19,8 @@ export type RowRules = {
   /** The additional headers the user kept, with their columns: appended to the description. */
   kept: { header: string; columns: number[] }[];
   assignBasedOnComponent: boolean;
+  /** A component or status name the project lacks is dropped from its row rather than refusing it. */
+  leaveOutUnknownNames: boolean;
 };
 
 export type ImportedRow = {
@@ -35,7 +36,8 @@ export type ImportedRow = {
   folderPath: string[];
 };
 
-type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; errors: string[] };
+/** A refused row keeps its custom ID: a duplicate of it is one more problem of the file to report. */
+type RowReading = { row: ImportedRow; errors: [] } | { row?: undefined; displayId: string | null; errors: string[] };
 
 const byName = <T extends { name: string }>(items: T[]) => new Map(items.map((item) => [item.name.trim().toLowerCase(), item]));
 
@@ -47,16 +49,24 @@ export function buildRowRules(input: {
   fields: Pick<Attribute, "attribute_id" | "name" | "type" | "options">[];
   additionalHeaders: string[];
   assignBasedOnComponent: boolean;
+  leftOutColumns: readonly ImportLeavableColumn[];
+  leaveOutUnknownNames: boolean;
 }): RowRules {
   const wanted = new Set(input.additionalHeaders.map((header) => header.trim().toLowerCase()));
+  const leftOut = new Set(input.leftOutColumns);
   return {
-    mapping: input.mapping,
+    mapping: {
+      ...input.mapping,
+      components: leftOut.has("components") ? [] : input.mapping.components,
+      status: leftOut.has("status") ? undefined : input.mapping.status,
+    },
     prefix: input.prefix,
     components: byName(input.components),
     statuses: byName(input.statuses),
     fields: new Map(input.fields.map((field) => [field.attribute_id, field])),
     kept: input.mapping.additional.filter((entry) => wanted.has(entry.header.toLowerCase())),
     assignBasedOnComponent: input.assignBasedOnComponent,
+    leaveOutUnknownNames: input.leaveOutUnknownNames,
   };
 }
 
@@ -95,7 +105,7 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
     if (componentName === "") continue;
     const component = rules.components.get(componentName.toLowerCase());
     if (!component) {
-      errors.push(`Component/s: "${componentName}" is not a component of this project`);
+      if (!rules.leaveOutUnknownNames) errors.push(`Component/s: "${componentName}" is not a component of this project`);
       continue;
     }
     if (!componentIds.includes(component.id)) componentIds.push(component.id);
@@ -104,7 +114,7 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
 
   const statusName = cell(mapping.status).trim();
   const status = statusName === "" ? undefined : rules.statuses.get(statusName.toLowerCase());
-  if (statusName !== "" && !status) errors.push(`Status: "${statusName}" is not a status of this project`);
+  if (statusName !== "" && !status && !rules.leaveOutUnknownNames) errors.push(`Status: "${statusName}" is not a status of this project`);
 
   const attributes: Record<string, string> = {};
   for (const { attribute_id, column } of mapping.attributes) {
@@ -125,7 +135,7 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
   const folderPath = readFolderPath(cell(mapping.folder), errors);
   if (holdsNul) errors.push("A cell contains the NUL character (U+0000), which cannot be stored");
 
-  if (errors.length > 0) return { errors };
+  if (errors.length > 0) return { displayId: id === "" ? null : id, errors };
   return {
     row: {
       name,
@@ -160,37 +170,4 @@ function withoutPrefix(id: string, prefix: string): string {
   return prefix !== "" && id.length > head.length && id.toLowerCase().startsWith(head.toLowerCase())
     ? id.slice(head.length)
     : id;
-}
-
-/** The host's component list as the dialog sends it (Jira's GET /project/{id}/components answer). */
-export function hostComponentsOf(list: unknown[]): HostComponent[] {
-  return list.flatMap((item) => {
-    const entry = item as {
-      id?: unknown;
-      name?: unknown;
-      realAssignee?: { accountId?: unknown };
-      assignee?: { accountId?: unknown };
-      lead?: { accountId?: unknown };
-      leadAccountId?: unknown;
-    } | null;
-    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") return [];
-    const assignee =
-      entry.realAssignee?.accountId ?? entry.assignee?.accountId ?? entry.lead?.accountId ?? entry.leadAccountId;
-    return [{ id: String(entry.id), name: entry.name, assigneeAccountId: typeof assignee === "string" ? assignee : null }];
-  });
-}
-
-/** Statuses flat ([{id, name}]) or per issue type ([{statuses: [{id, name}]}], GET /project/{id}/statuses), de-duplicated by id. */
-export function hostStatusesOf(list: unknown[]): HostStatus[] {
-  const flat = list.flatMap((item) => {
-    const entry = item as { statuses?: unknown } | null;
-    return Array.isArray(entry?.statuses) ? (entry.statuses as unknown[]) : [item];
-  });
-  const seen = new Map<string, HostStatus>();
-  for (const item of flat) {
-    const entry = item as { id?: unknown; name?: unknown } | null;
-    if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") continue;
-    if (!seen.has(String(entry.id))) seen.set(String(entry.id), { id: String(entry.id), name: entry.name });
-  }
-  return [...seen.values()];
 }

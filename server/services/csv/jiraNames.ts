@@ -1,7 +1,7 @@
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { callRespectingRateLimits, type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
 import type { ServiceDeps } from "../context.js";
-import { hostComponentsOf, hostStatusesOf } from "./importRows.js";
+import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
 
 /** Accounts per `GET /rest/api/3/user/bulk`, Jira's page size for it. */
 const USERS_PER_CALL = 50;

@@ -17,7 +17,8 @@ import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { createAttribute } from "../attributes/createAttribute.js";
 import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import { exportRequirementRows } from "./exportRequirements.js";
+import { addLinks } from "../../db/requirementLinkStore.js";
+import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "./exportRequirements.js";
 import { runImport } from "./importRequirements.js";
 
 let ctx: TestContext;
@@ -62,15 +63,20 @@ async function importCsv(projectId: number, csv: string) {
 async function exportCsv(projectId: number): Promise<string> {
   const rows: string[][] = [];
   for await (const row of exportRequirementRows(ctx.deps, actor, projectId)) rows.push(row);
-  return stringify(rows, { bom: true, record_delimiter: "windows" });
+  return stringify(rows, EXPORT_CSV_OPTIONS);
 }
 
-const rowsOf = (csv: string): string[][] => parseCsv(csv, { bom: true, relax_column_count: true });
+/**
+ * The rows as any RFC 4180 reader takes them (Python's csv module, spreadsheets): a CR, LF or CRLF
+ * outside quotes ends the record, and every record has the header's width.
+ */
+const rowsOf = (csv: string): string[][] =>
+  parseCsv(csv, { bom: true, relax_column_count: false, record_delimiter: ["\r\n", "\n", "\r"] });
 
 /** Text the way people write it, and the way that breaks CSV writers: quotes, commas, line breaks, formulas, any script. */
 const tricky = fc.string({
   unit: fc.oneof(
-    fc.constantFrom('"', ",", "\n", "\r\n", "'", "=", "+", "-", "@", "\t", " ", ";", "注", "Ü", "ñ", "😀"),
+    fc.constantFrom('"', ",", "\n", "\r\n", "\r", "'", "=", "+", "-", "@", "\t", " ", ";", "注", "Ü", "ñ", "😀"),
     fc.string({ minLength: 1, maxLength: 3 }),
   ),
   maxLength: 40,
@@ -136,7 +142,61 @@ describe("CSV round trip", () => {
   });
 });
 
+/** Our export of a project whose requirements hold line breaks in every kind of cell: text, links, custom fields. */
+async function exportWithLineBreaks(): Promise<{ projectId: number; csv: string }> {
+  const projectId = await newProject();
+  const csv = stringify([
+    ["Name", "ID", "Description", "Rationale"],
+    ["Dose limits", "L-1", "Soft limit warns.\nHard limit refuses.", "Line one\r\nLine two"],
+    ["Alarm log", "L-2", "Notes\r=1+1", "=2+2\n@SUM(A1)"],
+    ["Traceability", "L-3", "", ""],
+  ]);
+  expect((await importCsv(projectId, csv)).errors).toEqual([]);
+  const ids = await ctx.deps.db("requirements").where({ tenant_id: actor.tenantId, project_id: projectId }).orderBy("requirement_id").pluck("requirement_id");
+  await addLinks(ctx.deps.db, actor.tenantId, Number(ids[2]), [Number(ids[0]), Number(ids[1])]);
+  return { projectId, csv: await exportCsv(projectId) };
+}
+
+describe("the exported file's records", () => {
+  it("keeps each requirement in one record of the header's width when its cells hold line breaks", async () => {
+    const { csv } = await exportWithLineBreaks();
+
+    const rows = rowsOf(csv);
+    expect(rows).toHaveLength(4);
+    const [header, ...body] = rows;
+    const cell = (row: string[] | undefined, name: string) => row?.[header?.indexOf(name) ?? -1];
+    expect(body.map((row) => cell(row, "Description"))).toEqual(["Soft limit warns.\nHard limit refuses.", "Notes\r=1+1", ""]);
+    expect(body.map((row) => cell(row, "Rationale"))).toEqual(["Line one\r\nLine two", "'=2+2\n@SUM(A1)", ""]);
+    expect(cell(body[2], "Linked requirements")?.split("\n")).toEqual(["SYS-L-1: Dose limits", "SYS-L-2: Alarm log"]);
+  });
+});
+
 const soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice"].find((candidate) => existsSync(candidate));
+
+/** The file as LibreOffice Calc opens it (comma-separated, UTF-8) and saves it again as CSV. */
+async function throughLibreOffice(csv: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "rmcloud-soffice-"));
+  try {
+    await writeFile(path.join(dir, "export.csv"), csv);
+    await promisify(execFile)(
+      soffice as string,
+      [
+        "--headless",
+        `-env:UserInstallation=file://${path.join(dir, "profile")}`,
+        "--infilter=CSV:44,34,76,1",
+        "--convert-to",
+        "csv:Text - txt - csv (StarCalc):44,34,76,1",
+        "--outdir",
+        path.join(dir, "out"),
+        path.join(dir, "export.csv"),
+      ],
+      { timeout: 120_000 },
+    );
+    return await readFile(path.join(dir, "out", "export.csv"), "utf8");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe("the exported file in LibreOffice", () => {
   it.runIf(soffice)("opens with the same rows and columns, formulas shown as text", async () => {
@@ -148,28 +208,21 @@ describe("the exported file in LibreOffice", () => {
     ]);
     expect((await importCsv(projectId, csv)).errors).toEqual([]);
     const exported = await exportCsv(projectId);
-    const dir = await mkdtemp(path.join(tmpdir(), "rmcloud-soffice-"));
-    try {
-      await writeFile(path.join(dir, "export.csv"), exported);
-      await promisify(execFile)(
-        soffice as string,
-        [
-          "--headless",
-          `-env:UserInstallation=file://${path.join(dir, "profile")}`,
-          "--infilter=CSV:44,34,76,1",
-          "--convert-to",
-          "csv:Text - txt - csv (StarCalc):44,34,76,1",
-          "--outdir",
-          path.join(dir, "out"),
-          path.join(dir, "export.csv"),
-        ],
-        { timeout: 120_000 },
-      );
-      const converted = rowsOf(await readFile(path.join(dir, "out", "export.csv"), "utf8"));
-      expect(converted).toEqual(rowsOf(exported));
-      expect(converted[1]?.[1]).toBe("'=HYPERLINK(\"http://example.invalid\",\"click\")");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const converted = rowsOf(await throughLibreOffice(exported));
+    expect(converted).toEqual(rowsOf(exported));
+    expect(converted[1]?.[1]).toBe("'=HYPERLINK(\"http://example.invalid\",\"click\")");
+  }, 180_000);
+
+  it.runIf(soffice)("opens multi-line cells as one cell each, a formula on a later line of a cell shown as text", async () => {
+    const { csv } = await exportWithLineBreaks();
+
+    const converted = rowsOf(await throughLibreOffice(csv));
+    expect(converted).toHaveLength(4);
+    const header = converted[0] ?? [];
+    const alarmLog = converted.find((row) => row[header.indexOf("Name")] === "Alarm log");
+    expect(alarmLog?.[header.indexOf("Rationale")]).toBe("'=2+2\n@SUM(A1)");
+    expect(converted.find((row) => row[header.indexOf("Name")] === "Traceability")?.[header.indexOf("Linked requirements")]).toBe(
+      "SYS-L-1: Dose limits\nSYS-L-2: Alarm log",
+    );
   }, 180_000);
 });

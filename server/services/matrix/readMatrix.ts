@@ -1,16 +1,24 @@
-import { MATRIX_HEADER_ROW } from "../../../common/schemas/matrix.js";
-import { matrixRowsJson } from "../../db/matrixStore.js";
+import { filterWords, MATRIX_HEADER_ROW } from "../../../common/schemas/matrix.js";
+import { matrixWindowJson } from "../../db/matrixStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { listRequirementTypes } from "../requirementTypes/manageRequirementTypes.js";
 
 /**
- * `GET /api/requirement/matrix` as JSON text: the rows come from PostgreSQL already serialised
- * (10,000 rows and 50,000 links are megabytes that Node would otherwise parse and serialise again).
+ * `GET /api/requirement/matrix` as JSON text: one window of rows, filtered by the database, and
+ * the rows' text comes from PostgreSQL already serialised (no parse/serialise round in Node).
  */
-export async function readMatrixJson(deps: ServiceDeps, actor: Actor, projectId: number): Promise<string> {
-  const [rows, requirementTypes] = await Promise.all([
-    matrixRowsJson(deps.db, actor.tenantId, projectId),
+export async function readMatrixJson(
+  deps: ServiceDeps,
+  actor: Actor,
+  query: { projectId: number; offset: number; limit: number; filter?: string | undefined },
+): Promise<string> {
+  const [window, requirementTypes] = await Promise.all([
+    matrixWindowJson(deps.db, actor.tenantId, query.projectId, {
+      offset: query.offset,
+      limit: query.limit,
+      words: filterWords(query.filter),
+    }),
     listRequirementTypes(deps, actor),
   ]);
-  return `{"rows":${rows},"requirement_types":${JSON.stringify(requirementTypes)},"header_row":${JSON.stringify(MATRIX_HEADER_ROW)}}`;
+  return `{"rows":${window.rows},"requirement_types":${JSON.stringify(requirementTypes)},"header_row":${JSON.stringify(MATRIX_HEADER_ROW)},"total_rows":${window.totalRows}}`;
 }

@@ -1,7 +1,7 @@
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
-import { findRequirementDetail } from "../../db/requirementDetailStore.js";
-import { listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
+import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
+import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
@@ -10,8 +10,10 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { toDetail, toLite } from "./requirementViews.js";
 
 /** One requirement (its project's browse is checked by the route); linked ones of hidden projects shown restricted. */
-export async function getRequirement(deps: AccessDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
-  const row = await findRequirementDetail(deps.db, actor.tenantId, requirementId);
+export async function getRequirement(deps: ServiceDeps<"config"> & AccessDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+  const row = deps.config.detailReadBatching
+    ? await findRequirementDetail(deps.db, actor.tenantId, requirementId)
+    : (await findRequirementDetails(deps.db, actor.tenantId, [requirementId]))[0];
   if (!row) throw notFound("Requirement");
   const detail = toDetail(row);
   const [linked] = await withHiddenLinksRestricted(deps, actor, [detail.linked_requirements_v2]);
@@ -19,16 +21,43 @@ export async function getRequirement(deps: AccessDeps, actor: Actor, requirement
 }
 
 /**
- * Active requirements matching the filter in projects the person may browse: the projects asked
- * for (all of the site's when none are) cut to those; lists leave the others out.
+ * The filter cut to projects the person may browse: those it names, or all of the site's when it
+ * names none; lists leave the others out. Undefined when none is left.
  */
-async function browsableRequirements(deps: AccessDeps, actor: Actor, filter: RequirementFilter) {
+async function browsableFilter(deps: AccessDeps, actor: Actor, filter: RequirementFilter): Promise<RequirementFilter | undefined> {
   const projectIds = filter.projectIds ? await browsableOf(deps, actor, filter.projectIds) : await browsableProjectIds(deps, actor);
-  return projectIds.length === 0 ? [] : listRequirements(deps.db, actor.tenantId, { ...filter, projectIds });
+  return projectIds.length === 0 ? undefined : { ...filter, projectIds };
 }
 
-export async function listRequirementLites(deps: AccessDeps, actor: Actor, filter: RequirementFilter): Promise<RequirementLite[]> {
-  return (await browsableRequirements(deps, actor, filter)).map(toLite);
+/** The named requirements (a bounded list: the ids are the bound). */
+export async function listRequirementLitesById(
+  deps: AccessDeps,
+  actor: Actor,
+  requirementIds: number[],
+  options: { withDescription: boolean },
+): Promise<RequirementLite[]> {
+  const filter = requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds });
+  if (!filter) return [];
+  return (await listRequirements(deps.db, actor.tenantId, filter)).map((row) => toLite(row, options));
+}
+
+export type RequirementLitePage = { requirements: RequirementLite[]; offset: number; limit: number; has_more: boolean };
+
+/** One page of the requirements matching the filter; one row more is read to tell whether another page follows. */
+export async function listRequirementLites(
+  deps: AccessDeps,
+  actor: Actor,
+  asked: RequirementFilter,
+  options: ListPage & { withDescription: boolean },
+): Promise<RequirementLitePage> {
+  const filter = await browsableFilter(deps, actor, asked);
+  const rows = filter ? await listRequirements(deps.db, actor.tenantId, filter, { offset: options.offset, limit: options.limit + 1 }) : [];
+  return {
+    requirements: rows.slice(0, options.limit).map((row) => toLite(row, options)),
+    offset: options.offset,
+    limit: options.limit,
+    has_more: rows.length > options.limit,
+  };
 }
 
 /** The Activity list; a deleted requirement's history stays readable. */
@@ -50,7 +79,8 @@ export async function requirementDisplayIds(
   actor: Actor,
   requirementIds: number[],
 ): Promise<Record<string, string>> {
-  if (requirementIds.length === 0) return {};
-  const rows = await browsableRequirements(deps, actor, { requirementIds: [...new Set(requirementIds)] });
+  const filter = requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds: [...new Set(requirementIds)] });
+  if (!filter) return {};
+  const rows = await listRequirements(deps.db, actor.tenantId, filter);
   return Object.fromEntries(rows.map((row) => [String(row.requirement_id), requirementIdLabel(row)]));
 }

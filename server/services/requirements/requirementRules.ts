@@ -1,12 +1,14 @@
-import { GLOBAL_PROJECT_ID } from "../../../common/schemas/item.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
-import { findRequirements } from "../../db/requirementLiteStore.js";
+import { findRequirements, lockRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
+import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
-import { type AccessDeps, browsableOf } from "../access/projectAccess.js";
+import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import type { WriteDeps } from "./requirementWrite.js";
 
 export const STALE_EDIT_MESSAGE =
   "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
@@ -18,7 +20,7 @@ export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requ
  * or with Global Requirements. `deps.db` is the saving transaction.
  */
 export async function assertLinkTargets(
-  deps: AccessDeps,
+  deps: WriteDeps,
   actor: Actor,
   self: { requirementId?: number; projectId: number; level: number },
   linkedIds: number[],
@@ -31,13 +33,13 @@ export async function assertLinkTargets(
   // The targets locked as the save's touch of them would lock them, and their types shared, so a
   // concurrent delete of a target or a level change of its type waits for this save and then sees
   // its link (it had linked a deleted requirement, or across levels); the levels read again under those locks.
-  const locked = await findRequirements(deps.db, actor.tenantId, linkedIds, { forUpdate: true });
+  const locked = await lockRequirements(deps.db, actor.tenantId, linkedIds);
   for (const typeId of new Set(locked.map((row) => row.requirement_type_id))) {
     await findRequirementType(deps.db, actor.tenantId, typeId, "share");
   }
   const existing = await findRequirements(deps.db, actor.tenantId, linkedIds);
   // One of a project the person may not browse does not exist for them.
-  const browsable = new Set(await browsableOf(deps, actor, [...new Set(existing.map((row) => row.project_id))]));
+  const browsable = new Set(await browsableOf(accessDepsOf(deps), actor, [...new Set(existing.map((row) => row.project_id))]));
   const rows = existing.filter((row) => browsable.has(row.project_id));
   const found = new Set(rows.map((row) => row.requirement_id));
   const missing = linkedIds.filter((id) => !found.has(id));
@@ -102,14 +104,7 @@ export async function assertDisplayIdFree(
 export const displayIdTaken = () => new AppError(409, { display_id: [DISPLAY_ID_TAKEN_MESSAGE] });
 
 /** A concurrent insert that slipped past the check still answers with the field message. */
-export function isDisplayIdUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; constraint?: string; message?: string } | null;
-  return (
-    candidate?.code === "23505" &&
-    (candidate.constraint === "requirements_display_id_unique" ||
-      String(candidate.message ?? "").includes("requirements_display_id_unique"))
-  );
-}
+export const isDisplayIdUniqueViolation = (error: unknown) => isUniqueViolationOf(error, "requirements_display_id_unique");
 
 /**
  * Spec sections 5 and 9: a requirement links at most 20 wiki pages. The request schema says so too;

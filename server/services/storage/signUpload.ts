@@ -11,6 +11,9 @@ import { badRequest } from "../../errors.js";
 import { areaOf, newStoredFileName, storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
+/** What the import dialog reads: CSV, and ReqIF as a file or an archive. */
+const IMPORT_FILE_EXTENSIONS = [".csv", ".reqif", ".reqifz"];
+
 export type SignUploadInput = { operation: UploadOperation; original_file_name: string; file_type: string };
 
 /**
@@ -22,8 +25,8 @@ export async function signUpload(
   actor: Actor,
   input: SignUploadInput,
 ): Promise<SignPutResponse> {
-  const isCsv = path.extname(input.original_file_name).toLowerCase() === ".csv";
-  if (input.operation === "import" && !isCsv) throw badRequest(IMPORT_NOT_CSV_MESSAGE);
+  const importable = IMPORT_FILE_EXTENSIONS.includes(path.extname(input.original_file_name).toLowerCase());
+  if (input.operation === "import" && !importable) throw badRequest(IMPORT_NOT_CSV_MESSAGE);
   const uuidFileName = newStoredFileName(input.original_file_name);
   const key = storageKey(actor.tenantId, areaOf(input.operation), uuidFileName);
   const presignedUrl = await deps.storage.presignPut(key, {

@@ -1,0 +1,52 @@
+import { round } from "../measure.js";
+import { buildOnce, firstRowTimings, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW, withProductionPages } from "../productionPages.js";
+import { JIRA_LATENCY_NOTE } from "../emulatedJira.js";
+import type { BenchCase } from "../types.js";
+
+/**
+ * Issue 39: the Jira issue panel, which opens in every issue view, in the production build,
+ * headless Chromium, the emulated Jira's issue page (medians of 5, cold and warm):
+ * - the gzipped scripts and styles panel.html loads up front, against the requirements page's;
+ * - ms from the panel iframe's document request to its first linked requirement, against the whole
+ *   wait from navigating to the issue;
+ * - a repeat visit (assets from the browser's cache) against a first one.
+ */
+const issuePanelFirstRow: BenchCase = {
+  name: "issue-panel-first-row",
+  async run(context) {
+    if (context.db !== "pglite") return [];
+    const loads = await buildOnce();
+    const bytes = (entry: string) => loads.find((load) => load.entry === entry)?.gzipBytes ?? Number.NaN;
+    const { cold, warm } = await withProductionPages((harness) => firstRowTimings(harness, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW));
+    return [
+      {
+        case: "issue-panel-initial-load-gzip-vs-first-screen",
+        db: "none",
+        ours: bytes("panel.html"),
+        baseline: bytes("index.html"),
+        unit: "bytes",
+        ratio: round(bytes("panel.html") / bytes("index.html")),
+      },
+      {
+        case: "issue-panel-cold-frame-to-row-vs-page",
+        note: JIRA_LATENCY_NOTE,
+        db: "none",
+        ours: round(cold.fromFrameRequest, 1),
+        baseline: round(cold.fromNavigation, 1),
+        unit: "ms",
+        ratio: round(cold.fromFrameRequest / cold.fromNavigation),
+      },
+      {
+        case: "issue-panel-warm-vs-cold-frame-to-row",
+        note: JIRA_LATENCY_NOTE,
+        db: "none",
+        ours: round(warm.fromFrameRequest, 1),
+        baseline: round(cold.fromFrameRequest, 1),
+        unit: "ms",
+        ratio: round(warm.fromFrameRequest / cold.fromFrameRequest),
+      },
+    ];
+  },
+};
+
+export default issuePanelFirstRow;

@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import type { BrowserContext, Request } from "playwright-core";
+import { PANEL_LOCATION } from "../common/spaRoutes.js";
+import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
+import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { median } from "./measure.js";
+import { addJiraLatency } from "./emulatedJira.js";
+
+/**
+ * What the first-screen cases share: the production build, the add-on serving it next to the
+ * emulated Jira, a project with requirements (some linked to an issue), and timed page loads in
+ * headless Chromium.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** Where `npm run build` puts the SPA and where the add-on serves it from in production. */
+const distDir = path.join(root, "dist", "client");
+const PUMP = 10000;
+export const RUNS = 5;
+const REQUIREMENTS = 30;
+const LINKED = 5;
+
+export const PROJECT_PAGE = `/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}`;
+export const ISSUE_PAGE = "/browse/PUMP-1";
+export const TREE_ROW = '[role="treeitem"]';
+export const PANEL_ROW = 'table[aria-label="Linked requirements"] tbody tr';
+export const MAIN_FRAME = "/authenticate/requirements";
+export const PANEL_FRAME = PANEL_LOCATION;
+
+let built: Promise<InitialLoad[]> | undefined;
+
+/** The production build, exactly as `npm run build` makes it (once per bench run), and each entry's first load. */
+export function buildOnce(): Promise<InitialLoad[]> {
+  built ??= (async () => {
+    const { build } = await import("vite");
+    await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "error", build: { manifest: true } });
+    return checkBudgets(distDir).loads;
+  })();
+  return built;
+}
+
+/** Gzipped bytes of every script and stylesheet the build holds: all an entry could ever load. */
+export function allAssetBytes(): number {
+  return fs
+    .readdirSync(path.join(distDir, "assets"))
+    .filter((file) => /\.(js|css)$/.test(file))
+    .reduce((sum, file) => sum + gzipSync(fs.readFileSync(path.join(distDir, "assets", file)), { level: 9 }).length, 0);
+}
+
+/** Requirements in PUMP, a few of them linked to PUMP-1, through rmCloud's API as the panel's signed-in user. */
+async function seed(harness: Harness): Promise<void> {
+  const page = await harness.newPage();
+  await page.goto(`${harness.emulatorUrl}${ISSUE_PAGE}`);
+  const panel = await addonFrame(page, harness.addonUrl, PANEL_LOCATION);
+  await panel.getByRole("button", { name: "Edit" }).waitFor({ timeout: 60_000 });
+  const token = (await panel.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+  const issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
+  await page.context().close();
+
+  const api = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${harness.addonUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const types = await api<{ requirement_types: { requirement_type_id: number }[] }>("GET", "/api/requirement/type");
+  const typeId = types.requirement_types[0]?.requirement_type_id;
+  const folder = await api<{ folder_id: number }>("POST", "/api/folder", { name: "Safety", project: PUMP, parent_folder_id: null });
+  const linked: number[] = [];
+  for (let n = 0; n < REQUIREMENTS; n++) {
+    const created = await api<{ requirement_id: number }>("POST", "/api/requirement", {
+      name: `Requirement ${n}`,
+      description: "",
+      project: PUMP,
+      parent_folder_id: n % 2 === 0 ? null : folder.folder_id,
+      requirement_type_id: typeId,
+    });
+    if (linked.length < LINKED) linked.push(created.requirement_id);
+  }
+  await api("PUT", `/api/issue/${issueId}`, { requirements: linked });
+}
+
+/** The add-on in production mode serving dist/client beside the emulated Jira, seeded, for the length of `work`. */
+export async function withProductionPages<T>(work: (harness: Harness) => Promise<T>): Promise<T> {
+  // In production ACE accepts installs only from Atlassian's hosts (README, AC_HOST_WHITELIST); it reads process.env.
+  const whitelist = process.env.AC_HOST_WHITELIST;
+  process.env.AC_HOST_WHITELIST = "localhost";
+  // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
+  const harness = await startHarness({
+    addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij", FRAME_ANCESTORS: "http://localhost:*" },
+  }).finally(() => {
+    if (whitelist === undefined) delete process.env.AC_HOST_WHITELIST;
+    else process.env.AC_HOST_WHITELIST = whitelist;
+  });
+  try {
+    await seed(harness);
+    // The pages call Jira (the tree its project, the panel its issue): a Jira across the internet, not on localhost.
+    await addJiraLatency(harness.emulatorUrl);
+    return await work(harness);
+  } finally {
+    await harness.stop();
+  }
+}
+
+/** One page load: ms from navigation, and from the add-on iframe's document request, until `selector` shows inside that iframe. */
+type Load = { fromNavigation: number; fromFrameRequest: number };
+
+async function timedLoad(context: BrowserContext, url: string, frame: string, selector: string): Promise<Load> {
+  const page = await context.newPage();
+  let frameRequested: number | undefined;
+  page.on("request", (request: Request) => {
+    if (frameRequested === undefined && request.isNavigationRequest() && request.url().includes(frame)) frameRequested = performance.now();
+  });
+  const start = performance.now();
+  await page.goto(url, { waitUntil: "commit" });
+  await page.frameLocator(`iframe[src*="${frame}"]`).locator(selector).first().waitFor({ state: "visible", timeout: 60_000 });
+  const end = performance.now();
+  await page.close();
+  return { fromNavigation: end - start, fromFrameRequest: end - (frameRequested ?? start) };
+}
+
+export type Timings = { cold: Load; warm: Load };
+
+/**
+ * Medians of RUNS loads each: cold (a new browser context every time: empty cache, new sign-in) and
+ * warm (one context, loaded once unmeasured, so the assets come from the browser's cache).
+ */
+export async function firstRowTimings(harness: Harness, pagePath: string, frame: string, selector: string): Promise<Timings> {
+  const url = `${harness.emulatorUrl}${pagePath}`;
+  const cold: Load[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await harness.browser.newContext();
+    cold.push(await timedLoad(context, url, frame, selector));
+    await context.close();
+  }
+  const context = await harness.browser.newContext();
+  await timedLoad(context, url, frame, selector);
+  const warm: Load[] = [];
+  for (let run = 0; run < RUNS; run++) warm.push(await timedLoad(context, url, frame, selector));
+  await context.close();
+  const medianLoad = (loads: Load[]): Load => ({
+    fromNavigation: median(loads.map((load) => load.fromNavigation)),
+    fromFrameRequest: median(loads.map((load) => load.fromFrameRequest)),
+  });
+  return { cold: medianLoad(cold), warm: medianLoad(warm) };
+}

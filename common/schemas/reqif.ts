@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { REQUIREMENT_TYPE_NAME_MAX, REQUIREMENT_TYPE_PREFIX_MAX, requirementLevelSchema } from "./requirementType.js";
+import { numericIdSchema, parentFolderIdSchema, projectParamSchema, textError } from "./item.js";
+import { UuidFileNameSchema } from "./storage.js";
+
+/** The upload's stored name (sign-s3-put's uuid_file_name). */
+const fileNameSchema = z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema);
+
+/** POST /api/import-reqif/preview. */
+export const ReqifPreviewRequestSchema = z.object({ file_name: fileNameSchema });
+
+export const ReqifPreviewSchema = z.object({
+  specifications: z.array(z.object({ identifier: z.string(), long_name: z.string(), object_count: z.number() })),
+  spec_object_types: z.array(
+    z.object({
+      identifier: z.string(),
+      long_name: z.string(),
+      attribute_definitions: z.array(z.object({ identifier: z.string(), long_name: z.string(), datatype: z.string() })),
+    }),
+  ),
+  object_count: z.number(),
+  relation_count: z.number(),
+});
+export type ReqifPreview = z.infer<typeof ReqifPreviewSchema>;
+
+/**
+ * How one spec object type of the file maps: onto an existing requirement type, or a new one
+ * (name, prefix and level; each defaults, the name to the type's LONG-NAME). Without an entry a
+ * type maps onto the requirement type of the same name, else onto a new one.
+ */
+export const ReqifTypeMappingSchema = z.union([
+  z.object({ requirement_type_id: numericIdSchema }),
+  z.object({
+    name: z.string().trim().min(1, "Required").max(REQUIREMENT_TYPE_NAME_MAX).optional(),
+    prefix: z.string().trim().min(1, "Required").max(REQUIREMENT_TYPE_PREFIX_MAX).optional(),
+    level: requirementLevelSchema.optional(),
+  }),
+]);
+export type ReqifTypeMapping = z.infer<typeof ReqifTypeMappingSchema>;
+
+/** POST /api/import-reqif. `mapping.spec_object_types` is keyed by the type's IDENTIFIER. */
+export const ReqifImportRequestSchema = z.object({
+  atlassian_project_id: projectParamSchema,
+  file_name: fileNameSchema,
+  original_file_name: z.string({ error: textError }).trim().min(1, "Required").max(255),
+  parent_folder_id: parentFolderIdSchema,
+  mapping: z
+    .object({ spec_object_types: z.record(z.string(), ReqifTypeMappingSchema).default({}) })
+    .default({ spec_object_types: {} }),
+});
+export type ReqifImportRequest = z.output<typeof ReqifImportRequestSchema>;
+export type ReqifImportRequestInput = z.input<typeof ReqifImportRequestSchema>;
+
+const skippedSchema = z.array(z.object({ identifier: z.string(), reason: z.string() }));
+
+/**
+ * A finished ReqIF import. `relations_skipped`: relations not made links (the level rule, an end
+ * not in the file); `not_imported`: anything else of the file that did not become a requirement,
+ * folder or field value as such (a hierarchy entry whose object the file leaves out, say), each with its reason.
+ */
+export const ReqifImportResultSchema = z.object({
+  requirements_created: z.number(),
+  requirements_updated: z.number(),
+  folders_created: z.number(),
+  links_created: z.number(),
+  relations_skipped: skippedSchema,
+  not_imported: skippedSchema,
+});
+export type ReqifImportResult = z.infer<typeof ReqifImportResultSchema>;
+
+/** POST /api/requirement/export/reqif. */
+export const ReqifExportRequestSchema = z.object({
+  atlassian_project_id: projectParamSchema,
+  folder_id: numericIdSchema.nullish().transform((value) => (value === 0 ? null : (value ?? null))),
+  baseline_id: numericIdSchema.nullish().transform((value) => value ?? null),
+  include_attachments: z.boolean().default(false),
+});
+export type ReqifExportRequest = z.output<typeof ReqifExportRequestSchema>;
+export type ReqifExportRequestInput = z.input<typeof ReqifExportRequestSchema>;
+
+export const ReqifJobResponseSchema = z.object({ job_id: z.string() });
+
+/** The files the import dialog takes as ReqIF. */
+export const isReqifFileName = (name: string) => /\.reqifz?$/i.test(name);
