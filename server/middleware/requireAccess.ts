@@ -5,11 +5,8 @@ import type { AppDeps } from "../deps.js";
 import { type ProjectAccessLevel, requireProjectAccess } from "../services/access/projectAccess.js";
 import { authOf } from "./auth.js";
 
-/**
- * The projects a request names, what a refused read of them is called ("Requirement" not found),
- * and, for what a change only reads (the requirements it links), the level it needs instead of the route's.
- */
-type Named = { projectIds: number[]; thing?: string; level?: ProjectAccessLevel };
+/** The projects a request names, and what a refused read of them is called ("Requirement" not found). */
+type Named = { projectIds: number[]; thing?: string };
 /** How a route names its project: by id, or through the requirements, folders... it names. */
 export type ProjectsNamed = (deps: AppDeps, req: Request) => Promise<Named>;
 
@@ -44,11 +41,6 @@ export const named = {
   },
 };
 
-/** What a change names but only reads (requirements it links to): browsing them is enough. */
-export const browsing =
-  (name: ProjectsNamed): ProjectsNamed =>
-  async (deps, req) => ({ ...(await name(deps, req)), level: "browse" });
-
 /**
  * Placed after the app token on a route that reads or changes a project's data, before its
  * handler: the person must be allowed `level` in every project the request names (services/access;
@@ -61,7 +53,7 @@ export function requireAccess(deps: AppDeps, level: ProjectAccessLevel, ...names
       const actor = authOf(req);
       for (const name of names) {
         const named = await name(deps, req);
-        if (named.projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(named.projectIds)], named.level ?? level, named.thing);
+        if (named.projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(named.projectIds)], level, named.thing);
       }
     })().then(() => next(), next);
   };

@@ -2,7 +2,7 @@ import type { Frame, Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { PROJECT_ACCESS_MESSAGES } from "../../common/errors.js";
 import { browseOnlyUser, restrictedUser } from "../../emulator/seed/users.js";
-import { NOT_FOUND_TITLES } from "../../client/components/NotFound/NotFound.js";
+import { NOT_FOUND_TITLES } from "../../client/components/NotFound/notFoundText.js";
 import { addonFrame } from "./harness.js";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
