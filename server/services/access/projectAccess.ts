@@ -56,7 +56,7 @@ export function createAccessCache(ttlMs = ACCESS_TTL_MS): AccessCache {
   };
 }
 
-export type AccessDeps = ServiceDeps<"hostClient" | "access">;
+export type AccessDeps = ServiceDeps<"hostClient" | "access" | "logger">;
 
 /** A cached answer that failed is forgotten at once: the next request asks Jira again. */
 function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, answer: Promise<T>, keepExpiry = false): Promise<T> {

@@ -30,7 +30,11 @@ const READ_AHEAD_PAGES = 3;
  * for the whole project before the header; the others are left out as if not linked); when Jira
  * cannot tell, the export fails before its first row (503) rather than show or hide issues unchecked.
  */
-export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
+export async function* exportRequirementRows(
+  deps: ServiceDeps<"hostClient" | "logger">,
+  actor: Actor,
+  projectId: number,
+): AsyncGenerator<string[]> {
   const { tenantId } = actor;
   const [fields, mostComponents, folders, names, browsable] = await Promise.all([
     listAttributes(deps.db, tenantId, projectId),
@@ -93,16 +97,9 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
   }
 }
 
-/** The project's linked issues the caller may browse; none when there is no Jira to ask. */
-async function browsableIssues(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Set<string>> {
-  const hostClient = deps.hostClient;
-  if (!hostClient) return new Set();
-  return askedOrUnavailable(
-    deps,
-    actor,
-    "which issues the user may browse",
-    linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId),
-  );
+/** The project's linked issues the caller may browse. */
+async function browsableIssues(deps: ServiceDeps<"hostClient" | "logger">, actor: Actor, projectId: number): Promise<Set<string>> {
+  return askedOrUnavailable(deps, actor, "which issues the user may browse", linkedIssuesUserMayBrowse(deps, actor, projectId));
 }
 
 /** "Parent / Child / Grandchild" for each folder, from the project's folder list. */
