@@ -11,6 +11,10 @@ export const GLOBAL_PROJECT_ID = 0;
 export const BASELINE_ID_PREFIX = "B";
 export const baselineIdLabel = (baselineId: number) => `${BASELINE_ID_PREFIX}${baselineId}`;
 
+/** The most hits one requirement search answers (pickers and the Requirements screen's search alike), and its default. */
+export const SEARCH_LIMIT_MAX = 50;
+export const SEARCH_LIMIT_DEFAULT = 20;
+
 /** Spec section 8: a problem loading wiki data, with the Get help advice (worded like the custom attributes one). */
 export const WIKI_DATA_PROBLEM =
   'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   OUTBOX_DIR: z.string().optional(),
   MAIL_FROM: z.string().default(CONFIG_DEFAULTS.MAIL_FROM),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default(CONFIG_DEFAULTS.LOG_LEVEL),
+  RATE_LIMIT_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(240_000),
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
   RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
@@ -79,6 +81,8 @@ export type Config = {
   mailFrom: string;
   logLevel: string;
   seedDemo: boolean;
+  /** Requests a minute per site and per person of it, counted across replicas (server/middleware/rateLimit.ts). */
+  rateLimits: { sitePerMinute: number; accountPerMinute: number };
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
   /** Sent notification keys, ended jobs and uploaded import files are deleted this many days after (the daily retention job). */
@@ -146,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: parsed.MAIL_FROM,
     logLevel: parsed.LOG_LEVEL,
     seedDemo: parsed.SEED_DEMO === "true",
+    rateLimits: { sitePerMinute: parsed.RATE_LIMIT_SITE_PER_MINUTE, accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     jobWorkers: parsed.JOB_WORKERS === "true",
     retentionDays: parsed.RETENTION_DAYS,
     sentryDsn: parsed.SENTRY_DSN || undefined,

@@ -1,8 +1,8 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { KEEP_ALIVE_TIMEOUT_MS, listen } from "./listen.js";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listen } from "./listen.js";
 
 const agents: http.Agent[] = [];
 const cleanups: (() => void)[] = [];
@@ -49,6 +49,35 @@ describe("the add-on's HTTP server behind a load balancer", () => {
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect(await get("/healthz")).toMatchObject({ status: 200, reusedSocket: true });
   });
+});
+
+describe("a client that sends its request slowly (slow-loris)", () => {
+  it("gets 408 and its connection closed once its headers outlast the headers timeout, while others are answered", async () => {
+    const app = express();
+    app.get("/healthz", (_req, res) => {
+      res.json({ status: "ok" });
+    });
+    const { server } = await listen(app, 0, "127.0.0.1");
+    cleanups.push(() => server.close());
+    const { port } = server.address() as AddressInfo;
+
+    const started = Date.now();
+    const socket = net.connect(port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (data) => {
+      answer += String(data);
+    });
+    socket.write("GET /healthz HTTP/1.1\r\nHost: rmcloud\r\n");
+    const drip = setInterval(() => socket.write("X-Slowly: yes\r\n"), 500);
+    cleanups.push(() => {
+      clearInterval(drip);
+      socket.destroy();
+    });
+    expect((await keptAliveClient(port)("/healthz")).status).toBe(200);
+    const closedAfter = await new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now() - started)));
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+  }, HEADERS_TIMEOUT_MS + 10_000);
 });
 
 describe("stopping the HTTP server while a load balancer holds kept-alive connections", () => {

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Express } from "express";
 
 /**
@@ -8,6 +8,15 @@ import type { Express } from "express";
  * So the add-on outlasts the balancer.
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
+ * Slow clients (slow-loris): a request's headers must arrive within HEADERS_TIMEOUT_MS of its first
+ * byte and the whole request within REQUEST_TIMEOUT_MS, else Node answers 408 and closes the
+ * connection; an idle kept-alive connection is not cut by them (Node 20 times a request from its
+ * start). Checked every second, not Node's default 30 s. Bodies are small: files go to storage.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * How long a stopping server lets the requests in flight finish before it cuts their connections.
@@ -44,10 +53,18 @@ export function listen(app: Express, port: number, host?: string): Promise<Liste
         for (const res of inFlight) closeConnectionAfter(server, res);
       });
 
-    const server = host === undefined ? app.listen(port, () => resolve({ server, stop })) : app.listen(port, host, () => resolve({ server, stop }));
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-    // Node cuts a request whose headers take longer than this, and it must not do so at the end of an idle time.
-    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+    const server = createServer(
+      {
+        keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        connectionsCheckingInterval: 1000,
+      },
+      app,
+    );
+    const listening = () => resolve({ server, stop });
+    if (host === undefined) server.listen(port, listening);
+    else server.listen(port, host, listening);
     // Ahead of Express, so a response it writes at once still gets the header when stopping.
     server.prependListener("request", (_req, res) => {
       if (stopping) {

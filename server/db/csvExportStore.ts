@@ -35,6 +35,7 @@ export async function projectFolders(
 /** One requirement of an export page, with what hangs off it. */
 export type ExportedRequirement = {
   requirement_id: number;
+  requirement_type_id: number;
   prefix: string;
   type_name: string;
   display_id: string | null;
@@ -73,6 +74,7 @@ export async function exportPage(
     .limit(limit)
     .select(
       "r.requirement_id",
+      "r.requirement_type_id",
       "t.prefix",
       "t.name as type_name",
       "r.display_id",
@@ -136,6 +138,7 @@ export async function exportPage(
     const id = Number(row.requirement_id);
     return {
       requirement_id: id,
+      requirement_type_id: Number(row.requirement_type_id),
       prefix: String(row.prefix),
       type_name: String(row.type_name),
       display_id: row.display_id === null ? null : String(row.display_id),

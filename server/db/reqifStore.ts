@@ -78,3 +78,23 @@ export async function reqifIdentifiersOfRequirements(
   for (const row of rows) identifiers.set(Number(row.requirement_id), row.reqif_identifier);
   return identifiers;
 }
+
+/** The files on each requirement's attachment list, in upload order. */
+export async function attachmentsOfRequirements(
+  db: Db,
+  tenantId: string,
+  requirementIds: number[],
+): Promise<Map<number, { uuid_file_name: string; original_file_name: string }[]>> {
+  const attachments = new Map<number, { uuid_file_name: string; original_file_name: string }[]>();
+  if (requirementIds.length === 0) return attachments;
+  const rows: { requirement_id: string | number; uuid_file_name: string; original_file_name: string }[] = await db("attachments")
+    .where({ tenant_id: tenantId, operation: "attachment" })
+    .whereIn("requirement_id", requirementIds)
+    .orderBy(["requirement_id", "created_at", "uuid_file_name"])
+    .select("requirement_id", "uuid_file_name", "original_file_name");
+  for (const row of rows) {
+    const id = Number(row.requirement_id);
+    attachments.set(id, [...(attachments.get(id) ?? []), { uuid_file_name: row.uuid_file_name, original_file_name: row.original_file_name }]);
+  }
+  return attachments;
+}

@@ -1,3 +1,4 @@
+import { reqifExportJob } from "../services/reqif/reqifExportJob.js";
 import { importRequirementsJob } from "./importRequirementsJob.js";
 import { matrixExportCleanupJob } from "./matrixExportCleanupJob.js";
 import { matrixExportJob } from "./matrixExportJob.js";
@@ -16,4 +17,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   issueDeletedJob,
   retentionJob,
   reqifImportJob,
+  reqifExportJob,
 ];

@@ -1,6 +1,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignedInApp, type SignedInApp } from "../../test/helpers/app.js";
+import { createApp } from "../app.js";
+import { createDb } from "../db/knex.js";
 import { MAX_JSON_DEPTH } from "../middleware/jsonBody.js";
 
 let signedIn: SignedInApp;
@@ -51,5 +53,28 @@ describe("answers that carry a site's data", () => {
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 401]);
     for (const answer of answers) expect(answer.headers["cache-control"]).toBe("no-store");
+  });
+});
+
+describe("error answers", () => {
+  it("never carry a stack trace or SQL: a failing query answers the spec's body only", async () => {
+    // The add-on on a database without its tables: every query fails with the SQL in its message.
+    const unmigrated = createDb({ kind: "pglite" });
+    try {
+      const app = await createApp({ ...signedIn.ctx.deps, db: unmigrated });
+      const failed = await request(app).get("/api/user").set("Authorization", signedIn.auth);
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({ Result: "Something went wrong on our side. Please try again." });
+      expect(failed.text).not.toMatch(/select|installations|\bat\s+\S+\s+\(/i);
+    } finally {
+      await unmigrated.destroy();
+    }
+    // A second embedded database starts slowly on a busy machine.
+  }, 120_000);
+
+  it("answer a body that is not JSON with 400 in the spec's format, without the parser's trace", async () => {
+    const res = await request(signedIn.ctx.app).post("/api/folder").set("Authorization", signedIn.auth).set("Content-Type", "application/json").send("{\"name\": ");
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ Result: "The request body is not valid JSON" });
   });
 });

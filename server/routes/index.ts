@@ -4,6 +4,7 @@ import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
 import { noStore } from "../middleware/noStore.js";
+import { rateLimit } from "../middleware/rateLimit.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
@@ -48,7 +49,7 @@ export function apiRouter(deps: AppDeps): Router {
   api.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.config.baseUrl));
   });
-  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret));
+  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret), rateLimit(deps.db, deps.logger, deps.config.rateLimits));
   api.use(auth.router(deps));
   for (const feature of features) api.use(scoped(feature.router(deps)));
   return api;

@@ -9,7 +9,6 @@ import { putImportFile } from "./csvImport.js";
 
 /** The shared real-world ReqIF files (DOORS, Polarion, Enterprise Architect, ReqIF Studio, Eclipse RMF and single-feature samples). */
 export const REQIF_FIXTURES = new URL("../../../shared/data/reqif/", import.meta.url);
-export const REQIF_SCHEMA = new URL("schema/reqif.xsd", REQIF_FIXTURES);
 export const reqifFixtureNames = () => readdirSync(REQIF_FIXTURES).filter((name) => /\.reqifz?$/.test(name)).sort();
 export const reqifFixture = (name: string) => readFileSync(new URL(name, REQIF_FIXTURES));
 
@@ -47,7 +46,7 @@ export async function importReqif(
 
 export type TreeNode = { folder: string; children: TreeNode[] } | { requirement: string };
 
-/** A project's active folders and requirements as nested names, folders first, each level by id. */
+/** A project's active folders and requirements as nested names: folders first, then requirements, each by name. */
 export async function projectTree(db: Db, tenantId: string, projectId: number, rootFolderId: number | null = null): Promise<TreeNode[]> {
   const folders: { folder_id: string; parent_folder_id: string | null; name: string }[] = await db("folders")
     .where({ tenant_id: tenantId, project_id: projectId })
@@ -62,10 +61,15 @@ export async function projectTree(db: Db, tenantId: string, projectId: number, r
   const level = (parent: number | null): TreeNode[] => [
     ...folders
       .filter((folder) => (folder.parent_folder_id === null ? null : Number(folder.parent_folder_id)) === parent)
+      .sort((a, b) => a.name.localeCompare(b.name) || Number(a.folder_id) - Number(b.folder_id))
       .map((folder) => ({ folder: folder.name, children: level(Number(folder.folder_id)) })),
     ...requirements
       .filter((requirement) => (requirement.parent_folder_id === null ? null : Number(requirement.parent_folder_id)) === parent)
+      .sort((a, b) => a.name.localeCompare(b.name))
       .map((requirement) => ({ requirement: requirement.name })),
   ];
   return level(rootFolderId);
 }
+
+/** The OMG schema as the tests hand it to xmllint: relative to the project root, where the shared data sits beside the repository. */
+export const REQIF_SCHEMA_FROM_ROOT = "../shared/data/reqif/schema/reqif.xsd";

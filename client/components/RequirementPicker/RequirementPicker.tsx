@@ -1,7 +1,7 @@
 import Select from "@atlaskit/select";
 import { useMemo, useRef, useState } from "react";
 import { type LabelledRequirement, requirementLabel } from "../../../common/labels.js";
-import { SEARCH_LIMIT_DEFAULT } from "../../../common/schemas/requirementSearch.js";
+import { SEARCH_LIMIT_DEFAULT } from "../../../common/constants.js";
 import { type RequirementSearchHit, type RequirementSearchScope, useRequirementSearch } from "../../api/requirementSearch.js";
 import { useDebounced } from "../../hooks/useDebounced.js";
 

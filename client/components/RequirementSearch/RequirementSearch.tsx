@@ -3,7 +3,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useState } from "react";
 import { requirementIdLabel } from "../../../common/labels.js";
-import { SEARCH_LIMIT_MAX } from "../../../common/schemas/requirementSearch.js";
+import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
 import {
   type Highlight,
   type RequirementSearchHit,

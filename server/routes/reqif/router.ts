@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import {
+  ReqifExportRequestSchema,
   ReqifImportRequestSchema,
   ReqifJobResponseSchema,
   ReqifPreviewRequestSchema,
@@ -9,6 +10,7 @@ import {
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
+import { startReqifExport } from "../../services/reqif/reqifExportJob.js";
 import { previewReqif, startReqifImport } from "../../services/reqif/reqifImportJob.js";
 import { handle } from "../handle.js";
 
@@ -27,6 +29,14 @@ export const docs: ApiRouteDoc[] = [
     summary:
       "Start importing an uploaded .reqif or .reqifz into a project below parent_folder_id; answers the job to poll with GET /api/job/status/{jobId}, whose result counts what was created and updated and lists the relations not made links. All or nothing; a re-import of the same file updates what it created.",
     body: ReqifImportRequestSchema,
+    response: ReqifJobResponseSchema,
+  },
+  {
+    method: "post",
+    path: "/api/requirement/export/reqif",
+    summary:
+      "Start exporting a project, a folder with its subtree or a baseline as ReqIF 1.2 (a .reqifz with include_attachments); answers the job to poll with GET /api/job/status/{jobId}, whose result.file_name downloads through POST /api/sign-s3-get.",
+    body: ReqifExportRequestSchema,
     response: ReqifJobResponseSchema,
   },
 ];
@@ -49,6 +59,15 @@ export function router(deps: AppDeps): Router {
       const auth = authOf(req);
       const input = parse(ReqifImportRequestSchema, req.body);
       res.json({ job_id: await startReqifImport(deps, auth, input) });
+    }),
+  );
+
+  api.post(
+    "/api/requirement/export/reqif",
+    handle(async (req, res) => {
+      const auth = authOf(req);
+      const input = parse(ReqifExportRequestSchema, req.body);
+      res.json({ job_id: await startReqifExport(deps, auth, input) });
     }),
   );
 

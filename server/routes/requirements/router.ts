@@ -18,11 +18,8 @@ import {
   RevisionsResponseSchema,
   UpdateRequirementSchema,
 } from "../../../common/schemas/requirement.js";
-import {
-  RequirementSearchQuerySchema,
-  RequirementSearchResponseSchema,
-  SEARCH_LIMIT_MAX,
-} from "../../../common/schemas/requirementSearch.js";
+import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
+import { RequirementSearchQuerySchema, RequirementSearchResponseSchema } from "../../../common/schemas/requirementSearch.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";

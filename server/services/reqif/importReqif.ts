@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { FOLDER_NAME_MAX } from "../../../common/schemas/folder.js";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
-import type { ReqifImportRequest, ReqifImportResult } from "../../../common/schemas/reqif.js";
+import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../../../common/schemas/reqif.js";
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
@@ -23,13 +23,13 @@ import type { EmbeddedFile } from "./openReqifUpload.js";
 import type { ReqifDocument, ReqifHierarchy, ReqifSpecObject } from "./reqifDocument.js";
 import {
   fieldPlanOf,
+  isChapterHeading,
   objectContentOf,
-  prefixFor,
   standardRoleOf,
   typeNameFor,
   UNTYPED_OBJECTS_TYPE,
 } from "./reqifMapping.js";
-import { textToHtml } from "./reqifXhtml.js";
+import { escapeHtml, textToHtml } from "./reqifXhtml.js";
 import { ReqifFileError } from "./readReqif.js";
 import { ReqifWriter, type WrittenRequirement } from "./reqifWriter.js";
 
@@ -80,6 +80,12 @@ export async function importReqifDocument(
   });
 }
 
+/** Archive paths as the text names them and as the archive lists them ("./files\\a.png" is "files/a.png"). */
+const sameFile = (a: string, b: string) => {
+  const normalise = (name: string) => path.posix.normalize(name.replace(/\\/g, "/")).replace(/^\.\//, "");
+  return normalise(a) === normalise(b);
+};
+
 type Placed = { requirementId: number; level: number; typeName: string };
 
 /** Requirements per insert statement (the CSV import's batch size). */
@@ -105,6 +111,8 @@ class ReqifImport {
   private readonly newTargets: { identifier: string; target: ReqifTarget }[] = [];
   private completed = 0;
   private readonly displayIds = new Set<string>();
+  /** Chapter headings of the hierarchy: folders, not requirements. */
+  private readonly headings = new Set<string>();
   /** New requirements waiting for their batch, per requirement type. */
   private readonly pending = new Map<number, { type: RequirementTypeRow; identifiers: string[]; requirements: WrittenRequirement[] }>();
 
@@ -136,7 +144,9 @@ class ReqifImport {
     }
     // Objects no specification shows are not lost: they land in the target folder.
     for (const object of document.specObjects.values()) {
-      if (!this.placed.has(object.identifier)) await this.placeObject(object, this.request.parent_folder_id);
+      if (!this.placed.has(object.identifier) && !this.headings.has(object.identifier)) {
+        await this.placeObject(object, this.request.parent_folder_id);
+      }
     }
     for (const batch of [...this.pending.values()]) await this.flush(batch);
     await saveReqifTargets(this.deps.db, this.actor.tenantId, this.projectId, this.newTargets);
@@ -229,14 +239,16 @@ class ReqifImport {
           reason: `Line ${node.line}: the hierarchy entry shows spec object ${node.object}, which the file does not hold`,
         });
       }
-      if (node.children.length === 0) {
+      const heading = object !== undefined && isChapterHeading(this.document, object);
+      if (node.children.length === 0 && !heading) {
         if (object) await this.placeObject(object, folderId, node);
         continue;
       }
       const name = object ? objectContentOf(this.document, object).name : node.longName?.trim() || node.identifier;
       const childFolderId = await this.folderFor(node.identifier, folderId, name);
       // An object with children keeps its own text: a requirement in the folder its children go into.
-      if (object) await this.placeObject(object, childFolderId, node);
+      if (object && heading) this.headings.add(object.identifier);
+      else if (object) await this.placeObject(object, childFolderId, node);
       await this.walk(node.children, childFolderId);
     }
   }
@@ -288,7 +300,7 @@ class ReqifImport {
       parentFolderId: folderId,
       requirementTypeId: type.requirement_type_id,
       name: content.name,
-      description: content.description + extra.join(""),
+      description: this.withoutAttachedObjects(object, content.description + extra.join("")),
       displayId,
       attributes,
     };
@@ -330,6 +342,16 @@ class ReqifImport {
     this.pending.delete(batch.type.requirement_type_id);
   }
 
+  /** The text shows a file of the archive as '[name]'; it becomes an attachment instead. */
+  private withoutAttachedObjects(object: ReqifSpecObject, description: string): string {
+    let text = description;
+    for (const name of object.objectFiles) {
+      if (!this.file.files.some((file) => sameFile(file.name, name))) continue;
+      text = text.split(escapeHtml(`[${name}]`)).join("");
+    }
+    return text.replace(/<p>\s*<\/p>/g, "");
+  }
+
   /**
    * A ForeignID is the custom ID only while no other requirement of the project has it: tools
    * write one ID on many objects (anonymised or copied files), and the project's IDs are unique.
@@ -363,6 +385,11 @@ class ReqifImport {
       }
       const source = this.placed.get(relation.source);
       const target = this.placed.get(relation.target);
+      const heading = [relation.source, relation.target].find((end) => this.headings.has(end));
+      if (heading !== undefined) {
+        skip(`${heading} is a chapter heading (a folder here), not a requirement`);
+        continue;
+      }
       if (!source || !target) {
         skip(`its ${source ? "target" : "source"} ${source ? relation.target : relation.source} is not a spec object of the file`);
         continue;
@@ -402,10 +429,9 @@ class ReqifImport {
   private async attachFiles(): Promise<void> {
     if (this.file.files.length === 0) return;
     const first = this.placed.values().next().value;
-    const normalise = (name: string) => path.posix.normalize(name.replace(/\\/g, "/")).replace(/^\.\//, "");
     for (const file of this.file.files) {
       const owners = [...this.document.specObjects.values()]
-        .filter((object) => object.objectFiles.some((name) => normalise(name) === normalise(file.name)))
+        .filter((object) => object.objectFiles.some((name) => sameFile(name, file.name)))
         .map((object) => this.placed.get(object.identifier))
         .filter((owner): owner is Placed => owner !== undefined);
       const targets = owners.length > 0 ? owners : first ? [first] : [];

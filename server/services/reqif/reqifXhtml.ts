@@ -12,7 +12,7 @@ export type XmlNode = {
  * What an XHTML value may keep: structure (paragraphs, lists, emphasis, tables, headings, links),
  * never anything that runs (scripts, handlers, styles, frames, forms) or loads (images, objects).
  */
-const SAFE_HTML: sanitizeHtml.IOptions = {
+export const SAFE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
     "p", "br", "div", "span", "b", "strong", "i", "em", "u", "s", "sub", "sup", "ul", "ol", "li",
     "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -25,8 +25,9 @@ const SAFE_HTML: sanitizeHtml.IOptions = {
 
 const BLOCKS = new Set(["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "br", "hr", "table", "ul", "ol"]);
 
-const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, "&quot;");
+/** Text as HTML text (what the sanitiser writes for it). */
+export const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeAttribute = (text: string) => escapeHtml(text).replace(/"/g, "&quot;");
 
 /** The name an embedded object of a .reqifz is shown by where it stood in the text. */
 const objectLabel = (node: XmlNode) => `[${node.attributes.data ?? "object"}]`;
@@ -34,10 +35,10 @@ const objectLabel = (node: XmlNode) => `[${node.attributes.data ?? "object"}]`;
 function serialize(content: (XmlNode | string)[], out: string[]): void {
   for (const item of content) {
     if (typeof item === "string") {
-      out.push(escapeText(item));
+      out.push(escapeHtml(item));
     } else if (item.name === "object") {
       // An object shows its file; nested objects are the same file in other formats (DOORS writes OLE with a PNG inside).
-      out.push(escapeText(objectLabel(item)));
+      out.push(escapeHtml(objectLabel(item)));
     } else {
       const attributes = Object.entries(item.attributes)
         .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
@@ -56,8 +57,6 @@ export function xhtmlToSafeHtml(content: (XmlNode | string)[]): string {
   return sanitizeHtml(out.join(""), SAFE_HTML).trim();
 }
 
-/** HTML a user or another tool wrote, made safe the same way (exports and imports alike). */
-export const safeHtml = (html: string) => sanitizeHtml(html, SAFE_HTML).trim();
 
 /** An XHTML value's text: blocks on lines of their own, runs of spaces as one. */
 export function xhtmlToText(content: (XmlNode | string)[]): string {
@@ -103,5 +102,5 @@ export const textToHtml = (text: string) =>
   text
     .split(/\n{2,}/)
     .filter((paragraph) => paragraph.trim() !== "")
-    .map((paragraph) => `<p>${escapeText(paragraph).replace(/\n/g, "<br />")}</p>`)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br />")}</p>`)
     .join("");

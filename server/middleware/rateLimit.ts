@@ -1,0 +1,92 @@
+import type { RequestHandler } from "express";
+import type { Logger } from "pino";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type { Db } from "../db/knex.js";
+import { AppError } from "../errors.js";
+import { authOf } from "./auth.js";
+
+/** Requests a site, and one person of it, may send a minute (RATE_LIMIT_SITE_PER_MINUTE, RATE_LIMIT_ACCOUNT_PER_MINUTE). */
+export type RateLimits = { sitePerMinute: number; accountPerMinute: number };
+
+const WINDOW_SECONDS = 60;
+/** How often a process adds the requests it counted to the shared count. */
+const SHARE_EVERY_MS = 250;
+
+export const RATE_LIMITED = "Too many requests from this site or user. Please wait a moment and try again.";
+
+/**
+ * One limit (per site or per account) counted in the shared store, the hits of this process added
+ * in batches: one write per key every SHARE_EVERY_MS instead of one per request, so the limit costs
+ * the hot reads nothing on their way. Between batches this process goes by the count the store
+ * last answered plus its own hits since, so a flood is refused here at once and everywhere within
+ * one batch.
+ */
+class SharedLimit {
+  private readonly unshared = new Map<string, number>();
+  private readonly shared = new Map<string, { consumed: number; resetsAt: number }>();
+
+  constructor(
+    private readonly store: RateLimiterAbstract,
+    private readonly points: number,
+  ) {}
+
+  /** Counts a request; answers how many milliseconds to wait instead when the key is over its limit. */
+  hit(key: string, now: number): number | undefined {
+    const known = this.shared.get(key);
+    const current = known && known.resetsAt > now ? known : undefined;
+    const hits = (this.unshared.get(key) ?? 0) + 1;
+    if ((current?.consumed ?? 0) + hits > this.points) return Math.max((current?.resetsAt ?? now + WINDOW_SECONDS * 1000) - now, 1);
+    this.unshared.set(key, hits);
+    return undefined;
+  }
+
+  async share(): Promise<void> {
+    const batch = [...this.unshared];
+    this.unshared.clear();
+    const now = Date.now();
+    for (const [key, known] of this.shared) if (known.resetsAt <= now) this.shared.delete(key);
+    await Promise.all(
+      batch.map(async ([key, hits]) => {
+        // Over the limit, the store rejects with the same answer: the count and when it resets.
+        const answer = await this.store.consume(key, hits).catch((refused: unknown) => {
+          if (refused instanceof RateLimiterRes) return refused;
+          throw refused;
+        });
+        this.shared.set(key, { consumed: answer.consumedPoints, resetsAt: Date.now() + answer.msBeforeNext });
+      }),
+    );
+  }
+}
+
+/**
+ * The store every replica shares: PostgreSQL (rate-limiter-flexible's table, migration 0023). The
+ * embedded PGlite belongs to one process, whose memory is then the whole count (its connection is
+ * not the `pg` client the library's PostgreSQL store drives).
+ */
+function storeFor(db: Db, keyPrefix: string, points: number): RateLimiterAbstract {
+  const options = { keyPrefix, points, duration: WINDOW_SECONDS };
+  if ((db.client.config as { client?: unknown }).client !== "pg") return new RateLimiterMemory(options);
+  return new RateLimiterPostgres({ ...options, storeClient: db, storeType: "knex", tableName: "api_rate_limits", tableCreated: true });
+}
+
+/**
+ * 429 with Retry-After for a site, or a person of it, over their limit; after sign-in, so the site
+ * and person are the verified token's. Counting fails open: a store that cannot be reached is
+ * logged and nobody is refused for it.
+ */
+export function rateLimit(db: Db, logger: Pick<Logger, "warn">, limits: RateLimits): RequestHandler {
+  const sites = new SharedLimit(storeFor(db, "site", limits.sitePerMinute), limits.sitePerMinute);
+  const accounts = new SharedLimit(storeFor(db, "account", limits.accountPerMinute), limits.accountPerMinute);
+  const timer = setInterval(() => {
+    Promise.all([sites.share(), accounts.share()]).catch((err: unknown) => logger.warn({ err }, "rate limit counts could not be shared"));
+  }, SHARE_EVERY_MS);
+  timer.unref();
+  return (req, res, next) => {
+    const { tenantId, accountId } = authOf(req);
+    const now = Date.now();
+    const waitMs = sites.hit(tenantId, now) ?? accounts.hit(`${tenantId}:${accountId}`, now);
+    if (waitMs === undefined) return next();
+    res.set("Retry-After", String(Math.ceil(waitMs / 1000)));
+    next(new AppError(429, { Result: RATE_LIMITED }));
+  };
+}
