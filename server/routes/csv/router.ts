@@ -1,3 +1,4 @@
+import contentDisposition from "content-disposition";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
@@ -58,7 +59,7 @@ export function router(deps: AppDeps): Router {
       // The header row is produced after the project's lookups: a failure there still answers in the spec's format.
       const header = await rows.next();
       res.setHeader("Content-Type", "text/csv; charset=utf-8");
-      res.setHeader("Content-Disposition", `attachment; filename="${exportFileName(new Date())}"`);
+      res.setHeader("Content-Disposition", contentDisposition(exportFileName(new Date())));
       const all = (async function* () {
         if (!header.done) yield header.value;
         yield* rows;

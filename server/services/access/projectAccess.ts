@@ -59,16 +59,17 @@ export function createAccessCache(ttlMs = ACCESS_TTL_MS): AccessCache {
   };
 }
 
-export type AccessDeps = ServiceDeps<"hostClient" | "access">;
+export type AccessDeps = ServiceDeps<"hostClient" | "access" | "logger">;
 
 /**
- * The access dependencies of a service's deps: every request's and job's carry them (the app's
- * own). A caller without them is a defect, never a reason to show or allow anything unchecked.
+ * The access dependencies inside a requirement write, whose deps are typed by what the write itself
+ * needs: every request's and job's carry the app's own at run time. A caller without them is a
+ * defect, never a reason to show or allow anything unchecked.
  */
-export function accessDepsOf(deps: ServiceDeps): AccessDeps {
-  const { hostClient, access } = deps;
-  if (!hostClient || !access) throw new Error("Jira's permissions cannot be asked without the host client and the access cache");
-  return { ...deps, hostClient, access };
+export function accessDepsOf(deps: ServiceDeps & Partial<AccessDeps>): AccessDeps {
+  const { hostClient, access, logger } = deps;
+  if (!hostClient || !access || !logger) throw new Error("Jira's permissions cannot be asked without the host client and the access cache");
+  return { ...deps, hostClient, access, logger };
 }
 
 /** A cached answer that failed is forgotten at once: the next request asks the host again. */

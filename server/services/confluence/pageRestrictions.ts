@@ -4,7 +4,7 @@ import { unavailable } from "../../errors.js";
 import { remembered } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
-type Deps = ServiceDeps<"hostClient" | "access">;
+type Deps = ServiceDeps<"hostClient" | "access" | "logger">;
 
 /** Confluence's check of one person's permission on one page, asked by the app for any account. */
 export const contentPermissionCheckPath = (contentId: string) => `/rest/api/content/${encodeURIComponent(contentId)}/permission/check`;
@@ -38,7 +38,7 @@ export async function pagesUserMayView(deps: Deps, actor: Actor, contentIds: rea
     const answers = await Promise.all(contentIds.map(async (contentId) => [contentId, await ask(contentId)] as const));
     return new Set(answers.filter(([, may]) => may).map(([contentId]) => contentId));
   } catch (err) {
-    deps.logger?.warn({ err, tenantId: actor.tenantId }, "Confluence could not tell which pages the user may view");
+    deps.logger.warn({ err, tenantId: actor.tenantId }, "Confluence could not tell which pages the user may view");
     throw unavailable(WIKI_DATA_PROBLEM);
   }
 }

@@ -4,7 +4,7 @@ import { spacesToFilter } from "../customerSettings/spacesToFilter.js";
 import { pagesUserMayView } from "./pageRestrictions.js";
 import { cqlString, readWiki, spaceClause, type WikiContent, type WikiPage } from "./wiki.js";
 
-type Deps = ServiceDeps<"hostClient" | "access">;
+type Deps = ServiceDeps<"hostClient" | "access" | "logger">;
 
 /** Ids per CQL call: Confluence answers at most this many results a page with expansions. */
 const IDS_PER_CALL = 25;

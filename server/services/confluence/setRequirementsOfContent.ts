@@ -18,7 +18,7 @@ import { readWiki, type WikiContent } from "./wiki.js";
  * not exist for them (and their links to the page stay); changing a link needs edit in its project.
  */
 export async function setRequirementsOfContent(
-  deps: ServiceDeps<"hostClient" | "jobs" | "access">,
+  deps: ServiceDeps<"hostClient" | "jobs" | "access" | "logger">,
   actor: Actor,
   contentId: string,
   requirementIds: number[],

@@ -3,7 +3,7 @@ import { RESTRICTED_REQUIREMENT, requirementIdLabel, requirementLabel } from "..
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
-import { browsableProjectIds } from "../access/projectAccess.js";
+import { type AccessDeps, browsableProjectIds } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { askedOrUnavailable, linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
@@ -32,7 +32,11 @@ const READ_AHEAD_PAGES = 3;
  * for the whole project before the header; the others are left out as if not linked); when Jira
  * cannot tell, the export fails before its first row (503) rather than show or hide issues unchecked.
  */
-export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
+export async function* exportRequirementRows(
+  deps: AccessDeps,
+  actor: Actor,
+  projectId: number,
+): AsyncGenerator<string[]> {
   const { tenantId } = actor;
   const [fields, mostComponents, folders, names, browsable, shownProjects] = await Promise.all([
     listAttributes(deps.db, tenantId, projectId),
@@ -101,23 +105,14 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
   }
 }
 
-/** The projects whose requirements the caller may see; none when there is no Jira to ask. */
-async function projectsShown(deps: ServiceDeps, actor: Actor): Promise<Set<number>> {
-  const { hostClient, access } = deps;
-  if (!hostClient || !access) return new Set();
-  return new Set(await browsableProjectIds({ ...deps, hostClient, access }, actor));
+/** The projects whose requirements the caller may see. */
+async function projectsShown(deps: AccessDeps, actor: Actor): Promise<Set<number>> {
+  return new Set(await browsableProjectIds(deps, actor));
 }
 
-/** The project's linked issues the caller may browse; none when there is no Jira to ask. */
-async function browsableIssues(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Set<string>> {
-  const hostClient = deps.hostClient;
-  if (!hostClient) return new Set();
-  return askedOrUnavailable(
-    deps,
-    actor,
-    "which issues the user may browse",
-    linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId),
-  );
+/** The project's linked issues the caller may browse. */
+async function browsableIssues(deps: ServiceDeps<"hostClient" | "logger">, actor: Actor, projectId: number): Promise<Set<string>> {
+  return askedOrUnavailable(deps, actor, "which issues the user may browse", linkedIssuesUserMayBrowse(deps, actor, projectId));
 }
 
 /** "Parent / Child / Grandchild" for each folder, from the project's folder list. */

@@ -17,7 +17,7 @@ import { findJiraIssue } from "./findJiraIssue.js";
  * it when a requirement of that project gains or loses the link.
  */
 export async function setRequirementsOfIssue(
-  deps: ServiceDeps<"hostClient" | "jobs" | "access">,
+  deps: ServiceDeps<"hostClient" | "jobs" | "access" | "logger">,
   actor: Actor,
   issueId: string,
   requirementIds: number[],

@@ -46,7 +46,7 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
  * cannot remove what one is not shown.
  */
 export async function updateRequirement(
-  deps: ServiceDeps<"storage" | "jobs" | "hostClient" | "access">,
+  deps: ServiceDeps<"storage" | "jobs" | "hostClient" | "access" | "logger">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
