@@ -134,6 +134,9 @@ export default defineConfig({
   // Atlaskit ships parts (the core icons) as Babel-compiled CommonJS flagged `__esModule`; our
   // `"type": "module"` package would otherwise import their module object instead of the component.
   legacy: { inconsistentCjsInterop: true },
+  // Loaded by the import dialog only once a file is chosen: pre-bundled at start, or its first use
+  // would make the development server re-bundle its dependencies and reload the page mid-dialog.
+  optimizeDeps: { include: ["csv-parse/browser/esm"] },
   build: {
     outDir: fromRoot("./dist/client"),
     emptyOutDir: true,

@@ -128,6 +128,18 @@ describe("a new user's first steps on the requirements screen", () => {
     expect(await active()).toBe("Aaa keyboard folder");
     await screen.page.keyboard.press("ArrowDown");
     await expect.poll(active).toMatch(/: Inside one$/);
+
+    // With the open requirement inside the folder, closing and opening the folder keeps the focus on it too.
+    await screen.page.keyboard.press("Enter");
+    await screen.detail(/Inside one/).waitFor();
+    await screen.page.keyboard.press("ArrowLeft");
+    await expect.poll(active).toBe("Aaa keyboard folder");
+    await screen.page.keyboard.press("ArrowLeft");
+    await expect.poll(() => folderRow.getAttribute("aria-expanded")).toBe("false");
+    await screen.page.keyboard.press("ArrowRight");
+    await screen.treeItem(/Inside one/).waitFor();
+    await expect.poll(active).toBe("Aaa keyboard folder");
+    expect(await screen.treeItem(/Inside one/).getAttribute("aria-selected")).toBe("true");
   });
 
   it("reveals a deep-linked requirement in the tree: its folders opened, its row selected and in view", async () => {
@@ -183,7 +195,7 @@ describe("a new user's first steps on the requirements screen", () => {
       if (response.status() === 404 && response.url().includes("/api/")) failed.push(response.url());
     });
 
-    await detail.getByRole("button", { name: "Delete" }).click();
+    await detail.getByRole("button", { name: "Delete", exact: true }).click();
     deleting = true;
     await screen.dialog().getByRole("button", { name: "Delete", exact: true }).click();
     await screen.flag("Requirement deleted successfully").waitFor();
@@ -240,7 +252,8 @@ describe("a new user's first steps on the requirements screen", () => {
     await screen.page.setViewportSize({ width: 700, height: 900 });
     await screen.open(`${PUMP}-requirements-${requirement.requirement_id}`, { page: screen.page });
     const detail = screen.detail(/Shown in a narrow frame/);
-    await detail.getByRole("cell", { name: /Name, Description|Description/ }).first().waitFor();
+    await detail.getByRole("columnheader", { name: "Changed fields" }).waitFor();
+    await detail.getByRole("region", { name: "Activity" }).locator("tbody tr").nth(1).waitFor();
 
     const overflow = await screen.frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);

@@ -48,6 +48,27 @@ describe("Searching requirements in the emulated Jira project page", () => {
     await dialog.getByRole("button", { name: "OK" }).click();
 
     await screen.flag("Requirement created successfully").waitFor();
-    await screen.detail(/The alarm is 70 dB/).getByRole("button", { name: label }).waitFor();
+    await screen.detail(/The alarm is 70 dB/).getByRole("link", { name: label }).waitFor();
+  });
+
+  it("picks individual requirements for a baseline by typing words, without the project's list", async () => {
+    const chosen = await screen.createRequirement("Flow sensor calibration");
+    await screen.frame.getByRole("tab", { name: "Baselines" }).click();
+    await screen.frame.getByRole("button", { name: "Create baseline" }).click();
+    const dialog = screen.dialog();
+    await dialog.getByLabel(/^Name/).fill("Calibration only");
+    await dialog.getByRole("radio", { name: "Individual requirements" }).check();
+    await dialog.getByLabel("Requirements", { exact: true }).fill("flow calib");
+    const label = `BR-${chosen.requirement_id}: Flow sensor calibration`;
+    await expect.poll(() => screen.frame.getByRole("option").allTextContents(), { timeout: 30_000 }).toEqual([label]);
+    await screen.frame.getByRole("option", { name: label }).click();
+    await dialog.getByRole("button", { name: "OK" }).click();
+
+    await screen.flag("Baseline created successfully").waitFor();
+    const rows = screen.frame
+      .getByRole("region", { name: "Baseline Calibration only" })
+      .getByRole("table", { name: "Requirements in baseline" })
+      .locator("tbody tr", { hasText: /\S/ });
+    await expect.poll(() => rows.allTextContents()).toEqual([`BR-${chosen.requirement_id}Flow sensor calibration`]);
   });
 });

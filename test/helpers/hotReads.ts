@@ -22,6 +22,8 @@ export const HOT_READS: HotRead[] = [
   { name: "display_ids", method: "post", path: "/api/requirement/display_ids", body: { requirementIds: PROBE.requirementIds } },
   { name: "requirement types", method: "get", path: "/api/requirement/type" },
   { name: "custom fields of a project", method: "get", path: `/api/attribute?${project}` },
+  // Searches that type something are not here: their words' and IDs' postings are shared by a site's projects (docs/decisions.md).
+  { name: "picker first page", method: "get", path: `/api/requirement/search?${project}&atlassian_project_id=0` },
 ];
 
 /** `name`: a statement PostgreSQL runs on its generic plan (requirementDetailStore's runOnGenericPlan). */

@@ -24,6 +24,8 @@ export type RequirementTreeProps = {
   onToggleCheck(requirementId: number): void;
   /** Enter or a click on a row's name: show its detail. */
   onOpen(row: TreeRow): void;
+  /** The rows in the DOM (first and last index) changed: their windows may need loading. */
+  onRowsInView?(first: number, last: number): void;
 };
 
 /**
@@ -31,7 +33,7 @@ export type RequirementTreeProps = {
  * announced through aria-activedescendant, because with virtualisation the active row may not be
  * in the DOM at all.
  */
-export function RequirementTree({ rows, current, checked, onToggleFolder, onToggleCheck, onOpen }: RequirementTreeProps) {
+export function RequirementTree({ rows, current, checked, onToggleFolder, onToggleCheck, onOpen, onRowsInView }: RequirementTreeProps) {
   const idPrefix = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
   const treeRef = useRef<HTMLDivElement>(null);
@@ -48,19 +50,27 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
     overscan: 12,
   });
 
+  const virtualRows = virtualizer.getVirtualItems();
+  const firstInView = virtualRows[0]?.index ?? 0;
+  const lastInView = virtualRows.at(-1)?.index ?? 0;
+  useEffect(() => onRowsInView?.(firstInView, lastInView), [firstInView, lastInView, onRowsInView]);
+
   const currentIndex = indexOfCurrent(rows, current);
   const currentKey = rows[currentIndex]?.key;
   const currentIndexRef = useRef(currentIndex);
   currentIndexRef.current = currentIndex;
+  const followed = useRef<string | undefined>(undefined);
+  const selection = `${current.requirementId}/${current.folderId}`;
   // Following the current item (deep links, back/forward, a linked requirement's click): make
-  // it the active row and bring it into view once its row exists. Only when the current item
-  // changes or its row first appears: a folder expanded or collapsed by the keyboard moves the
-  // current row's index, and the focus must stay on that folder (the WAI-ARIA tree pattern).
+  // it the active row and bring it into view once its row exists, once per current item. A folder
+  // expanded or collapsed by the keyboard moves the current row (or hides and shows it again), and
+  // the focus must stay on that folder (the WAI-ARIA tree pattern).
   useEffect(() => {
-    if (currentKey === undefined) return;
+    if (currentKey === undefined || followed.current === selection) return;
+    followed.current = selection;
     setActiveKey(currentKey);
     virtualizer.scrollToIndex(currentIndexRef.current, { align: "auto" });
-  }, [currentKey, virtualizer]);
+  }, [currentKey, selection, virtualizer]);
 
   const rowId = (row: TreeRow) => `${idPrefix}-${row.key}`;
 
@@ -111,7 +121,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
         onBlur={() => setHasFocus(false)}
         style={{ height: virtualizer.getTotalSize(), position: "relative", outline: "none" }}
       >
-        {virtualizer.getVirtualItems().map((virtualRow) => {
+        {virtualRows.map((virtualRow) => {
           const row = rows[virtualRow.index];
           if (!row) return null;
           return (

@@ -18,7 +18,7 @@ let tenant: TestTenant;
 let auth: string;
 let types: Record<string, number>;
 const ids: Record<string, number> = {};
-let folderPath: number[];
+let folderId: number;
 
 const api = () => request(ctx.app);
 const create = async (key: string, body: Record<string, unknown>, authorization = auth) => {
@@ -54,7 +54,7 @@ beforeAll(async () => {
     .post("/api/folder")
     .set("Authorization", auth)
     .send({ name: "Brakes", project: PROJECT, parent_folder_id: outer.body.folder_id });
-  folderPath = [outer.body.folder_id, inner.body.folder_id];
+  folderId = inner.body.folder_id;
   await create("braking", {
     name: "Braking distance",
     description: "The car stops within 40 m on dry asphalt.",
@@ -92,8 +92,7 @@ describe("searching requirements", () => {
     const hits = await search({ q: "brak", atlassian_project_id: PROJECT });
     expect(found(hits)).toEqual([ids.braking, ids.custom, ids.described]);
     expect(marked(hits[0]?.highlights.name)).toEqual(["Braking"]);
-    expect(hits[0]?.folder_path).toEqual(folderPath);
-    expect(hits[1]?.folder_path).toEqual([]);
+    expect(hits[0]?.parent_folder_id).toBe(folderId);
     expect(hits[0]?.highlights.description).toBeNull();
     expect(hits[2]?.matched).toBe("text");
     expect(marked(hits[2]?.highlights.description)).toEqual(["Braking"]);

@@ -6,8 +6,8 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { highlightOf, searchTermsOf } from "./searchTerms.js";
 
 /**
- * GET /api/requirement/search: the pickers' and the Requirements screen's search. Only projects the
- * person may see are searched (`visibleProjects`), within the projects asked for, or the whole site.
+ * GET /api/requirement/search: the pickers' and the Requirements screen's search, in the projects
+ * asked for or the whole site (`visibleProjects`).
  */
 export async function searchRequirements(
   deps: ServiceDeps,
@@ -32,7 +32,11 @@ export async function searchRequirements(
   });
 }
 
-/** The projects searched: those asked for (undefined: the whole site). */
+/**
+ * The projects searched: those asked for, else the whole site (undefined). The one place that will
+ * leave out projects the person may not browse (issue 36's services/access) once the emulator
+ * answers the permission questions it asks.
+ */
 async function visibleProjects(_deps: ServiceDeps, _actor: Actor, requested: number[] | undefined): Promise<number[] | undefined> {
   return requested;
 }
@@ -50,7 +54,6 @@ function toHit(row: SearchHitRow, type: RequirementTypeRow): RequirementSearchHi
     requirement_type_id: row.requirement_type_id,
     type_name: type.name,
     level: type.level,
-    folder_path: row.folder_path,
     matched: matchedBy(row.tier),
     highlights: {
       name: row.name_marked ? highlightOf(row.name_marked) : [{ text: row.name, match: false }],
