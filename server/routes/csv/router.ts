@@ -11,6 +11,7 @@ import {
 } from "../../../common/schemas/csvImport.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "../../services/csv/exportRequirements.js";
 import { startImport } from "../../jobs/importRequirementsJob.js";
@@ -39,6 +40,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/import-issues",
+    requireAccess(deps, "edit", named.projectInBody("atlassian_project_id"), named.folderInBody("location")),
     handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(ImportRequestSchema, req.body);
@@ -48,6 +50,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/requirement/export",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const auth = authOf(req);
       const { atlassian_project_id } = parse(ExportQuerySchema, req.query);
