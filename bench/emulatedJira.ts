@@ -14,6 +14,24 @@ export const PUMP_ID = 10000;
 type EmulatedJira = { url: string; process: ChildProcess };
 
 /**
+ * Milliseconds the emulated Jira waits before answering each REST call (its fault endpoint), as
+ * a Jira across the internet takes: a case calling Jira on localhost would flatter whatever calls
+ * it most. Every case on the emulated Jira says so in its results (JIRA_LATENCY_NOTE).
+ */
+export const JIRA_LATENCY_MS = 50;
+export const JIRA_LATENCY_NOTE = `emulated Jira answers each call ${JIRA_LATENCY_MS} ms late`;
+
+/** Makes every REST call to the emulator at `url` answer JIRA_LATENCY_MS late. */
+export async function addJiraLatency(url: string): Promise<void> {
+  const res = await fetch(`${url}/_emulator/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ pathPattern: "/rest/", status: 200, delayMs: JIRA_LATENCY_MS }),
+  });
+  if (res.status !== 201) throw new Error(`the emulator refused the latency: ${res.status}`);
+}
+
+/**
  * The emulator in a process of its own, seeded with `extraIssues` issues in PUMP, so the RSS
  * measured by a case is its own alone: Jira's answers cost the emulator memory, not us.
  */
@@ -71,7 +89,8 @@ export type EmulatedJiraSite = {
 
 /**
  * A new database with a site of ours installed on an emulated Jira holding `extraIssues` issues
- * in PUMP, for the length of `work`; the emulator, the database and the files go afterwards.
+ * in PUMP and answering JIRA_LATENCY_MS late, for the length of `work`; the emulator, the
+ * database and the files go afterwards.
  */
 export async function withEmulatedJiraSite<T>(context: BenchContext, extraIssues: number, work: (site: EmulatedJiraSite) => Promise<T>): Promise<T> {
   const { db, kind, destroy } = await createTestDatabase({ postgresUrl: context.databaseUrl });
@@ -79,6 +98,7 @@ export async function withEmulatedJiraSite<T>(context: BenchContext, extraIssues
   const jira = await startEmulatedJira(dataDir, extraIssues);
   try {
     const { tenantId, hostClient } = await installedSite(db, jira);
+    await addJiraLatency(jira.url);
     return await work({ db, kind, tenantId, hostClient, dataDir });
   } finally {
     jira.process.kill();

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
+import pino from "pino";
 import { ImportRequestSchema } from "../common/schemas/csvImport.js";
 import type { Db } from "../server/db/knex.js";
 import { listRequirementTypes, type RequirementTypeRow } from "../server/db/requirementTypeStore.js";
 import { type ImportHooks, runImport } from "../server/services/csv/importRequirements.js";
 import { seedDefaultRequirementTypes } from "../server/services/requirementTypes/seedDefaultRequirementTypes.js";
+import { JobQueue } from "../server/jobs/queue.js";
 import { LocalDiskStorage } from "../server/storage/localDisk.js";
 import { createTenant } from "../test/helpers/app.js";
 import { putImportFile } from "../test/helpers/csvImport.js";
@@ -151,7 +153,9 @@ export async function importJob(
     atlassian_statuses_json: JSON.stringify(STATUSES),
   });
   return async (on = db) => {
-    const result = await runImport({ db: on, storage }, { tenantId, accountId: ACCOUNT }, request, hooks);
+    // An import sends no job; the write path is handed a queue that is never started.
+    const jobs = new JobQueue(on, pino({ level: "silent" }), { definitions: [] });
+    const result = await runImport({ db: on, storage, jobs }, { tenantId, accountId: ACCOUNT }, request, hooks);
     if (result.imported !== rowCount) throw new Error(`imported ${result.imported} of ${rowCount}: ${JSON.stringify(result.errors.slice(0, 3))}`);
   };
 }

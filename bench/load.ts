@@ -3,11 +3,10 @@ import { fileURLToPath } from "node:url";
 
 export type LoadOptions = {
   url: string;
-  /** Request paths, taken in turn by the connections. */
-  paths: string[];
+  /** Requests (a path, and headers such as a site's token), taken in turn by the connections. */
+  requests: { path: string; headers?: Record<string, string> }[];
   connections: number;
   durationSeconds: number;
-  headers?: Record<string, string>;
 };
 
 export type LoadResult = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };

@@ -12,12 +12,11 @@ process.once("message", (options: LoadOptions) => {
       url: options.url,
       connections: options.connections,
       duration: options.durationSeconds,
-      headers: options.headers,
       requests: [
         {
           setupRequest: (request) => {
-            const path = options.paths[next++ % options.paths.length] ?? "/";
-            return { ...request, path };
+            const planned = options.requests[next++ % options.requests.length];
+            return { ...request, path: planned?.path ?? "/", headers: { ...request.headers, ...planned?.headers } };
           },
         },
       ],

@@ -8,6 +8,7 @@ import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
 import { median } from "./measure.js";
+import { addJiraLatency } from "./emulatedJira.js";
 
 /**
  * What the first-screen cases share: the production build, the add-on serving it next to the
@@ -99,6 +100,8 @@ export async function withProductionPages<T>(work: (harness: Harness) => Promise
   });
   try {
     await seed(harness);
+    // The pages call Jira (the tree its project, the panel its issue): a Jira across the internet, not on localhost.
+    await addJiraLatency(harness.emulatorUrl);
     return await work(harness);
   } finally {
     await harness.stop();

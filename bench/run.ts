@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mergeResults, performanceDoc, type StoredResult } from "./performanceDoc.js";
 import type { BenchCase, BenchContext, BenchResult } from "./types.js";
 
 /**
  * `npm run bench [case-name ...]`: every case under bench/cases on the embedded PGlite and, when
- * DATABASE_URL is set, on PostgreSQL. Prints ratios against a baseline measured in the same run.
+ * DATABASE_URL is set, on PostgreSQL. Prints ratios against a baseline measured in the same run,
+ * keeps them in bench/results.json (a case run alone replaces its own rows only) and writes
+ * docs/performance.md from that file.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const only = new Set(process.argv.slice(2));
@@ -14,8 +17,10 @@ const caseFiles = fs
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
   .sort();
 
-const contexts: BenchContext[] = [{ db: "pglite" }];
-if (process.env.DATABASE_URL) contexts.push({ db: "postgres", databaseUrl: process.env.DATABASE_URL });
+/** BENCH_DB=postgres (or pglite) runs the cases on that database alone. */
+const onlyDb = process.env.BENCH_DB;
+const contexts: BenchContext[] = onlyDb === "postgres" ? [] : [{ db: "pglite" }];
+if (process.env.DATABASE_URL && onlyDb !== "pglite") contexts.push({ db: "postgres", databaseUrl: process.env.DATABASE_URL });
 
 const results: BenchResult[] = [];
 for (const file of caseFiles) {
@@ -34,8 +39,16 @@ for (const file of caseFiles) {
 }
 
 console.table(
-  results.map((r) => ({ case: r.case, db: r.db, ours: r.ours, baseline: r.baseline, unit: r.unit, ratio: r.ratio })),
+  results.map((r) => ({ case: r.case, db: r.db, ours: r.ours, baseline: r.baseline, unit: r.unit, ratio: r.ratio, note: r.note ?? "" })),
 );
-fs.writeFileSync(path.join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-console.log(`wrote ${path.join("bench", "results.json")}`);
+const resultsFile = path.join(here, "results.json");
+const stored: StoredResult[] = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, "utf8")) : [];
+const measuredAt = new Date().toISOString();
+const merged = mergeResults(
+  stored,
+  results.map((result) => ({ ...result, measured_at: measuredAt })),
+);
+fs.writeFileSync(resultsFile, `${JSON.stringify(merged, null, 2)}\n`);
+fs.writeFileSync(path.join(here, "..", "docs", "performance.md"), performanceDoc(merged));
+console.log(`wrote ${path.join("bench", "results.json")} and ${path.join("docs", "performance.md")}`);
 process.exit();

@@ -12,6 +12,8 @@ export type BenchResult = {
    * baseline: 0.6 req/s-wise is 60% of its throughput, 0.6 ms-wise is 40% faster than it.
    */
   ratio: number;
+  /** What the reader must know to read the figures (e.g. that Jira was made to answer late). */
+  note?: string;
 };
 
 export type BenchContext = {

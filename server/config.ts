@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
   // Two at least: migrating at start holds the migration lock on one connection while Knex migrates on another.
+  DETAIL_READ_BATCHING: z.enum(["true", "false"]).default("true"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "DATABASE_POOL_SIZE must be at least 2").default(10),
   DATA_DIR: z.string().default(CONFIG_DEFAULTS.DATA_DIR),
   APP_TOKEN_SECRET: z.string().min(16).optional(),
@@ -51,6 +52,8 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Connections each process may hold on PostgreSQL: replicas and workers times this must fit its max_connections. */
   databasePoolSize: number;
+  /** A site's requirement detail reads arriving together share one statement (requirementDetailStore). */
+  detailReadBatching: boolean;
   dataDir: string;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (parsed.BASE_URL ?? localUrl(port)).replace(/\/$/, ""),
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    detailReadBatching: parsed.DETAIL_READ_BATCHING === "true",
     dataDir: path.resolve(parsed.DATA_DIR),
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? developmentSecret(path.resolve(parsed.DATA_DIR)),
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,

@@ -15,7 +15,8 @@ const PAGE = 50;
 /**
  * The first page of comparing two 100,000-requirement baselines (1,000 requirements edited, 500
  * deleted and 500 added in between, spread over the id range) through GET /api/baseline/compare,
- * against a bare SQL full outer join of the same two baselines' revision rows with their snapshots.
+ * against a bare SQL full outer join of the same two baselines' revision rows with their snapshots,
+ * behind the same OFFSET 0 fence as ours (like with like: both read the snapshots of one page).
  */
 async function run(context: BenchContext): Promise<BenchResult[]> {
   const bench = await startBaselineBench(context);
@@ -49,15 +50,21 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     const second = (await take("After")).baseline_id;
     await db.raw("VACUUM ANALYZE");
 
-    const bareSql = `SELECT COALESCE(a.requirement_id, b.requirement_id) AS requirement_id, a.revision AS revision1,
-        b.revision AS revision2, s1.snapshot AS snapshot1, s2.snapshot AS snapshot2
-      FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) a
-      FULL OUTER JOIN (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) b
-        ON a.requirement_id = b.requirement_id
-      LEFT JOIN requirement_revisions s1 ON s1.tenant_id = ? AND s1.requirement_id = a.requirement_id AND s1.revision = a.revision
-      LEFT JOIN requirement_revisions s2 ON s2.tenant_id = ? AND s2.requirement_id = b.requirement_id AND s2.revision = b.revision
-      WHERE a.revision IS DISTINCT FROM b.revision
-      ORDER BY 1 LIMIT ${PAGE}`;
+    // The pairs that differ, in id order, fenced with OFFSET 0 as ours is, so the snapshots are read
+    // for the page only; unfenced, the planner read every differing pair's snapshots before the LIMIT.
+    const bareSql = `SELECT p.requirement_id, p.revision1, p.revision2, s1.snapshot AS snapshot1, s2.snapshot AS snapshot2
+      FROM (
+        SELECT requirement_id, a.revision AS revision1, b.revision AS revision2
+        FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) a
+        FULL OUTER JOIN (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) b
+          USING (requirement_id)
+        WHERE a.revision IS DISTINCT FROM b.revision
+        ORDER BY requirement_id
+        OFFSET 0
+      ) p
+      LEFT JOIN requirement_revisions s1 ON s1.tenant_id = ? AND s1.requirement_id = p.requirement_id AND s1.revision = p.revision1
+      LEFT JOIN requirement_revisions s2 ON s2.tenant_id = ? AND s2.requirement_id = p.requirement_id AND s2.revision = p.revision2
+      ORDER BY p.requirement_id LIMIT ${PAGE}`;
     const bareBindings = [tenantId, first, tenantId, second, tenantId, tenantId];
     const path = `/api/baseline/compare?atlassian_project_id=${BASELINE_PROJECT}&baseline1=${first}&baseline2=${second}&limit=${PAGE}`;
     const ours = () => callApi<{ requirements: unknown[] }>(bench, "GET", path);

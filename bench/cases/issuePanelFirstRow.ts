@@ -1,5 +1,6 @@
 import { round } from "../measure.js";
 import { buildOnce, firstRowTimings, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW, withProductionPages } from "../productionPages.js";
+import { JIRA_LATENCY_NOTE } from "../emulatedJira.js";
 import type { BenchCase } from "../types.js";
 
 /**
@@ -28,6 +29,7 @@ const issuePanelFirstRow: BenchCase = {
       },
       {
         case: "issue-panel-cold-frame-to-row-vs-page",
+        note: JIRA_LATENCY_NOTE,
         db: "none",
         ours: round(cold.fromFrameRequest, 1),
         baseline: round(cold.fromNavigation, 1),
@@ -36,6 +38,7 @@ const issuePanelFirstRow: BenchCase = {
       },
       {
         case: "issue-panel-warm-vs-cold-frame-to-row",
+        note: JIRA_LATENCY_NOTE,
         db: "none",
         ours: round(warm.fromFrameRequest, 1),
         baseline: round(cold.fromFrameRequest, 1),

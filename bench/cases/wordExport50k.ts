@@ -5,7 +5,7 @@ import { seedContentUsers } from "../../emulator/seed/users.js";
 import { writeMatrixExport } from "../../server/services/matrix/exportMatrix.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
-import { PUMP_ID, pumpIssueIds, withEmulatedJiraSite } from "../emulatedJira.js";
+import { JIRA_LATENCY_NOTE, PUMP_ID, pumpIssueIds, withEmulatedJiraSite } from "../emulatedJira.js";
 import { peakRssAboveIdle, round } from "../measure.js";
 import type { BenchCase, BenchResult } from "../types.js";
 
@@ -84,9 +84,9 @@ const wordExport50k: BenchCase = {
       );
       return [
         // Rates against the issue's goal, higher is better; the memory row against its ceiling, lower is better.
-        { case: "word-export-50k", db: context.db, ours: Math.round(rowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s", ratio: round(rowsPerSecond / GOAL_ROWS_PER_SECOND) },
+        { case: "word-export-50k", db: context.db, ours: Math.round(rowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s", ratio: round(rowsPerSecond / GOAL_ROWS_PER_SECOND), note: JIRA_LATENCY_NOTE },
         { case: "word-export-50k-without-jira", db: context.db, ours: Math.round(localRowsPerSecond), baseline: GOAL_ROWS_PER_SECOND, unit: "rows/s", ratio: round(localRowsPerSecond / GOAL_ROWS_PER_SECOND) },
-        { case: "word-export-50k-peak-rss", db: context.db, ours: round(peakMb, 1), baseline: GOAL_PEAK_MB, unit: "MB", ratio: round(peakMb / GOAL_PEAK_MB) },
+        { case: "word-export-50k-peak-rss", db: context.db, ours: round(peakMb, 1), baseline: GOAL_PEAK_MB, unit: "MB", ratio: round(peakMb / GOAL_PEAK_MB), note: JIRA_LATENCY_NOTE },
       ] satisfies BenchResult[];
     });
   },

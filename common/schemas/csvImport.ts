@@ -60,6 +60,20 @@ export const ImportRequestSchema = z.object({
 export type ImportRequestInput = z.input<typeof ImportRequestSchema>;
 export type ImportRequest = z.output<typeof ImportRequestSchema>;
 
+/** The request as the route parsed it (host lists already read from their JSON), as the import job carries it. */
+export const ImportJobPayloadSchema: z.ZodType<ImportRequest> = z.object({
+  file_name: z.string(),
+  requirement_type: z.number(),
+  location: z.number().nullable(),
+  atlassian_project_id: z.number(),
+  atlassian_component_json: z.array(z.unknown()),
+  atlassian_statuses_json: z.array(z.unknown()),
+  additional_headers: z.array(z.string()),
+  assign_based_on_component: z.boolean(),
+  left_out_columns: z.array(z.enum(IMPORT_LEAVABLE_COLUMNS)).default([]),
+  leave_out_unknown_names: z.boolean().default(false),
+});
+
 export const ImportResponseSchema = z.object({ job_id: z.string() });
 
 export type ImportRowError = { row: number; reason: string };

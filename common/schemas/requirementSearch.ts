@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from "../constants.js";
 import { numericIdSchema, projectParamSchema, RequirementListItemSchema } from "./item.js";
 
-export const SEARCH_TEXT_MAX = 200;
+const SEARCH_TEXT_MAX = 200;
 
 const repeated = <T extends z.ZodType>(item: T) =>
   z
@@ -40,8 +40,6 @@ export const RequirementSearchHitSchema = RequirementListItemSchema.extend({
   requirement_type_id: z.number(),
   type_name: z.string(),
   level: z.number(),
-  /** The folders above it, from the top level down to its own (empty at the top level): what the tree opens to show it. */
-  folder_path: z.array(z.number()),
   /** Where the search found it: its ID, its own words (name, description) or a custom field's text. */
   matched: z.enum(["id", "text", "field", "none"]),
   highlights: z.object({

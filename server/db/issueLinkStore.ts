@@ -1,89 +1,12 @@
 import type { Db } from "./knex.js";
-import { withRequirementTypes } from "./requirementRows.js";
 
-/** A live requirement as the link use cases need it: enough to scope, label and revise it. */
-export type LinkableRequirement = {
-  requirementId: number;
-  projectId: number;
-  name: string;
-  displayId: string | null;
-  prefix: string;
-  statusId: string | null;
-  assignedTo: string | null;
-  revision: number;
-};
-
-function toLinkable(row: Record<string, unknown>): LinkableRequirement {
-  return {
-    requirementId: Number(row.requirement_id),
-    projectId: Number(row.project_id),
-    name: String(row.name),
-    displayId: (row.display_id as string | null) ?? null,
-    prefix: String(row.prefix ?? ""),
-    statusId: (row.status_id as string | null) ?? null,
-    assignedTo: (row.assigned_to as string | null) ?? null,
-    revision: Number(row.revision),
-  };
-}
-
-function linkableRequirements(db: Db, tenantId: string) {
-  return withRequirementTypes(db, tenantId)
-    .from("requirements as r")
-    .join("t", "t.requirement_type_id", "r.requirement_type_id")
-    .where("r.tenant_id", tenantId)
-    .whereNull("r.deleted_at")
-    .select(
-      "r.requirement_id",
-      "r.project_id",
-      "r.name",
-      "r.display_id",
-      "t.prefix",
-      "r.status_id",
-      "r.assigned_to",
-      "r.revision",
-    );
-}
-
-/**
- * Live requirements by id, locked for update: a link change revises each of them, and two
- * concurrent link saves must not both write the same revision number.
- */
-export async function lockRequirements(db: Db, tenantId: string, requirementIds: number[]): Promise<LinkableRequirement[]> {
-  if (requirementIds.length === 0) return [];
-  const rows = await linkableRequirements(db, tenantId)
-    .whereIn("r.requirement_id", requirementIds)
-    .orderBy("r.requirement_id")
-    .forUpdate("r");
-  return rows.map(toLinkable);
-}
-
-/** Live requirements linked to the issue, in any project, locked for update. */
-export async function lockRequirementsLinkedToIssue(db: Db, tenantId: string, issueId: string): Promise<LinkableRequirement[]> {
-  const rows = await linkableRequirements(db, tenantId)
-    .whereIn(
-      "r.requirement_id",
-      db("requirement_issue_links").where({ tenant_id: tenantId, atlassian_issue_id: issueId }).select("requirement_id"),
-    )
-    .orderBy("r.requirement_id")
-    .forUpdate("r");
-  return rows.map(toLinkable);
-}
-
-/** Issue ids linked to each requirement, in link order; every asked id has an entry. */
-export async function issueIdsOfRequirements(
-  db: Db,
-  tenantId: string,
-  requirementIds: number[],
-): Promise<Map<number, string[]>> {
-  const result = new Map<number, string[]>(requirementIds.map((id) => [id, []]));
-  if (requirementIds.length === 0) return result;
-  const rows = await db("requirement_issue_links")
-    .where("tenant_id", tenantId)
-    .whereIn("requirement_id", requirementIds)
-    .orderBy(["requirement_id", "created_at", "atlassian_issue_id"])
-    .select("requirement_id", "atlassian_issue_id");
-  for (const row of rows) result.get(Number(row.requirement_id))?.push(String(row.atlassian_issue_id));
-  return result;
+/** Requirements (live or deleted) linked to the issue, in any project, by id. */
+export async function requirementIdsLinkedToIssue(db: Db, tenantId: string, issueId: string): Promise<number[]> {
+  const ids = await db("requirement_issue_links")
+    .where({ tenant_id: tenantId, atlassian_issue_id: issueId })
+    .orderBy("requirement_id")
+    .pluck("requirement_id");
+  return ids.map(Number);
 }
 
 /**

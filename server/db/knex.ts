@@ -15,6 +15,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Db = Knex;
 
+/**
+ * An open transaction. Functions that must run inside one take a `Tx`: the root handle is not one
+ * (it lacks commit and rollback), so it cannot be passed by mistake, which on PGlite (one
+ * connection, held by the open transaction) would wait forever.
+ */
+export type Tx = Knex.Transaction;
+
 /** The extensions migrations create (0021's search indexes): PGlite loads an extension's files only when told. */
 const pgliteExtensions = { btree_gin, pg_trgm };
 
@@ -23,10 +30,7 @@ export type DbOptions =
   /** PGlite keeps its data in `dataDir`, or in memory when it is omitted. */
   | { kind: "pglite"; dataDir?: string };
 
-/**
- * PGlite serves exactly one connection: code must pass the transaction (`trx`)
- * down instead of reaching for the root `db` while a transaction is open, or it waits forever.
- */
+/** PGlite serves exactly one connection: code inside a transaction uses its `Tx`, never the root `Db`. */
 export function createDb(options: DbOptions): Db {
   if (options.kind === "postgres") {
     return knexFactory({

@@ -1,5 +1,5 @@
 /** Requirements without their relations: pickers, filters by project, issue or page, and locks. */
-import type { Db } from "./knex.js";
+import type { Db, Tx } from "./knex.js";
 import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
 
 export type RequirementFilter = {
@@ -48,10 +48,23 @@ export async function findRequirements(
   db: Db,
   tenantId: string,
   requirementIds: number[],
-  options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
+  options: { includeDeleted?: boolean } = {},
 ): Promise<RequirementRow[]> {
   if (requirementIds.length === 0) return [];
   const query = selectRequirements(db, tenantId, options).whereIn("r.requirement_id", requirementIds).orderBy("r.requirement_id");
-  if (options.forUpdate) query.forUpdate("r");
   return (await query).map(toRow);
+}
+
+/**
+ * The one way a requirement row is locked: live requirements by id, FOR UPDATE, in id order (two
+ * writes locking overlapping sets take them in the same order), until the transaction ends.
+ * Answers the live ones locked; a missing id is deleted or another site's.
+ */
+export async function lockRequirements(tx: Tx, tenantId: string, requirementIds: number[]): Promise<RequirementRow[]> {
+  if (requirementIds.length === 0) return [];
+  const rows = await selectRequirements(tx, tenantId)
+    .whereIn("r.requirement_id", [...new Set(requirementIds)])
+    .orderBy("r.requirement_id")
+    .forUpdate("r");
+  return rows.map(toRow);
 }

@@ -15,8 +15,8 @@ export type SearchTerms = {
 };
 
 export type SearchScope = {
-  /** The projects searched (0 = Global Requirements). */
-  projectIds: number[];
+  /** Only these projects (0 = Global Requirements); undefined: the whole site. */
+  projectIds?: number[];
   /** Only requirements of these types; undefined: every type. */
   typeIds?: number[];
 };
@@ -36,8 +36,6 @@ export type SearchHitRow = {
   name_marked: string | null;
   description_marked: string | null;
   field: { attribute_id: number; name: string; value_marked: string } | null;
-  /** The folders above the requirement, from the top level down to its own (empty at the top level). */
-  folder_path: number[];
 };
 
 /** ts_headline's markers around a found word: characters no name or description holds. */
@@ -75,7 +73,7 @@ export async function searchRequirements(
   const inScope = join(
     [
       sql("r.tenant_id = ? AND r.deleted_at IS NULL", tenantId),
-      projectCondition(scope.projectIds),
+      ...(scope.projectIds ? [projectCondition(scope.projectIds)] : []),
       ...(scope.typeIds ? [sql(`r.requirement_type_id IN (${placeholders(scope.typeIds)})`, ...scope.typeIds)] : []),
     ],
     " AND ",
@@ -171,18 +169,9 @@ export async function searchRequirements(
      SELECT r.requirement_id, r.project_id, r.parent_folder_id, r.requirement_type_id, r.display_id, r.name, best.tier,
        ts_headline('simple', r.name, to_tsquery('simple', ?::text), ?) AS name_marked,
        ts_headline('simple', r.description, to_tsquery('simple', ?::text), ?) AS description_marked,
-       field.attribute_id AS field_attribute_id, field.name AS field_name, field.value_marked AS field_value_marked,
-       folder_path.ids AS folder_path
+       field.attribute_id AS field_attribute_id, field.name AS field_name, field.value_marked AS field_value_marked
      FROM best
      JOIN requirements r ON r.tenant_id = ? AND r.requirement_id = best.requirement_id
-     LEFT JOIN LATERAL (
-       WITH RECURSIVE up AS (
-         SELECT f.folder_id, f.parent_folder_id, 1 AS depth FROM folders f WHERE f.tenant_id = r.tenant_id AND f.folder_id = r.parent_folder_id
-         UNION ALL
-         SELECT f.folder_id, f.parent_folder_id, up.depth + 1 FROM folders f JOIN up ON f.folder_id = up.parent_folder_id
-         WHERE f.tenant_id = r.tenant_id AND up.depth < 10000
-       ) SELECT array_agg(up.folder_id ORDER BY up.depth DESC) AS ids FROM up
-     ) folder_path ON true
      LEFT JOIN LATERAL (
        SELECT a.attribute_id, a.name, ts_headline('simple', v.value, to_tsquery('simple', ?::text), ?) AS value_marked
        FROM requirement_attribute_values v
@@ -231,7 +220,6 @@ const toHitRow = (row: Record<string, unknown>): SearchHitRow => ({
   display_id: row.display_id === null ? null : String(row.display_id),
   name: String(row.name),
   tier: row.tier === null ? null : Number(row.tier),
-  folder_path: ((row.folder_path as (number | string)[] | null) ?? []).map(Number),
   name_marked: marked(row.name_marked),
   description_marked: marked(row.description_marked),
   field:

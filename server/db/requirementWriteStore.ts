@@ -1,6 +1,6 @@
 /** Writes of a requirement and of the rows hanging off it. */
 import type { Knex } from "knex";
-import type { Db } from "./knex.js";
+import type { Tx } from "./knex.js";
 
 export type NewRequirement = {
   projectId: number;
@@ -14,8 +14,8 @@ export type NewRequirement = {
   createdBy: string;
 };
 
-export async function insertRequirement(db: Db, tenantId: string, requirement: NewRequirement): Promise<number> {
-  const [row] = await db("requirements")
+export async function insertRequirement(tx: Tx, tenantId: string, requirement: NewRequirement): Promise<number> {
+  const [row] = await tx("requirements")
     .insert({
       tenant_id: tenantId,
       project_id: requirement.projectId,
@@ -42,72 +42,66 @@ export type RequirementChanges = Partial<{
   assigned_to: string | null;
 }>;
 
-/**
- * Compare-and-set: applies the changes and bumps `revision` only on rows still at the expected
- * revision; answers how many rows changed (0 = someone else saved in between).
- */
-export async function updateRequirementIfRevision(
-  db: Db,
-  tenantId: string,
-  requirementId: number,
-  expectedRevision: number,
-  changes: RequirementChanges,
-): Promise<number> {
-  return db("requirements")
-    .where({ tenant_id: tenantId, requirement_id: requirementId, revision: expectedRevision })
-    .whereNull("deleted_at")
-    .update({ ...changes, revision: db.raw("revision + 1"), updated_at: db.fn.now() });
-}
-
-/** Applies the same change to many rows and bumps each one's revision (moves, link side effects, deletes). */
-export async function touchRequirements(
-  db: Db,
+/** Sets the same columns on one or many requirements (their revision moves on in withRequirementWrite). */
+export async function setRequirementColumns(
+  tx: Tx,
   tenantId: string,
   requirementIds: number[],
   changes: RequirementChanges & { deleted_at?: Knex.Raw },
 ): Promise<void> {
-  if (requirementIds.length === 0) return;
-  await db("requirements")
+  if (requirementIds.length === 0 || Object.keys(changes).length === 0) return;
+  await tx("requirements").where("tenant_id", tenantId).whereIn("requirement_id", requirementIds).update(changes);
+}
+
+/**
+ * Moves each requirement's revision on by one (an edit form opened before sees its 409) and
+ * answers the new revision by id: only withRequirementWrite calls it, once per write.
+ */
+export async function bumpRevisions(tx: Tx, tenantId: string, requirementIds: number[]): Promise<Map<number, number>> {
+  if (requirementIds.length === 0) return new Map();
+  const rows: { requirement_id: number; revision: number }[] = await tx("requirements")
     .where("tenant_id", tenantId)
     .whereIn("requirement_id", requirementIds)
-    .update({ ...changes, revision: db.raw("revision + 1"), updated_at: db.fn.now() });
+    .update({ revision: tx.raw("revision + 1"), updated_at: tx.fn.now() })
+    .returning(["requirement_id", "revision"]);
+  return new Map(rows.map((row) => [Number(row.requirement_id), Number(row.revision)]));
 }
 
 async function replaceValues(
-  db: Db,
+  tx: Tx,
   tenantId: string,
   table: string,
   column: string,
   requirementId: number,
   values: string[],
 ): Promise<void> {
-  await db(table).where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
+  await tx(table).where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
   const unique = [...new Set(values)];
   if (unique.length === 0) return;
-  await db(table).insert(unique.map((value) => ({ tenant_id: tenantId, requirement_id: requirementId, [column]: value })));
+  await tx(table).insert(unique.map((value) => ({ tenant_id: tenantId, requirement_id: requirementId, [column]: value })));
 }
 
-export const replaceComponents = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
-  replaceValues(db, tenantId, "requirement_components", "atlassian_component_id", requirementId, ids);
-export const replaceIssueLinks = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
-  replaceValues(db, tenantId, "requirement_issue_links", "atlassian_issue_id", requirementId, ids);
-export const replaceContentLinks = (db: Db, tenantId: string, requirementId: number, ids: string[]) =>
-  replaceValues(db, tenantId, "requirement_content_links", "atlassian_content_id", requirementId, ids);
+export const replaceComponents = (tx: Tx, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(tx, tenantId, "requirement_components", "atlassian_component_id", requirementId, ids);
+export const replaceIssueLinks = (tx: Tx, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(tx, tenantId, "requirement_issue_links", "atlassian_issue_id", requirementId, ids);
+export const replaceContentLinks = (tx: Tx, tenantId: string, requirementId: number, ids: string[]) =>
+  replaceValues(tx, tenantId, "requirement_content_links", "atlassian_content_id", requirementId, ids);
 
 export async function replaceAttributeValues(
-  db: Db,
+  tx: Tx,
   tenantId: string,
   requirementId: number,
   values: Record<string, string>,
 ): Promise<void> {
-  await db("requirement_attribute_values").where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
+  await tx("requirement_attribute_values").where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
   const rows = Object.entries(values).map(([attributeId, value]) => ({
     tenant_id: tenantId,
     requirement_id: requirementId,
     attribute_id: Number(attributeId),
     value,
   }));
-  if (rows.length > 0) await db("requirement_attribute_values").insert(rows);
+  if (rows.length > 0) await tx("requirement_attribute_values").insert(rows);
 }
 
 /**
@@ -116,13 +110,13 @@ export async function replaceAttributeValues(
  * same moment take turns, and the second finds it bound to the first.
  */
 export async function attachmentsOwnedElsewhere(
-  db: Db,
+  tx: Tx,
   tenantId: string,
   requirementId: number,
   uuidFileNames: string[],
 ): Promise<string[]> {
   if (uuidFileNames.length === 0) return [];
-  const rows: { uuid_file_name: string; requirement_id: number | string | null; operation: string }[] = await db("attachments")
+  const rows: { uuid_file_name: string; requirement_id: number | string | null; operation: string }[] = await tx("attachments")
     .where("tenant_id", tenantId)
     .whereIn("uuid_file_name", uuidFileNames)
     .orderBy("uuid_file_name")
@@ -134,7 +128,7 @@ export async function attachmentsOwnedElsewhere(
 }
 
 export async function replaceAttachments(
-  db: Db,
+  tx: Tx,
   tenantId: string,
   requirementId: number,
   attachments: { original_file_name: string; uuid_file_name: string }[],
@@ -143,12 +137,12 @@ export async function replaceAttachments(
   const keep = attachments.map((attachment) => attachment.uuid_file_name);
   // Taken off the list, not deleted: the requirement's history and its baselines still name the
   // file, and it still downloads from there (sign-s3-get finds it by this row).
-  await db("attachments")
+  await tx("attachments")
     .where({ tenant_id: tenantId, requirement_id: requirementId, operation: "attachment" })
     .whereNotIn("uuid_file_name", keep)
     .update({ requirement_id: null });
   if (attachments.length === 0) return;
-  await db("attachments")
+  await tx("attachments")
     .insert(
       attachments.map((attachment) => ({
         tenant_id: tenantId,

@@ -1,9 +1,12 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { flattenErrorBody } from "../../common/errors.js";
+import { HostCallError } from "../connect/hostClientImpl.js";
 import { endJob, markJobStarted, setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
 import { reportError } from "../errorReporting.js";
+import { AppError } from "../errors.js";
 import { type AnyJobDefinition, type Delivery, JobAlreadyFinished, JobFailure } from "./defineJob.js";
 
 /** What a user-visible job carries on the queue: whose it is, then its own payload. */
@@ -82,9 +85,10 @@ async function runTrackedJob(
   } catch (err) {
     await progress.settled();
     if (err instanceof JobAlreadyFinished) return;
-    if (err instanceof JobFailure) {
-      await endJob(deps.db, tenantId, jobId, { status: "failed", error: err.message, result: err.result });
-      return reportFailure(log, definition, err);
+    const failure = failureOf(err);
+    if (failure) {
+      await endJob(deps.db, tenantId, jobId, { status: "failed", error: failure.message, result: failure.result });
+      return reportFailure(log, definition, failure);
     }
     log[delivery.isLastAttempt ? "error" : "warn"]({ err, tenantId }, "job failed");
     if (delivery.isLastAttempt) {
@@ -93,6 +97,20 @@ async function runTrackedJob(
     }
     throw err;
   }
+}
+
+/**
+ * A user-visible job's error as the failure its user reads, the same way for every job, when no
+ * retry can mend it: the handler's own JobFailure; a request that no longer holds (an AppError 4xx:
+ * its type or folder deleted after it was queued, its user no longer allowed), with the reason;
+ * Jira failing still after the host client's own retries (rate limits, resets), with Jira's message.
+ * Anything else is retried.
+ */
+function failureOf(err: unknown): JobFailure | undefined {
+  if (err instanceof JobFailure) return err;
+  if (err instanceof AppError && err.status >= 400 && err.status < 500) return new JobFailure(flattenErrorBody(err.body));
+  if (err instanceof HostCallError) return new JobFailure(`Jira could not be read: ${err.message}`);
+  return undefined;
 }
 
 /**

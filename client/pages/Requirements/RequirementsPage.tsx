@@ -55,12 +55,10 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     if (row.kind === "requirement") navigate({ projectId, tab: "requirements", requirementId: row.requirement.requirement_id });
     if (row.kind === "folder") navigate({ projectId, tab: "requirements", folderId: row.folder.folder_id });
   };
-  // Global Requirements searches the whole site (the requirements it links across projects); a hit of
-  // another project opens there. Its folders open after the move: another project starts with none open.
-  const openFound = (found: RequirementSearchHit) => {
+  // Global Requirements searches the whole site (the requirements it links across projects): a hit of
+  // another project opens there. The tree opens the folders above it (useRevealInTree).
+  const openFound = (found: RequirementSearchHit) =>
     navigate({ projectId: found.project, tab: "requirements", requirementId: found.requirement_id });
-    for (const folderId of found.folder_path) setFolderOpen(folderId, true);
-  };
   const toggleChecked = (requirementId: number) => {
     const next = new Set(selectedRequirements);
     if (next.has(requirementId)) next.delete(requirementId);
@@ -133,6 +131,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
               onToggleFolder={setFolderOpen}
               onToggleCheck={toggleChecked}
               onOpen={openRow}
+              onRowsInView={tree.showRows}
             />
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>

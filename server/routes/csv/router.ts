@@ -13,7 +13,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "../../services/csv/exportRequirements.js";
-import { startImport } from "../../services/csv/importJob.js";
+import { startImport } from "../../jobs/importRequirementsJob.js";
 import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [

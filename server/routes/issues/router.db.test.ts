@@ -5,7 +5,7 @@ import { bearer, createTenant, createTestApp, type TestContext, type TestTenant 
 import type { HostClient } from "../../connect/hostClient.js";
 import type { Db } from "../../db/knex.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
-import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
+import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { removeLinksOfDeletedIssue } from "../../services/issueLinks/removeLinksOfDeletedIssue.js";
 import { snapshotFromStored } from "../../db/revisionStore.js";
 
@@ -121,7 +121,7 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     const added = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Added");
     await ctx.deps.db("customer_settings").insert({ tenant_id: tenant.tenantId, comment_on_associated_issues: true });
     await putIssue(tenant, "20004", [kept, dropped]);
-    const enqueuedBefore = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId)).length;
+    const enqueuedBefore = (await queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId)).length;
 
     await putIssue(tenant, "20004", [kept, added]);
 
@@ -139,7 +139,7 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     const requirement = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: dropped }).first();
     expect(requirement.revision).toBe(3);
 
-    const saved = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+    const saved = (await queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId))
       .slice(enqueuedBefore)
       .map((job) => job.data)
       .sort((a, b) => b.requirementId - a.requirementId);

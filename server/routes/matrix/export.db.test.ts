@@ -6,7 +6,7 @@ import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
 import { localPath } from "../../../test/helpers/storage.js";
 import { JobQueue } from "../../jobs/queue.js";
 import { cleanUpMatrixExports, MATRIX_EXPORT_RETENTION_HOURS } from "../../services/matrix/cleanUpMatrixExports.js";
-import { matrixExportJob } from "../../services/matrix/matrixExportJob.js";
+import { matrixExportJob } from "../../jobs/matrixExportJob.js";
 import { storageKey } from "../../storage/objectStorage.js";
 
 const PROJECT = 10000;

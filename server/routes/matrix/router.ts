@@ -10,7 +10,7 @@ import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { parse } from "../../middleware/validate.js";
 import { readMatrixJson } from "../../services/matrix/readMatrix.js";
-import { startMatrixExport } from "../../services/matrix/startMatrixExport.js";
+import { startMatrixExport } from "../../jobs/matrixExportJob.js";
 import { handle } from "../handle.js";
 
 export const docs: ApiRouteDoc[] = [

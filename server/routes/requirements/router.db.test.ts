@@ -6,7 +6,7 @@ import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type Tes
 import { uploadAttachment } from "../../../test/helpers/storage.js";
 import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
-import { requirementSavedNotifications } from "../../services/notifications/requirementSaved.js";
+import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
@@ -622,7 +622,7 @@ describe("side effects and isolation", () => {
     const created = await create({ name: "Announced", issues: ["10400"], assigned_to: "557058:someone" });
     await put(created.requirement_id, { name: "Announced again" });
     await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [created.requirement_id] });
-    const events = (await queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId))
+    const events = (await queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId))
       .map((job) => job.data)
       .filter((event) => event.requirementId === created.requirement_id);
     expect(events.map((event) => [event.revision, event.before?.name, event.after?.name])).toEqual([

@@ -1,11 +1,9 @@
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/confluence.js";
 import { requirementLabel } from "../../../common/labels.js";
 import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
-import { lockRequirements } from "../../db/issueLinkStore.js";
-import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { recordRevisions } from "../requirements/requirementViews.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { readWiki, type WikiContent } from "./wiki.js";
 
 /**
@@ -16,7 +14,7 @@ import { readWiki, type WikiContent } from "./wiki.js";
  * its listeners (Jira comments, assignee emails) care for nothing a page link changes.
  */
 export async function setRequirementsOfContent(
-  deps: ServiceDeps<"hostClient">,
+  deps: ServiceDeps<"hostClient" | "jobs">,
   actor: Actor,
   contentId: string,
   requirementIds: number[],
@@ -29,34 +27,26 @@ export async function setRequirementsOfContent(
   if (!content) throw notFound("Content");
   const wanted = [...new Set(requirementIds)];
 
-  return deps.db.transaction(async (trx) => {
-    const current = await requirementIdsLinkedToContent(trx, tenantId, contentId);
+  return withRequirementWrite(deps, actor, async (write) => {
+    const { tx } = write;
+    const current = await requirementIdsLinkedToContent(tx, tenantId, contentId);
     // Both sides locked in id order: a concurrent form save of one of them waits, so the count below holds.
-    const locked = await lockRequirements(trx, tenantId, [...new Set([...wanted, ...current])]);
-    const found = new Set(locked.map((requirement) => requirement.requirementId));
+    const locked = await write.lock([...wanted, ...current]);
+    const found = new Set(locked.map((requirement) => requirement.requirement_id));
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) throw fieldErrors({ requirements: missing.map((id) => `Requirement ${id} not found`) });
 
     const toAdd = wanted.filter((id) => !current.includes(id));
     const toRemove = current.filter((id) => !wanted.includes(id));
-    const counts = await contentCounts(trx, tenantId, toAdd);
-    const full = locked.filter((requirement) => (counts.get(requirement.requirementId) ?? 0) >= MAX_LINKED_CONTENTS);
+    const counts = await contentCounts(tx, tenantId, toAdd);
+    const full = locked.filter((requirement) => (counts.get(requirement.requirement_id) ?? 0) >= MAX_LINKED_CONTENTS);
     if (full.length > 0) {
-      throw fieldErrors({ requirements: full.map(
-          (r) =>
-            `${requirementLabel({ prefix: r.prefix, display_id: r.displayId, requirement_id: r.requirementId, name: r.name })}: ${CONTENT_LIMIT_MESSAGE}`,
-        ) });
+      throw fieldErrors({ requirements: full.map((requirement) => `${requirementLabel(requirement)}: ${CONTENT_LIMIT_MESSAGE}`) });
     }
 
-    const touched = [...toAdd, ...toRemove].sort((a, b) => a - b);
-    await addContentLinks(trx, tenantId, contentId, toAdd);
-    await removeContentLinks(trx, tenantId, contentId, toRemove);
-    await touchRequirements(trx, tenantId, touched, {});
-    await recordRevisions(
-      { ...deps, db: trx },
-      actor,
-      touched.map((requirementId) => ({ requirementId, action: "updated" as const, changedFields: ["contents"] })),
-    );
+    await addContentLinks(tx, tenantId, contentId, toAdd);
+    await removeContentLinks(tx, tenantId, contentId, toRemove);
+    for (const requirementId of [...toAdd, ...toRemove]) write.record({ requirementId, action: "updated", changedFields: ["contents"] });
     return { requirements: wanted };
   });
 }

@@ -9,7 +9,7 @@ import { JobQueue } from "../../jobs/queue.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import { startImport } from "./importJob.js";
+import { startImport } from "../../jobs/importRequirementsJob.js";
 
 let ctx: TestContext;
 let actor: Actor;

@@ -7,7 +7,7 @@ import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { AppError } from "../../errors.js";
 import { createAttribute } from "../attributes/createAttribute.js";
 import type { Actor } from "../context.js";
-import { loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
+import { filledFields, loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { runImport } from "./importRequirements.js";
 import { snapshotFromStored } from "../../db/revisionStore.js";
@@ -90,7 +90,9 @@ describe("runImport", () => {
     for (const [index, detail] of details.entries()) {
       const revision = revisions[index];
       expect(revision).toMatchObject({ revision: 1, action: "created", account_id: actor.accountId });
+      // The import's SQL writes what the write path's one definition (snapshotOf, filledFields) writes for a created requirement.
       expect(snapshotFromStored(revision.snapshot, detail.requirement_id)).toEqual(snapshotOf(detail));
+      expect(revision.changed_fields).toEqual(filledFields(detail));
     }
     expect(revisions[0].changed_fields).toEqual(["name", "requirement_type_id", "display_id", "description", "status", "components"]);
   });
@@ -277,6 +279,7 @@ describe("runImport", () => {
     const revision = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id }).first();
     const snapshot = snapshotFromStored(revision.snapshot, detail.requirement_id);
     expect(snapshot).toEqual(snapshotOf(detail));
+    expect(revision.changed_fields).toEqual(filledFields(detail));
     expect(snapshot.assigned_to).toEqual({ account_id: "557058:jonas" });
   });
 

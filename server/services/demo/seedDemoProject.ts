@@ -3,6 +3,7 @@ import { projectHasRequirements } from "../../db/requirementListStore.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { createRequirementIn } from "../requirements/createRequirement.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { DEMO_STORIES } from "./demoStories.js";
 
@@ -14,7 +15,7 @@ export type DemoProject = { projectId: number; projectKey: string; issues: { id:
  * requirements of each default level linked to each other and to the project's issues. Does
  * nothing for a project without a story or one that already has requirements.
  */
-export async function seedDemoProject(deps: ServiceDeps, actor: Actor, demo: DemoProject): Promise<void> {
+export async function seedDemoProject(deps: ServiceDeps<"jobs">, actor: Actor, demo: DemoProject): Promise<void> {
   const { tenantId, accountId } = actor;
   const story = DEMO_STORIES[demo.projectKey];
   if (!story) return;
@@ -38,7 +39,8 @@ export async function seedDemoProject(deps: ServiceDeps, actor: Actor, demo: Dem
     for (const requirement of story.requirements) {
       const typeId = typeByLevel.get(requirement.level);
       if (typeId === undefined) continue;
-      const detail = await createRequirementIn(inTransaction, actor, {
+      // Each in a write of its own, so a requirement linked to an earlier one gives that one its own revision.
+      const input = {
         name: requirement.name,
         description: requirement.description,
         requirement_type_id: typeId,
@@ -55,8 +57,9 @@ export async function seedDemoProject(deps: ServiceDeps, actor: Actor, demo: Dem
           return id === undefined ? [] : [id];
         }),
         attributes: {},
-      });
-      created.set(requirement.key, detail.requirement_id);
+      };
+      const requirementId = await withRequirementWrite(inTransaction, actor, (write) => createRequirementIn(write, input, { notify: false }));
+      created.set(requirement.key, requirementId);
     }
   });
 }

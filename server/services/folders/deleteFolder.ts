@@ -3,6 +3,7 @@ import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js"
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
 import { WRITE_BATCH_ROWS } from "../batches.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
 /**
@@ -12,22 +13,23 @@ import type { Actor, ServiceDeps } from "../context.js";
  * read and written in batches (WRITE_BATCH_ROWS): only the ids are held at once.
  */
 export async function deleteFolder(deps: ServiceDeps<"jobs">, actor: Actor, folderId: number): Promise<void> {
-  await deps.db.transaction(async (trx) => {
-    const folder = await findFolder(trx, actor.tenantId, folderId);
+  await withRequirementWrite(deps, actor, async (write) => {
+    const { tx } = write;
+    const folder = await findFolder(tx, actor.tenantId, folderId);
     if (!folder) throw notFound("Folder");
     // Writes into the subtree finish first or wait, so none lands in a folder deleted here.
-    await lockFolderTree(trx, actor.tenantId, folder.project_id, "shape");
-    const folderIds = await folderSubtreeIds(trx, actor.tenantId, folderId);
+    await lockFolderTree(tx, actor.tenantId, folder.project_id, "shape");
+    const folderIds = await folderSubtreeIds(tx, actor.tenantId, folderId);
     if (folderIds.length === 0) throw notFound("Folder");
     const requirementIds: number[] = [];
     for (let page: number[] = [0]; page.length > 0; ) {
-      page = await activeRequirementIdsInFolders(trx, actor.tenantId, folderIds, {
+      page = await activeRequirementIdsInFolders(tx, actor.tenantId, folderIds, {
         afterRequirementId: requirementIds.at(-1) ?? 0,
         limit: WRITE_BATCH_ROWS,
       });
       requirementIds.push(...page);
     }
-    await deleteRequirementsIn({ ...deps, db: trx }, actor, requirementIds);
-    await softDeleteFolders(trx, actor.tenantId, folderIds);
+    await deleteRequirementsIn(write, requirementIds);
+    await softDeleteFolders(tx, actor.tenantId, folderIds);
   });
 }

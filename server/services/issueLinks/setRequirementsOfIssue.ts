@@ -1,26 +1,17 @@
-import {
-  addIssueLinks,
-  issueIdsOfRequirements,
-  type LinkableRequirement,
-  lockRequirements,
-  lockRequirementsLinkedToIssue,
-  removeIssueLinks,
-} from "../../db/issueLinkStore.js";
-import { touchRequirements } from "../../db/requirementWriteStore.js";
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
+import { addIssueLinks, removeIssueLinks, requirementIdsLinkedToIssue } from "../../db/issueLinkStore.js";
+import type { RequirementRow } from "../../db/requirementRows.js";
 import { fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
-import { recordRevisions } from "../requirements/requirementViews.js";
+import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { findJiraIssue } from "./findJiraIssue.js";
-import { requirementEventState } from "./requirementEventState.js";
 
 /**
  * The link dialog's save: afterwards exactly `requirementIds` of the issue's project and of the
  * global project are linked to the issue. Links from requirements of other projects (an issue
  * moved between projects) are outside what the dialog shows and stay as they are.
- * Every requirement whose links change gets an "updated" revision through the same path as every
- * other change, and its notifications are enqueued in the same transaction.
+ * Every requirement whose links change gets an "updated" revision through the one write path, and
+ * its notifications are enqueued in the same transaction.
  */
 export async function setRequirementsOfIssue(
   deps: ServiceDeps<"hostClient" | "jobs">,
@@ -30,76 +21,36 @@ export async function setRequirementsOfIssue(
 ): Promise<{ requirements: number[] }> {
   const { tenantId } = actor;
   const issue = await findJiraIssue(deps, actor, issueId);
-  const inScope = (requirement: LinkableRequirement) =>
-    requirement.projectId === issue.projectId || requirement.projectId === GLOBAL_PROJECT_ID;
+  const inScope = (requirement: RequirementRow) =>
+    requirement.project_id === issue.projectId || requirement.project_id === GLOBAL_PROJECT_ID;
   const wanted = [...new Set(requirementIds)];
 
-  const linked = await deps.db.transaction(async (trx) => {
-    const requested = await lockRequirements(trx, tenantId, wanted);
-    const found = new Set(requested.map((requirement) => requirement.requirementId));
+  const linked = await withRequirementWrite(deps, actor, async (write) => {
+    const { tx } = write;
+    // Both sides locked together, in id order: a concurrent save of one of them waits.
+    const locked = await write.lock([...wanted, ...(await requirementIdsLinkedToIssue(tx, tenantId, issueId))]);
+    const found = new Set(locked.map((requirement) => requirement.requirement_id));
+    const requested = locked.filter((requirement) => wanted.includes(requirement.requirement_id));
     const problems = [
       ...wanted.filter((id) => !found.has(id)).map((id) => `Requirement ${id} not found`),
       ...requested
         .filter((requirement) => !inScope(requirement))
-        .map((requirement) => `Requirement ${requirement.requirementId} is not in this issue's project or global`),
+        .map((requirement) => `Requirement ${requirement.requirement_id} is not in this issue's project or global`),
     ];
     if (problems.length > 0) throw fieldErrors({ requirements: problems });
 
-    const current = (await lockRequirementsLinkedToIssue(trx, tenantId, issueId)).filter(inScope);
-    const currentIds = new Set(current.map((requirement) => requirement.requirementId));
-    const toAdd = requested.filter((requirement) => !currentIds.has(requirement.requirementId));
-    const toRemove = current.filter((requirement) => !found.has(requirement.requirementId));
-    const touched = [...toAdd, ...toRemove];
+    const linkedNow = new Set(await requirementIdsLinkedToIssue(tx, tenantId, issueId));
+    const current = locked.filter((requirement) => linkedNow.has(requirement.requirement_id) && inScope(requirement));
+    const toAdd = requested.filter((requirement) => !linkedNow.has(requirement.requirement_id)).map((r) => r.requirement_id);
+    const toRemove = current.filter((requirement) => !wanted.includes(requirement.requirement_id)).map((r) => r.requirement_id);
 
-    const issuesBefore = await issueIdsOfRequirements(
-      trx,
-      tenantId,
-      touched.map((requirement) => requirement.requirementId),
-    );
-    await addIssueLinks(
-      trx,
-      tenantId,
-      issueId,
-      toAdd.map((requirement) => requirement.requirementId),
-    );
-    await removeIssueLinks(
-      trx,
-      tenantId,
-      issueId,
-      toRemove.map((requirement) => requirement.requirementId),
-    );
-    const issuesAfter = await issueIdsOfRequirements(
-      trx,
-      tenantId,
-      touched.map((requirement) => requirement.requirementId),
-    );
-
-    const touchedIds = touched.map((requirement) => requirement.requirementId);
-    // The revision moves on, so an edit form opened before the link change gets its 409.
-    await touchRequirements(trx, tenantId, touchedIds, {});
-    const inTransaction = { ...deps, db: trx };
-    const revised = await recordRevisions(
-      inTransaction,
-      actor,
-      touchedIds.map((requirementId) => ({ requirementId, action: "updated", changedFields: ["issues"] })),
-    );
-    await notifyRequirementsSaved(
-      inTransaction,
-      actor,
-      touched.flatMap((requirement) => {
-        const revision = revised.get(requirement.requirementId)?.revision;
-        if (revision === undefined) return [];
-        return [
-          {
-            requirementId: requirement.requirementId,
-            revision,
-            before: requirementEventState(requirement, issuesBefore.get(requirement.requirementId) ?? []),
-            after: requirementEventState(requirement, issuesAfter.get(requirement.requirementId) ?? []),
-          },
-        ];
-      }),
-    );
-    return requested.map((requirement) => requirement.requirementId);
+    await write.readBefore([...toAdd, ...toRemove]);
+    await addIssueLinks(tx, tenantId, issueId, toAdd);
+    await removeIssueLinks(tx, tenantId, issueId, toRemove);
+    for (const requirementId of [...toAdd, ...toRemove]) {
+      write.record({ requirementId, action: "updated", changedFields: ["issues"], notify: true });
+    }
+    return requested.map((requirement) => requirement.requirement_id);
   });
 
   return { requirements: linked };

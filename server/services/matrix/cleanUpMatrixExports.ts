@@ -2,7 +2,7 @@ import { z } from "zod";
 import { deleteJobs, findJobsEndedBefore, tenantsWithJobsEndedBefore } from "../../db/jobStore.js";
 import type { AppDeps } from "../../deps.js";
 import { storageKey } from "../../storage/objectStorage.js";
-import { matrixExportJob } from "./matrixExportJob.js";
+import { matrixExportJob } from "../../jobs/matrixExportJob.js";
 
 /**
  * How long an exported Word file is kept after its job ended. Its download link lives 2 hours from

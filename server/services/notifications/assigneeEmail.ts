@@ -1,4 +1,4 @@
-import type { RequirementEventState } from "./requirementSaved.js";
+import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 import type { MailMessage } from "../../mail/mailer.js";
 
 /** The account to notify: someone newly assigned by this save, never an unassignment. */

@@ -1,7 +1,7 @@
 import { requirementPageUrl } from "../../../common/requirementLink.js";
 import { isPermanentRefusal, type NotificationContext, deliveryKey, sendOnce } from "./delivery.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
-import type { RequirementSaved } from "./requirementSaved.js";
+import type { RequirementSaved } from "../../../common/schemas/requirementSaved.js";
 
 /**
  * Posts the comments of one saved revision as the app. Each issue is tried on its own: a deleted or

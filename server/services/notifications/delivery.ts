@@ -3,7 +3,7 @@ import type { HostClient } from "../../connect/hostClient.js";
 import type { Db } from "../../db/knex.js";
 import { deliveredKeys, markDelivered } from "../../db/notificationDeliveryStore.js";
 import type { Delivery } from "../../jobs/defineJob.js";
-import type { RequirementSaved } from "./requirementSaved.js";
+import type { RequirementSaved } from "../../../common/schemas/requirementSaved.js";
 
 export type NotificationContext = {
   db: Db;

@@ -2,7 +2,7 @@ import { requirementPageUrl } from "../../../common/requirementLink.js";
 import { type Mailer, mailErrorSummary } from "../../mail/mailer.js";
 import { assigneeEmail, newAssigneeOf } from "./assigneeEmail.js";
 import { deliveryKey, isPermanentRefusal, type NotificationContext, sendOnce } from "./delivery.js";
-import type { RequirementSaved } from "./requirementSaved.js";
+import type { RequirementSaved } from "../../../common/schemas/requirementSaved.js";
 
 /**
  * Emails a newly assigned user. The address comes from Jira (the app may read it; a user who hides

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RequirementEventState } from "./requirementSaved.js";
+import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 import { newAssigneeOf } from "./assigneeEmail.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
 

@@ -1,4 +1,4 @@
-import type { RequirementEventState } from "./requirementSaved.js";
+import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 
 /** What happened to a requirement, as seen from one Jira issue it is (or was) linked to. */
 export type IssueChange =

@@ -19,12 +19,8 @@ import { JobQueue } from "../../jobs/queue.js";
 import { createMailer } from "../../mail/mailer.js";
 import { appActor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import {
-  notifyRequirementsSaved,
-  type RequirementEventState,
-  type RequirementSaved,
-  requirementSavedNotifications,
-} from "./requirementSaved.js";
+import type { RequirementEventState, RequirementSaved } from "../../../common/schemas/requirementSaved.js";
+import { notifyRequirementsSaved, requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 
 type RecordedCall = HostCall & { tenantId: string; product: string };
 
@@ -120,7 +116,7 @@ let revision = 1;
 /** A worker process of its own on the test's database. */
 async function startWorker(): Promise<JobQueue> {
   const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, {
-    definitions: [requirementSavedNotifications],
+    definitions: [requirementSavedJob],
     pollingIntervalSeconds: 0.5,
     retry: { retryLimit: 2, retryDelaySeconds: 1, retryBackoff: false },
   });
@@ -178,14 +174,14 @@ const editor = (tenant: TestTenant) => ({ tenantId: tenant.tenantId, accountId: 
 async function save(tenant: TestTenant, before: RequirementEventState | undefined, after: RequirementEventState | undefined) {
   const saved = { requirementId: 42, revision: revision++, before, after };
   await ctx.deps.db.transaction((trx) => notifyRequirementsSaved({ ...ctx.deps, db: trx }, editor(tenant), [saved]));
-  await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+  await jobsSettled(ctx.deps.db, requirementSavedJob);
   return saved;
 }
 
 const commentCalls = () => jira.calls.filter((call) => call.method === "POST" && call.path.endsWith("/comment"));
 const commentText = (call: RecordedCall) =>
   JSON.stringify((call.body as { body: unknown }).body).match(/"text":"([^"]*)"/g)?.map((m) => m.slice(8, -1)).join("");
-const jobsOf = (tenant: TestTenant) => queuedJobs(ctx.deps.db, requirementSavedNotifications, tenant.tenantId);
+const jobsOf = (tenant: TestTenant) => queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId);
 
 describe("comments on associated Jira issues", () => {
   it("comments on an issue when a requirement is linked to it, as the app of that site", async () => {
@@ -315,7 +311,7 @@ describe("email to the assignee", () => {
         after: requirement({ assignedTo: "557058:dave" }),
         send: { comments: false, email: true },
       };
-      await requirementSavedNotifications.handler({ ...ctx.deps, mailer: createMailer(config) }, saved, {
+      await requirementSavedJob.handler({ ...ctx.deps, mailer: createMailer(config) }, saved, {
         id: "direct",
         attempt: 0,
         isLastAttempt: true,
@@ -343,7 +339,7 @@ describe("delivery on the job queue", () => {
     });
     await expect(failedSave).rejects.toThrow("The save failed");
     expect(await jobsOf(tenant)).toEqual([]);
-    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+    await jobsSettled(ctx.deps.db, requirementSavedJob);
     expect(jira.calls).toEqual([]);
     expect(smtp.received).toEqual([]);
   });
@@ -360,8 +356,8 @@ describe("delivery on the job queue", () => {
 
     // The same revision delivered again (its first worker died after sending, before acknowledging).
     const [job] = await jobsOf(tenant);
-    await ctx.deps.jobs.send(ctx.deps.db, requirementSavedNotifications, job?.data);
-    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+    await ctx.deps.jobs.send(ctx.deps.db, requirementSavedJob, job?.data);
+    await jobsSettled(ctx.deps.db, requirementSavedJob);
     expect((await jobsOf(tenant)).map((job) => job.state)).toEqual(["completed", "completed"]);
     expect(commentCalls()).toHaveLength(1);
     expect(smtp.received.map((mail) => mail.to)).toEqual([["frank@example.test"]]);
@@ -390,7 +386,7 @@ describe("delivery on the job queue", () => {
     expect(jira.calls).toEqual([]);
 
     worker = await startWorker();
-    await jobsSettled(ctx.deps.db, requirementSavedNotifications);
+    await jobsSettled(ctx.deps.db, requirementSavedJob);
 
     const label = `${type.prefix}-${created.body.requirement_id}: Stop within 40 m`;
     const calls = commentCalls();

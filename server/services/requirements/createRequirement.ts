@@ -1,6 +1,12 @@
 import type { CreateRequirementValues, RequirementDetail } from "../../../common/schemas/requirement.js";
 import { addLinks } from "../../db/requirementLinkStore.js";
-import { insertRequirement, replaceAttributeValues, replaceComponents, replaceContentLinks, replaceIssueLinks, touchRequirements } from "../../db/requirementWriteStore.js";
+import {
+  insertRequirement,
+  replaceAttributeValues,
+  replaceComponents,
+  replaceContentLinks,
+  replaceIssueLinks,
+} from "../../db/requirementWriteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
@@ -14,18 +20,22 @@ import {
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { eventStateOf, recordRevisions } from "./requirementViews.js";
-import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
+import { loadRequirementDetails } from "./requirementViews.js";
+import { type RequirementWrite, withRequirementWrite } from "./requirementWrite.js";
 
-/** The transactional part, shared with the demo seed (`deps.db` is the transaction): answers the new requirement. */
+/**
+ * Creates one requirement inside a write (the demo seed creates many, each in a write of its own,
+ * and tells nobody): answers its id. The requirements it links to get a revision too: their
+ * linked_requirements changed.
+ */
 export async function createRequirementIn(
-  deps: ServiceDeps,
-  actor: Actor,
+  write: RequirementWrite,
   input: CreateRequirementValues,
-): Promise<RequirementDetail> {
+  options: { notify: boolean } = { notify: true },
+): Promise<number> {
+  const { tx, actor, deps } = write;
   const { tenantId } = actor;
-  const trx = deps.db;
-  const type = await findRequirementType(trx, tenantId, input.requirement_type_id, "share");
+  const type = await findRequirementType(tx, tenantId, input.requirement_type_id, "share");
   if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
   assertNoProjectFieldsInGlobal(input.project, input);
   await assertFolderInProject(deps, actor, input.parent_folder_id, input.project);
@@ -35,7 +45,7 @@ export async function createRequirementIn(
   await assertLinkTargets(deps, actor, { projectId: input.project, level: type.level }, linkedIds, "requirements");
   const attributes = await validateAttributeValues(deps, actor, input.project, input.attributes);
 
-  const requirementId = await insertRequirement(trx, tenantId, {
+  const requirementId = await insertRequirement(tx, tenantId, {
     projectId: input.project,
     parentFolderId: input.parent_folder_id,
     requirementTypeId: type.requirement_type_id,
@@ -46,51 +56,28 @@ export async function createRequirementIn(
     assignedTo: input.assigned_to,
     createdBy: actor.accountId,
   });
-  await replaceComponents(trx, tenantId, requirementId, input.components);
-  await replaceIssueLinks(trx, tenantId, requirementId, input.issues);
-  await replaceContentLinks(trx, tenantId, requirementId, input.contents);
-  await replaceAttributeValues(trx, tenantId, requirementId, attributes);
-  await addLinks(trx, tenantId, requirementId, linkedIds);
-  // The other side's linked_requirements changed too: its history and baselines must show it.
-  await touchRequirements(trx, tenantId, linkedIds, {});
+  await replaceComponents(tx, tenantId, requirementId, input.components);
+  await replaceIssueLinks(tx, tenantId, requirementId, input.issues);
+  await replaceContentLinks(tx, tenantId, requirementId, input.contents);
+  await replaceAttributeValues(tx, tenantId, requirementId, attributes);
+  await addLinks(tx, tenantId, requirementId, linkedIds);
 
-  const filled = [
-    "name",
-    "requirement_type_id",
-    ...(input.display_id ? ["display_id"] : []),
-    ...(input.description ? ["description"] : []),
-    ...(input.assigned_to ? ["assigned_to"] : []),
-    ...(input.status ? ["status"] : []),
-    ...(input.components.length ? ["components"] : []),
-    ...(input.issues.length ? ["issues"] : []),
-    ...(input.contents.length ? ["contents"] : []),
-    ...(linkedIds.length ? ["linked_requirements"] : []),
-    ...(Object.keys(attributes).length ? ["attributes"] : []),
-  ];
-  const details = await recordRevisions(deps, actor, [
-    { requirementId, action: "created", changedFields: filled },
-    ...linkedIds.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
-  ]);
-  const detail = details.get(requirementId);
-  if (!detail) throw notFound("Requirement");
-  return detail;
+  write.record({ requirementId, action: "created", changedFields: [], notify: options.notify });
+  for (const id of linkedIds) write.record({ requirementId: id, action: "updated", changedFields: ["linked_requirements"] });
+  return requirementId;
 }
 
-/** POST /api/requirement: the requirement and its notifications commit together. */
+/** POST /api/requirement: the requirement, its revision and its notifications commit together. */
 export async function createRequirement(
   deps: ServiceDeps<"jobs">,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {
   try {
-    return await deps.db.transaction(async (trx) => {
-      const inTransaction = { ...deps, db: trx };
-      const detail = await createRequirementIn(inTransaction, actor, input);
-      await notifyRequirementsSaved(inTransaction, actor, [
-        { requirementId: detail.requirement_id, revision: detail.revision, after: eventStateOf(detail) },
-      ]);
-      return detail;
-    });
+    const requirementId = await withRequirementWrite(deps, actor, (write) => createRequirementIn(write, input));
+    const [detail] = await loadRequirementDetails(deps, actor, [requirementId]);
+    if (!detail) throw notFound("Requirement");
+    return detail;
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;

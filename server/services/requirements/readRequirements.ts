@@ -1,14 +1,16 @@
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
-import { findRequirementDetail } from "../../db/requirementDetailStore.js";
+import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
 import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toDetail, toLite } from "./requirementViews.js";
 
-export async function getRequirement(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
-  const row = await findRequirementDetail(deps.db, actor.tenantId, requirementId);
+export async function getRequirement(deps: ServiceDeps<"config">, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+  const row = deps.config.detailReadBatching
+    ? await findRequirementDetail(deps.db, actor.tenantId, requirementId)
+    : (await findRequirementDetails(deps.db, actor.tenantId, [requirementId]))[0];
   if (!row) throw notFound("Requirement");
   return toDetail(row);
 }

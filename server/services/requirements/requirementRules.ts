@@ -1,12 +1,13 @@
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
-import { findRequirements } from "../../db/requirementLiteStore.js";
+import { findRequirements, lockRequirements } from "../../db/requirementLiteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
+import type { WriteDeps } from "./requirementWrite.js";
 
 export const STALE_EDIT_MESSAGE =
   "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
@@ -18,7 +19,7 @@ export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requ
  * or with Global Requirements. `deps.db` is the saving transaction.
  */
 export async function assertLinkTargets(
-  deps: ServiceDeps,
+  deps: WriteDeps,
   actor: Actor,
   self: { requirementId?: number; projectId: number; level: number },
   linkedIds: number[],
@@ -31,7 +32,7 @@ export async function assertLinkTargets(
   // The targets locked as the save's touch of them would lock them, and their types shared, so a
   // concurrent delete of a target or a level change of its type waits for this save and then sees
   // its link (it had linked a deleted requirement, or across levels); the levels read again under those locks.
-  const locked = await findRequirements(deps.db, actor.tenantId, linkedIds, { forUpdate: true });
+  const locked = await lockRequirements(deps.db, actor.tenantId, linkedIds);
   for (const typeId of new Set(locked.map((row) => row.requirement_type_id))) {
     await findRequirementType(deps.db, actor.tenantId, typeId, "share");
   }

@@ -5,14 +5,12 @@ import type {
   RequirementDetail,
   RequirementLite,
   RequirementSnapshot,
-  RevisionAction,
 } from "../../../common/schemas/requirement.js";
 import { findRequirementDetails, type LinkedRequirementRow, type RequirementDetailRow } from "../../db/requirementDetailStore.js";
 import type { RequirementItemRow } from "../../db/requirementListStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
-import { insertRevisions } from "../../db/revisionStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import type { RequirementEventState } from "../notifications/requirementSaved.js";
+import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 
 export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   type: "requirement",
@@ -115,44 +113,22 @@ export function eventStateOf(detail: RequirementDetail): RequirementEventState {
   };
 }
 
-export type RevisionEntry = { requirementId: number; action: RevisionAction; changedFields: string[] };
-
 /**
- * Freezes the current state of each requirement as the revision its `revision` column now holds
- * (callers bump that column first). Answers the details it froze.
+ * The changed fields of a requirement's 'created' revision: those it was created with a value for.
+ * The import's SQL lists the same (csvImportStore; importRequirements.db.test.ts checks it against this).
  */
-export async function recordRevisions(
-  deps: ServiceDeps,
-  actor: Actor,
-  entries: RevisionEntry[],
-): Promise<Map<number, RequirementDetail>> {
-  const details = new Map(
-    (
-      await loadRequirementDetails(
-        deps,
-        actor,
-        entries.map((entry) => entry.requirementId),
-        { includeDeleted: true },
-      )
-    ).map((detail) => [detail.requirement_id, detail]),
-  );
-  await insertRevisions(
-    deps.db,
-    actor.tenantId,
-    entries.flatMap((entry) => {
-      const detail = details.get(entry.requirementId);
-      if (!detail) return [];
-      return [
-        {
-          requirementId: entry.requirementId,
-          revision: detail.revision,
-          accountId: actor.accountId,
-          action: entry.action,
-          changedFields: entry.changedFields,
-          snapshot: snapshotOf(detail, entry.action === "deleted"),
-        },
-      ];
-    }),
-  );
-  return details;
+export function filledFields(detail: RequirementDetail): string[] {
+  return [
+    "name",
+    "requirement_type_id",
+    ...(detail.display_id ? ["display_id"] : []),
+    ...(detail.description ? ["description"] : []),
+    ...(detail.assigned_to ? ["assigned_to"] : []),
+    ...(detail.status ? ["status"] : []),
+    ...(detail.components.length ? ["components"] : []),
+    ...(detail.issues.length ? ["issues"] : []),
+    ...(detail.contents.length ? ["contents"] : []),
+    ...(detail.linked_requirements_v2.length ? ["linked_requirements"] : []),
+    ...(Object.keys(detail.attributes).length ? ["attributes"] : []),
+  ];
 }

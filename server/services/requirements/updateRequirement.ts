@@ -1,8 +1,15 @@
 import type { Attachment, RequirementDetail, UpdateRequirementValues } from "../../../common/schemas/requirement.js";
-import { lockFolderTreeOf } from "../../db/folderStore.js";
 import { addLinks, removeLinks } from "../../db/requirementLinkStore.js";
-import { attachmentsOwnedElsewhere, type RequirementChanges, replaceAttachments, replaceAttributeValues, replaceComponents, replaceContentLinks, replaceIssueLinks, touchRequirements, updateRequirementIfRevision } from "../../db/requirementWriteStore.js";
-import { findRequirements } from "../../db/requirementLiteStore.js";
+import {
+  attachmentsOwnedElsewhere,
+  type RequirementChanges,
+  replaceAttachments,
+  replaceAttributeValues,
+  replaceComponents,
+  replaceContentLinks,
+  replaceIssueLinks,
+  setRequirementColumns,
+} from "../../db/requirementWriteStore.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
@@ -19,8 +26,8 @@ import {
   TYPE_LOCKED_MESSAGE,
 } from "./requirementRules.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { eventStateOf, loadRequirementDetails, type RevisionEntry, recordRevisions } from "./requirementViews.js";
-import { notifyRequirementsSaved } from "../notifications/requirementSaved.js";
+import { loadRequirementDetails } from "./requirementViews.js";
+import { withRequirementWrite } from "./requirementWrite.js";
 
 /** Any subset of the PUT body; absent fields keep their value. PATCH sends only attachments. */
 export type RequirementEdit = Partial<UpdateRequirementValues>;
@@ -35,7 +42,7 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
  * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
  */
 export async function updateRequirement(
-  deps: ServiceDeps<"storage" | "logger" | "jobs">,
+  deps: ServiceDeps<"storage" | "jobs">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
@@ -45,17 +52,14 @@ export async function updateRequirement(
     ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
   ];
   if (attachments) await verifyAddedAttachments(deps, actor, requirementId, attachments);
-  let result: { before: RequirementDetail; after: RequirementDetail; changed: boolean };
   try {
-    result = await deps.db.transaction(async (trx) => {
-      const inTransaction = { ...deps, db: trx };
-      // Before the requirement's row, in the order a folder's delete takes them.
-      if (edit.parent_folder_id) await lockFolderTreeOf(trx, tenantId, edit.parent_folder_id, "contents");
-      const [current] = await findRequirements(trx, tenantId, [requirementId], { forUpdate: true });
+    await withRequirementWrite(deps, actor, async (write) => {
+      const { tx, deps: inTransaction } = write;
+      const [current] = await write.lock([requirementId], { folderId: edit.parent_folder_id });
       if (!current) throw notFound("Requirement");
       if (edit.revision !== undefined && edit.revision !== current.revision) throw conflict(STALE_EDIT_MESSAGE);
       assertNoProjectFieldsInGlobal(current.project_id, edit);
-      const [before] = await loadRequirementDetails(inTransaction, actor, [requirementId]);
+      const [before] = await write.readBefore([requirementId]);
       if (!before) throw notFound("Requirement");
 
       const changes: RequirementChanges = {};
@@ -88,7 +92,7 @@ export async function updateRequirement(
         // The form clears its links when the type changes and saves both in one PUT, so only links
         // this save keeps lock the type: they fit the old level. Added links are checked below against the new one.
         if (currentLinks.some((id) => nextLinks.includes(id))) throw fieldError("requirement_type_id", TYPE_LOCKED_MESSAGE);
-        const type = await findRequirementType(trx, tenantId, edit.requirement_type_id, "share");
+        const type = await findRequirementType(tx, tenantId, edit.requirement_type_id, "share");
         if (!type) throw fieldError("requirement_type_id", "Choose an existing requirement type");
         level = type.level;
         change("requirement_type_id", "requirement_type_id", type.requirement_type_id);
@@ -123,7 +127,7 @@ export async function updateRequirement(
 
       if (attachments) {
         const taken = await attachmentsOwnedElsewhere(
-          trx,
+          tx,
           tenantId,
           requirementId,
           attachments.map((attachment) => attachment.uuid_file_name),
@@ -134,39 +138,31 @@ export async function updateRequirement(
         }
       }
 
-      if (changedFields.length === 0) return { before, after: before, changed: false };
+      if (changedFields.length === 0) return;
 
-      const updated = await updateRequirementIfRevision(trx, tenantId, requirementId, current.revision, changes);
-      if (updated === 0) throw conflict(STALE_EDIT_MESSAGE);
-      if (components && changedFields.includes("components")) await replaceComponents(trx, tenantId, requirementId, components);
-      if (issues && changedFields.includes("issues")) await replaceIssueLinks(trx, tenantId, requirementId, issues);
-      if (contents && changedFields.includes("contents")) await replaceContentLinks(trx, tenantId, requirementId, contents);
+      await setRequirementColumns(tx, tenantId, [requirementId], changes);
+      if (components && changedFields.includes("components")) await replaceComponents(tx, tenantId, requirementId, components);
+      if (issues && changedFields.includes("issues")) await replaceIssueLinks(tx, tenantId, requirementId, issues);
+      if (contents && changedFields.includes("contents")) await replaceContentLinks(tx, tenantId, requirementId, contents);
       if (attributes && changedFields.includes("attributes")) {
-        await replaceAttributeValues(trx, tenantId, requirementId, attributes);
+        await replaceAttributeValues(tx, tenantId, requirementId, attributes);
       }
       if (attachments && changedFields.includes("attachments")) {
-        await replaceAttachments(trx, tenantId, requirementId, attachments, actor.accountId);
+        await replaceAttachments(tx, tenantId, requirementId, attachments, actor.accountId);
       }
-      await addLinks(trx, tenantId, requirementId, added);
-      await removeLinks(trx, tenantId, requirementId, removed);
-      const neighbours = [...added, ...removed];
-      await touchRequirements(trx, tenantId, neighbours, {});
+      await addLinks(tx, tenantId, requirementId, added);
+      await removeLinks(tx, tenantId, requirementId, removed);
 
-      const entries: RevisionEntry[] = [
-        { requirementId, action: "updated", changedFields },
-        ...neighbours.map((id) => ({ requirementId: id, action: "updated" as const, changedFields: ["linked_requirements"] })),
-      ];
-      const details = await recordRevisions(inTransaction, actor, entries);
-      const after = details.get(requirementId);
-      if (!after) throw notFound("Requirement");
-      await notifyRequirementsSaved(inTransaction, actor, [
-        { requirementId, revision: after.revision, before: eventStateOf(before), after: eventStateOf(after) },
-      ]);
-      return { before, after, changed: true };
+      write.record({ requirementId, action: "updated", changedFields, notify: true });
+      for (const id of [...added, ...removed]) {
+        write.record({ requirementId: id, action: "updated", changedFields: ["linked_requirements"] });
+      }
     });
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;
   }
-  return result.after;
+  const [after] = await loadRequirementDetails(deps, actor, [requirementId]);
+  if (!after) throw notFound("Requirement");
+  return after;
 }

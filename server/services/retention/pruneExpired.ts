@@ -1,7 +1,7 @@
 import { deleteDeliveriesSentBefore, deleteImportFileRows, deleteJobsEndedBefore, importFilesCreatedBefore } from "../../db/retentionStore.js";
 import type { AppDeps } from "../../deps.js";
 import { storageKey } from "../../storage/objectStorage.js";
-import { matrixExportJob } from "../matrix/matrixExportJob.js";
+import { matrixExportJob } from "../../jobs/matrixExportJob.js";
 
 /** Rows deleted per statement (and files per round): a sweep never holds or locks more at once. */
 export const RETENTION_BATCH_ROWS = 1000;

@@ -1,47 +1,18 @@
-import { createHash } from "node:crypto";
-import { z } from "zod";
-import { getCustomerSettings } from "../../db/customerSettingsStore.js";
-import { findTenant } from "../../db/tenantStore.js";
-import { defineBackgroundJob } from "../../jobs/defineJob.js";
-import type { Actor, ServiceDeps } from "../context.js";
-import { commentOnIssues } from "./commentOnIssues.js";
-import { emailAssignee } from "./emailAssignee.js";
-
-/** What a notification needs of a requirement, before or after a save. */
-const RequirementEventStateSchema = z.object({
-  requirementId: z.number().int(),
-  projectId: z.number().int(),
-  label: z.string(),
-  name: z.string(),
-  statusId: z.string().nullable(),
-  assignedTo: z.string().nullable(),
-  issueIds: z.array(z.string()),
-});
-export type RequirementEventState = z.infer<typeof RequirementEventStateSchema>;
-
-/** One saved revision of one requirement: the unit of notification and of its idempotency. */
-const RequirementSavedSchema = z.object({
-  tenantId: z.guid(),
-  accountId: z.string(),
-  requirementId: z.number().int(),
-  /** The revision the save wrote. */
-  revision: z.number().int(),
-  /** Undefined when the requirement was created. */
-  before: RequirementEventStateSchema.optional(),
-  /** Undefined when the requirement was deleted. */
-  after: RequirementEventStateSchema.optional(),
-  /** What the site's settings switched on when the save committed. */
-  send: z.object({ comments: z.boolean(), email: z.boolean() }),
-});
-export type RequirementSaved = z.infer<typeof RequirementSavedSchema>;
-export type SavedRevision = Omit<RequirementSaved, "tenantId" | "accountId" | "send">;
+import { v5 as uuidv5 } from "uuid";
+import { type RequirementSaved, RequirementSavedSchema, type SavedRevision } from "../../common/schemas/requirementSaved.js";
+import { getCustomerSettings } from "../db/customerSettingsStore.js";
+import { findTenant } from "../db/tenantStore.js";
+import type { Actor, ServiceDeps } from "../services/context.js";
+import { commentOnIssues } from "../services/notifications/commentOnIssues.js";
+import { emailAssignee } from "../services/notifications/emailAssignee.js";
+import { defineBackgroundJob } from "./defineJob.js";
 
 /**
  * The Jira comments and assignee email of a saved revision, as the customer settings switched them on
  * at the save. Retried with backoff for about ten minutes; each comment and mail is
  * remembered once sent (notification_deliveries), so a repeated delivery sends only what is missing.
  */
-export const requirementSavedNotifications = defineBackgroundJob({
+export const requirementSavedJob = defineBackgroundJob({
   name: "requirement-saved-notifications",
   payload: RequirementSavedSchema,
   retry: { retryLimit: 6, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 5 * 60 },
@@ -77,7 +48,7 @@ export async function notifyRequirementsSaved(
   if (!send.comments && !send.email) return;
   await deps.jobs.sendMany(
     deps.db,
-    requirementSavedNotifications,
+    requirementSavedJob,
     revisions.map((revision) => ({
       id: revisionJobId(actor.tenantId, revision),
       data: { tenantId: actor.tenantId, accountId: actor.accountId, ...revision, send } satisfies RequirementSaved,
@@ -85,10 +56,9 @@ export async function notifyRequirementsSaved(
   );
 }
 
+/** The namespace of the notification jobs' ids (uuid v5): any fixed UUID of ours serves. */
+const REVISION_JOB_NAMESPACE = "0b6f7d52-6a3e-5c55-9a3c-6f1e3f0d2a11";
+
 function revisionJobId(tenantId: string, revision: SavedRevision): string {
-  const hex = createHash("sha256")
-    .update(`requirement-saved:${tenantId}:${revision.requirementId}:${revision.revision}`)
-    .digest("hex");
-  // Shaped as a version 8 (custom) UUID, which pg-boss's uuid column takes.
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidv5(`requirement-saved:${tenantId}:${revision.requirementId}:${revision.revision}`, REVISION_JOB_NAMESPACE);
 }

@@ -1,6 +1,6 @@
-import { z } from "zod";
-import { defineBackgroundJob } from "../../jobs/defineJob.js";
-import { cleanUpMatrixExports } from "./cleanUpMatrixExports.js";
+import { MatrixExportCleanupJobPayloadSchema } from "../../common/schemas/matrix.js";
+import { cleanUpMatrixExports } from "../services/matrix/cleanUpMatrixExports.js";
+import { defineBackgroundJob } from "./defineJob.js";
 
 /**
  * Hourly, so an export's file is gone between MATRIX_EXPORT_RETENTION_HOURS and one hour more after
@@ -8,7 +8,7 @@ import { cleanUpMatrixExports } from "./cleanUpMatrixExports.js";
  */
 export const matrixExportCleanupJob = defineBackgroundJob({
   name: "matrix-export-cleanup",
-  payload: z.object({}),
+  payload: MatrixExportCleanupJobPayloadSchema,
   cron: "15 * * * *",
   handler: async (deps) => {
     const removed = await cleanUpMatrixExports(deps);
