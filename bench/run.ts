@@ -17,8 +17,10 @@ const caseFiles = fs
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
   .sort();
 
-const contexts: BenchContext[] = [{ db: "pglite" }];
-if (process.env.DATABASE_URL) contexts.push({ db: "postgres", databaseUrl: process.env.DATABASE_URL });
+/** BENCH_DB=postgres (or pglite) runs the cases on that database alone. */
+const onlyDb = process.env.BENCH_DB;
+const contexts: BenchContext[] = onlyDb === "postgres" ? [] : [{ db: "pglite" }];
+if (process.env.DATABASE_URL && onlyDb !== "pglite") contexts.push({ db: "postgres", databaseUrl: process.env.DATABASE_URL });
 
 const results: BenchResult[] = [];
 for (const file of caseFiles) {

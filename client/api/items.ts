@@ -1,4 +1,4 @@
-import { queryOptions, type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
+import { queryOptions, type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { Item, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
@@ -9,56 +9,79 @@ export type RequirementItem = RequirementListItem;
 /** A row of the tree as the item endpoints answer it: a folder or a requirement. */
 export type TreeItem = Item;
 
+/** Items per window the tree asks for: many screens' worth, half the API's maximum. */
+export const TREE_WINDOW_ITEMS = 500;
+
 export const itemKeys = {
   all: (projectId: number) => ["items", projectId] as const,
-  topLevel: (projectId: number) => ["items", projectId, "top"] as const,
-  children: (projectId: number, folderId: number) => ["items", projectId, "folder", folderId] as const,
+  window: (projectId: number, parentFolderId: number | null, window: number) =>
+    ["items", projectId, parentFolderId ?? "top", window] as const,
 };
 
-/**
- * The tree's top level; also fetched ahead, as the page loads (client/firstScreen.ts). That answer is
- * still fresh when the tree mounts a moment later, so the tree does not ask again; a change the app
- * makes invalidates it at once whatever its age.
- */
-export const topLevelItemsQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: itemKeys.topLevel(projectId),
-    staleTime: 5000,
-    queryFn: async () => (await api.get<ItemsResponse>("/api/item/primary", { atlassian_project_id: projectId })).items,
-  });
+/** Window `window` of a level (the top level, or a folder's children): items window*500 to window*500+499. */
+export type LevelWindow = { parentFolderId: number | null; window: number };
 
-export function useTopLevelItems(projectId: number) {
-  return useQuery(topLevelItemsQuery(projectId));
+/**
+ * One level of the tree as far as it is loaded: `items` is as long as the level (total_items), with
+ * holes where a window has not come yet, so the tree can size itself and show a placeholder there.
+ */
+export type LoadedLevels = ReadonlyMap<number | null, readonly (TreeItem | undefined)[]>;
+
+function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<ItemsResponse>[]) {
+  const levels = new Map<number | null, (TreeItem | undefined)[]>();
+  results.forEach((result, n) => {
+    const asked = windows[n];
+    if (!asked || !result.data) return;
+    let level = levels.get(asked.parentFolderId);
+    if (!level) {
+      level = new Array<TreeItem | undefined>(result.data.total_items);
+      levels.set(asked.parentFolderId, level);
+    }
+    const start = asked.window * TREE_WINDOW_ITEMS;
+    result.data.items.forEach((item, offset) => {
+      if (start + offset < (level as (TreeItem | undefined)[]).length) (level as (TreeItem | undefined)[])[start + offset] = item;
+    });
+  });
+  return levels;
 }
 
 /**
- * The children of every open folder the tree shows, one query per folder so that opening a
- * folder fetches only that folder (a folder may hold thousands of requirements).
+ * One window of a level. The top level's first is also fetched ahead, as the page loads
+ * (client/firstScreen.ts): that answer is still fresh when the tree mounts a moment later, so the
+ * tree does not ask again; a change the app makes invalidates it at once whatever its age.
  */
-export function useFolderChildren(projectId: number, folderIds: readonly number[]) {
-  // A stable combine keeps the Map the same object until a result changes, so the tree
+const levelWindowQuery = (projectId: number, { parentFolderId, window }: LevelWindow) =>
+  queryOptions({
+    queryKey: itemKeys.window(projectId, parentFolderId, window),
+    staleTime: 5000,
+    queryFn: () =>
+      api.get<ItemsResponse>(parentFolderId === null ? "/api/item/primary" : `/api/item/${parentFolderId}/descendant`, {
+        atlassian_project_id: projectId,
+        offset: window * TREE_WINDOW_ITEMS,
+        limit: TREE_WINDOW_ITEMS,
+      }),
+  });
+
+/** The tree's first window of its top level, as the tree asks for it. */
+export const topLevelItemsQuery = (projectId: number) => levelWindowQuery(projectId, { parentFolderId: null, window: 0 });
+
+/**
+ * The windows the tree shows, one query each (issue 37: a level of 100,000 requirements is never
+ * one answer): opening a folder fetches its first window only, scrolling fetches the windows in view.
+ */
+export function useLevelWindows(projectId: number, windows: readonly LevelWindow[]) {
+  // A stable combine keeps the levels the same object until a result changes, so the tree
   // flattens again only when something arrived.
   const combine = useCallback(
-    (results: UseQueryResult<TreeItem[]>[]) => {
-      const loaded = new Map<number, readonly TreeItem[]>();
-      results.forEach((result, index) => {
-        const folderId = folderIds[index];
-        if (folderId !== undefined && result.data) loaded.set(folderId, result.data);
-      });
-      return { loaded, isError: results.some((result) => result.isError) };
-    },
-    [folderIds],
+    (results: UseQueryResult<ItemsResponse>[]) => ({
+      levels: levelsOf(windows, results) as LoadedLevels,
+      isLoading: results[0]?.isLoading ?? true,
+      isError: results.some((result) => result.isError),
+    }),
+    [windows],
   );
   return useQueries({
-    queries: folderIds.map((folderId) => ({
-      queryKey: itemKeys.children(projectId, folderId),
-      queryFn: async () =>
-        (
-          await api.get<ItemsResponse>(`/api/item/${folderId}/descendant`, {
-            atlassian_project_id: projectId,
-          })
-        ).items,
-    })),
+    queries: windows.map((window) => levelWindowQuery(projectId, window)),
     combine,
   });
 }

@@ -88,12 +88,34 @@ export type RequirementListItem = z.infer<typeof RequirementListItemSchema>;
 export type Item = FolderItem | RequirementListItem;
 export const ItemSchema = z.union([FolderItemSchema, RequirementListItemSchema]);
 
-/** GET /api/item/primary and GET /api/item/{folderId}/descendant: folders first (by name), then requirements (by id). */
-export const ItemsResponseSchema = z.object({ items: z.array(ItemSchema) });
-export type ItemsResponse = { items: Item[] };
+/**
+ * GET /api/item/primary and GET /api/item/{folderId}/descendant: a window of the level's items,
+ * folders first (by name), then requirements (by id); `total_items` is how many the level holds.
+ */
+export const ItemsResponseSchema = z.object({ items: z.array(ItemSchema), total_items: z.number() });
+export type ItemsResponse = { items: Item[]; total_items: number };
+
+/** Issue 37: a level of the tree comes a window at a time, at most this many items. */
+export const ITEMS_MAX_LIMIT = 1000;
+
+const wholeNumberParam = (fallback: number) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, "Must be a whole number")])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
+
+/** `limit` (1 to `max`, default `max` unless said) rows from `offset` (default 0): the window of a paged list. */
+export const listWindowParams = (max: number, defaultLimit = max) => ({
+  limit: wholeNumberParam(defaultLimit).pipe(z.number().min(1, "Must be at least 1").max(max, `Must be at most ${max}`)),
+  offset: wholeNumberParam(0),
+});
+
+export const ItemsWindowQuerySchema = z.object({ atlassian_project_id: projectParamSchema, ...listWindowParams(ITEMS_MAX_LIMIT) });
 
 export const ItemsQuerySchema = z.object({
   atlassian_project_id: projectParamSchema,
+  ...listWindowParams(ITEMS_MAX_LIMIT),
   /** Open folders whose children come along, so a reload restores the tree in one call. */
   expand: z
     .union([numericIdSchema, z.array(numericIdSchema)])

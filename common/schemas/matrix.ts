@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectParamSchema } from "./item.js";
+import { listWindowParams, projectParamSchema } from "./item.js";
 import { RequirementTypeSchema } from "./requirementType.js";
 
 /** The requirement a matrix row is about: enough to label it (common/labels.ts) and name its type. */
@@ -42,19 +42,9 @@ export type MatrixResponse = z.infer<typeof MatrixResponseSchema>;
 export const MATRIX_MAX_LIMIT = 1000;
 export const MATRIX_DEFAULT_LIMIT = 200;
 
-const wholeNumber = (fallback: number) =>
-  z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, "Must be a whole number")])
-    .optional()
-    .transform((value) => (value === undefined ? fallback : Number(value)))
-    .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
-
 export const MatrixQuerySchema = z.object({
   atlassian_project_id: projectParamSchema,
-  limit: wholeNumber(MATRIX_DEFAULT_LIMIT).pipe(
-    z.number().min(1, "Must be at least 1").max(MATRIX_MAX_LIMIT, `Must be at most ${MATRIX_MAX_LIMIT}`),
-  ),
-  offset: wholeNumber(0),
+  ...listWindowParams(MATRIX_MAX_LIMIT, MATRIX_DEFAULT_LIMIT),
   /** 'Filter requirements': words that must all be in the requirement's label (ID and name), case-insensitive. */
   filter: z.string({ error: "Must be text" }).max(200, "Must be at most 200 characters").optional(),
 });

@@ -82,3 +82,11 @@ export const ReqifJobResponseSchema = z.object({ job_id: z.string() });
 
 /** The files the import dialog takes as ReqIF. */
 export const isReqifFileName = (name: string) => /\.reqifz?$/i.test(name);
+
+/** A prefix for a new requirement type: the initials of its name's words (up to four), else its first letters. */
+export function prefixFor(typeName: string): string {
+  const words = typeName.match(/[A-Za-z][A-Za-z0-9]*/g) ?? [];
+  const initials = words.map((word) => word[0]).join("").toUpperCase();
+  const prefix = initials.length >= 2 ? initials : (words[0] ?? "").toUpperCase();
+  return (prefix || "REQ").slice(0, 4);
+}

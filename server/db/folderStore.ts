@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
-import { asJson, byParents, lockName } from "./queryHelpers.js";
+import { asJson, byParents, countUnder, inWindow, type ListWindow, lockName } from "./queryHelpers.js";
 
 export type FolderRow = {
   folder_id: number;
@@ -53,25 +53,47 @@ function selectFolders(db: Db, tenantId: string): Knex.QueryBuilder {
     );
 }
 
-/** Active folders of a project under the given parents (null = the top level), by name. */
+/** Active folders of a project under the given parents (null = the top level), by name; `window` pages one parent's. */
 export async function listFolderChildren(
   db: Db,
   tenantId: string,
   projectId: number,
   parentIds: (number | null)[],
+  window?: ListWindow,
 ): Promise<FolderRow[]> {
   if (parentIds.length === 0) return [];
   const rows = await byParents(
     parentIds,
-    () => selectFolders(db, tenantId).where("f.project_id", projectId).orderBy([{ column: "f.name" }, { column: "f.folder_id" }]),
+    () =>
+      inWindow(
+        selectFolders(db, tenantId).where("f.project_id", projectId).orderBy([{ column: "f.name" }, { column: "f.folder_id" }]),
+        window,
+      ),
     "f.parent_folder_id",
   );
   return rows.map(toRow);
 }
 
+/** How many active folders are directly under the parent (null = the top level). */
+export async function countFolderChildren(db: Db, tenantId: string, projectId: number, parentId: number | null): Promise<number> {
+  return countUnder(db("folders").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"), "parent_folder_id", parentId);
+}
+
 export async function findFolder(db: Db, tenantId: string, folderId: number): Promise<FolderRow | undefined> {
   const row = await selectFolders(db, tenantId).where("f.folder_id", folderId).first();
   return row ? toRow(row) : undefined;
+}
+
+/** How many of these folders are active (not deleted). */
+export async function countActiveFolders(db: Db, tenantId: string, folderIds: number[]): Promise<number> {
+  if (folderIds.length === 0) return 0;
+  const row = await db("folders")
+    .where("tenant_id", tenantId)
+    .whereIn("folder_id", folderIds)
+    .whereNull("deleted_at")
+    .count<{ count: string | number }[]>("* as count")
+    .first();
+  return Number(row?.count ?? 0);
 }
 
 /** Locks the folder row until the transaction ends: two edits of one folder run one after the other. */

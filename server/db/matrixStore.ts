@@ -23,29 +23,34 @@ export async function matrixWindowJson(
   projectId: number,
   window: MatrixWindow,
 ): Promise<{ rows: string; totalRows: number }> {
-  const filter = window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("");
-  const matching = `FROM requirements r
-     JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
-     WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${filter}`;
+  // Without words neither the count nor the window's ids need more than requirements_in_project
+  // (index-only); the columns are read for the window's rows alone, by primary key.
+  const matching =
+    window.words.length === 0
+      ? "FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL"
+      : `FROM requirements r
+         JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
+         WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`;
   const matchingBindings = [tenantId, projectId, ...window.words];
   const result = await db.raw(
     `SELECT (SELECT count(*) ${matching}) AS total_rows,
        (SELECT COALESCE(json_agg(json_build_object(
           'requirements', json_build_array(json_build_object(
-            'requirement_id', w.requirement_id,
-            'display_id', w.display_id,
-            'prefix', w.prefix,
-            'name', w.name,
-            'requirement_type_id', w.requirement_type_id)),
+            'requirement_id', r.requirement_id,
+            'display_id', r.display_id,
+            'prefix', t.prefix,
+            'name', r.name,
+            'requirement_type_id', r.requirement_type_id)),
           'issues', COALESCE(l.issues, '[]'::json)
-        ) ORDER BY w.requirement_id), '[]'::json)::text
-        FROM (SELECT r.requirement_id, r.display_id, t.prefix, r.name, r.requirement_type_id ${matching}
-              ORDER BY r.requirement_id OFFSET ? LIMIT ?) w
+        ) ORDER BY r.requirement_id), '[]'::json)::text
+        FROM (SELECT r.requirement_id ${matching} ORDER BY r.requirement_id OFFSET ? LIMIT ?) w
+        JOIN requirements r ON r.tenant_id = ? AND r.requirement_id = w.requirement_id
+        JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
         LEFT JOIN LATERAL (
           SELECT json_agg(json_build_object('atlassian_issue_id', il.atlassian_issue_id)
                           ORDER BY il.created_at, il.atlassian_issue_id) AS issues
           FROM requirement_issue_links il
-          WHERE il.tenant_id = ? AND il.requirement_id = w.requirement_id
+          WHERE il.tenant_id = r.tenant_id AND il.requirement_id = r.requirement_id
         ) l ON true) AS rows`,
     [...matchingBindings, ...matchingBindings, window.offset, window.limit, tenantId],
   );

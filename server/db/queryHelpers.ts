@@ -16,6 +16,19 @@ export async function byParents(
   return [...top, ...inFolders];
 }
 
+/** A page of a list in its order: `limit` rows from `offset`. */
+export type ListWindow = { offset: number; limit: number };
+
+export const inWindow = (query: Knex.QueryBuilder, window: ListWindow | undefined): Knex.QueryBuilder =>
+  window ? query.offset(window.offset).limit(window.limit) : query;
+
+/** Counts the rows of `query` directly under `parentId` in `column` (null = the top level). */
+export async function countUnder(query: Knex.QueryBuilder, column: string, parentId: number | null): Promise<number> {
+  const scoped = parentId === null ? query.whereNull(column) : query.where(column, parentId);
+  const row = await scoped.count<{ count: string | number }[]>("* as count").first();
+  return Number(row?.count ?? 0);
+}
+
 /** A json column as pg (parsed) or PGlite (parsed or text) hands it over; SQL NULL is the fallback. */
 export const asJson = <T>(value: unknown, fallback: T): T =>
   value === null || value === undefined ? fallback : ((typeof value === "string" ? JSON.parse(value) : value) as T);

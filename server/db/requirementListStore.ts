@@ -1,6 +1,6 @@
 /** The tree: requirements under folders, light enough for folders of thousands. */
 import type { Db } from "./knex.js";
-import { byParents } from "./queryHelpers.js";
+import { byParents, countUnder, type ListWindow } from "./queryHelpers.js";
 import { type RequirementRow, withRequirementTypes } from "./requirementRows.js";
 
 /** What a tree item shows: no description or dates, so a folder of thousands stays light. */
@@ -9,24 +9,48 @@ export type RequirementItemRow = Pick<
   "requirement_id" | "parent_folder_id" | "display_id" | "name" | "prefix" | "level"
 >;
 
-/** Active requirements of a project under the given parents (null = the top level), by id. */
+/** Active requirements of a project under the given parents (null = the top level), by id; `window` pages one parent's. */
 export async function listRequirementChildren(
   db: Db,
   tenantId: string,
   projectId: number,
   parentIds: (number | null)[],
+  window?: ListWindow,
 ): Promise<RequirementItemRow[]> {
+  if (window) {
+    const ids = windowIds(db, tenantId, projectId, parentIds[0] ?? null, window);
+    return toItemRows(await requirementsOf(db, tenantId, projectId).whereIn("r.requirement_id", ids));
+  }
   if (parentIds.length === 0) return [];
-  const query = () =>
-    withRequirementTypes(db, tenantId)
-      .from("requirements as r")
-      .join("t", "t.requirement_type_id", "r.requirement_type_id")
-      .where({ "r.tenant_id": tenantId, "r.project_id": projectId })
-      .whereNull("r.deleted_at")
-      .orderBy("r.requirement_id")
-      .select("r.requirement_id", "r.parent_folder_id", "r.display_id", "r.name", "t.prefix", "t.level");
-  const rows = await byParents(parentIds, query, "r.parent_folder_id");
-  return rows.map((row: Record<string, unknown>) => ({
+  return toItemRows(await byParents(parentIds, () => requirementsOf(db, tenantId, projectId), "r.parent_folder_id"));
+}
+
+const requirementsOf = (db: Db, tenantId: string, projectId: number) =>
+  withRequirementTypes(db, tenantId)
+    .from("requirements as r")
+    .join("t", "t.requirement_type_id", "r.requirement_type_id")
+    .where({ "r.tenant_id": tenantId, "r.project_id": projectId })
+    .whereNull("r.deleted_at")
+    .orderBy("r.requirement_id")
+    .select("r.requirement_id", "r.parent_folder_id", "r.display_id", "r.name", "t.prefix", "t.level");
+
+/**
+ * The ids of one window of a level, found by an Index Only Scan of requirements_tree: with the
+ * columns in the same query, PostgreSQL reads the rows the offset skips too (at 100,000 requirements
+ * at the top level, a sort of all of them: 295 ms for the last window, against a few ms this way).
+ */
+const windowIds = (db: Db, tenantId: string, projectId: number, parentId: number | null, window: ListWindow) =>
+  db("requirements")
+    .where({ tenant_id: tenantId, project_id: projectId })
+    .whereNull("deleted_at")
+    .where((query) => (parentId === null ? query.whereNull("parent_folder_id") : query.where("parent_folder_id", parentId)))
+    .orderBy("requirement_id")
+    .offset(window.offset)
+    .limit(window.limit)
+    .select("requirement_id");
+
+function toItemRows(rows: Record<string, unknown>[]): RequirementItemRow[] {
+  return rows.map((row) => ({
     requirement_id: Number(row.requirement_id),
     parent_folder_id: row.parent_folder_id === null ? null : Number(row.parent_folder_id),
     display_id: row.display_id === null ? null : String(row.display_id),
@@ -34,6 +58,11 @@ export async function listRequirementChildren(
     prefix: String(row.prefix),
     level: Number(row.level),
   }));
+}
+
+/** How many active requirements are directly under the parent (null = the top level): an index-only count. */
+export async function countRequirementChildren(db: Db, tenantId: string, projectId: number, parentId: number | null): Promise<number> {
+  return countUnder(db("requirements").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"), "parent_folder_id", parentId);
 }
 
 /** The next `limit` active requirements in these folders after `afterRequirementId`, by id (keyset pages). */

@@ -3,6 +3,7 @@ import { setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
 import { requireProjectAccess } from "../services/access/projectAccess.js";
 import type { Actor } from "../services/context.js";
+import { checkImportFileSize } from "../services/csv/importFileSize.js";
 import { checkImportRequest, runImport } from "../services/csv/importRequirements.js";
 import { defineJob, JobFailure } from "./defineJob.js";
 import { startJob } from "./startJob.js";
@@ -45,7 +46,8 @@ export const importRequirementsJob = defineJob({
 });
 
 /** POST /api/import-issues: refuses a bad request (400) before any job exists, then answers the job id. */
-export async function startImport(deps: Pick<AppDeps, "db" | "jobs">, actor: Actor, request: ImportRequest): Promise<string> {
+export async function startImport(deps: Pick<AppDeps, "db" | "jobs" | "storage">, actor: Actor, request: ImportRequest): Promise<string> {
   await checkImportRequest(deps.db, actor, request);
+  await checkImportFileSize(deps.storage, actor.tenantId, request.file_name);
   return startJob(deps, actor, importRequirementsJob, request);
 }

@@ -69,7 +69,8 @@ describe("error answers", () => {
     } finally {
       await unmigrated.destroy();
     }
-  });
+    // A second embedded database starts slowly on a busy machine.
+  }, 120_000);
 
   it("answer a body that is not JSON with 400 in the spec's format, without the parser's trace", async () => {
     const res = await request(signedIn.ctx.app).post("/api/folder").set("Authorization", signedIn.auth).set("Content-Type", "application/json").send("{\"name\": ");

@@ -1,7 +1,12 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
-import { ASSIGNEES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../client/components/Flags/loadErrors.js";
+import {
+  ASSIGNEES_LOAD_ERROR,
+  COMPONENTS_LOAD_ERROR,
+  PROJECTS_LOAD_ERROR,
+  STATUSES_LOAD_ERROR,
+} from "../../client/components/Flags/loadErrors.js";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP = 10000;
@@ -112,6 +117,12 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     for (const message of [ASSIGNEES_LOAD_ERROR, STATUSES_LOAD_ERROR, COMPONENTS_LOAD_ERROR]) {
       await expect.poll(() => frame.getByText(message, { exact: true }).count()).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it("says when Jira cannot list the projects, without the project dropdown being touched", async () => {
+    await injectFault({ status: 500, pathPattern: "^/rest/api/3/project/search" });
+    const frame = await openRequirement();
+    await frame.getByText(PROJECTS_LOAD_ERROR, { exact: true }).waitFor();
   });
 
   it("gives up on a search Jira does not answer in time and says so, with no endless spinner", async () => {

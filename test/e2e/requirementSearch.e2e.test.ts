@@ -48,7 +48,7 @@ describe("Searching requirements in the emulated Jira project page", () => {
     await dialog.getByRole("button", { name: "OK" }).click();
 
     await screen.flag("Requirement created successfully").waitFor();
-    await screen.detail(/The alarm is 70 dB/).getByRole("button", { name: label }).waitFor();
+    await screen.detail(/The alarm is 70 dB/).getByRole("link", { name: label }).waitFor();
   });
 
   it("picks individual requirements for a baseline by typing words, without the project's list", async () => {
@@ -58,7 +58,7 @@ describe("Searching requirements in the emulated Jira project page", () => {
     const dialog = screen.dialog();
     await dialog.getByLabel(/^Name/).fill("Calibration only");
     await dialog.getByRole("radio", { name: "Individual requirements" }).check();
-    await dialog.getByLabel("Requirements").fill("flow calib");
+    await dialog.getByLabel("Requirements", { exact: true }).fill("flow calib");
     const label = `BR-${chosen.requirement_id}: Flow sensor calibration`;
     await expect.poll(() => screen.frame.getByRole("option").allTextContents(), { timeout: 30_000 }).toEqual([label]);
     await screen.frame.getByRole("option", { name: label }).click();

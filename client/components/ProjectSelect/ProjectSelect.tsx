@@ -2,9 +2,8 @@ import InformationCircleIcon from "@atlaskit/icon/core/information-circle";
 import { Inline } from "@atlaskit/primitives";
 import Select from "@atlaskit/select";
 import Tooltip from "@atlaskit/tooltip";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useProjects } from "../../api/projects.js";
-import { useFlags } from "../Flags/Flags.js";
 import { GLOBAL_REQUIREMENTS_INFO, PLACEHOLDER, type ProjectOption, projectOptions } from "./projectOptions.js";
 import { INFO_BUTTON, type ProjectSelectProps, SELECT_WIDTH } from "./projectSelectLayout.js";
 
@@ -16,10 +15,6 @@ export function ProjectSelect({
   menuOpen,
 }: ProjectSelectProps & { autoFocus?: boolean; menuOpen?: boolean }) {
   const projects = useProjects();
-  const flags = useFlags();
-  useEffect(() => {
-    if (projects.isError) flags.error("There was a problem retrieving your project data from Atlassian.");
-  }, [projects.isError, flags]);
   const options = useMemo(() => projectOptions(projects.data ?? []), [projects.data]);
   const selected = options.find((option) => option.value !== undefined && option.value === projectId) ?? PLACEHOLDER;
   return (

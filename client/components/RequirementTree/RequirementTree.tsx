@@ -24,6 +24,8 @@ export type RequirementTreeProps = {
   onToggleCheck(requirementId: number): void;
   /** Enter or a click on a row's name: show its detail. */
   onOpen(row: TreeRow): void;
+  /** The rows in the DOM (first and last index) changed: their windows may need loading. */
+  onRowsInView?(first: number, last: number): void;
 };
 
 /**
@@ -31,7 +33,7 @@ export type RequirementTreeProps = {
  * announced through aria-activedescendant, because with virtualisation the active row may not be
  * in the DOM at all.
  */
-export function RequirementTree({ rows, current, checked, onToggleFolder, onToggleCheck, onOpen }: RequirementTreeProps) {
+export function RequirementTree({ rows, current, checked, onToggleFolder, onToggleCheck, onOpen, onRowsInView }: RequirementTreeProps) {
   const idPrefix = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
   const treeRef = useRef<HTMLDivElement>(null);
@@ -47,6 +49,11 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: 12,
   });
+
+  const virtualRows = virtualizer.getVirtualItems();
+  const firstInView = virtualRows[0]?.index ?? 0;
+  const lastInView = virtualRows.at(-1)?.index ?? 0;
+  useEffect(() => onRowsInView?.(firstInView, lastInView), [firstInView, lastInView, onRowsInView]);
 
   const currentIndex = indexOfCurrent(rows, current);
   const currentKey = rows[currentIndex]?.key;
@@ -114,7 +121,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
         onBlur={() => setHasFocus(false)}
         style={{ height: virtualizer.getTotalSize(), position: "relative", outline: "none" }}
       >
-        {virtualizer.getVirtualItems().map((virtualRow) => {
+        {virtualRows.map((virtualRow) => {
           const row = rows[virtualRow.index];
           if (!row) return null;
           return (

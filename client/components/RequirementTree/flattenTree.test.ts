@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandedFolderIds, flattenTree, indexOfCurrent } from "./flattenTree.js";
+import { expandedFolderIds, flattenTree, indexOfCurrent, windowsOfPlaceholders } from "./flattenTree.js";
 import { folder, requirement } from "./treeFixtures.js";
 
 const top = [folder(1, "Design", null), folder(2, "Empty", null, false), requirement(10, "Top req", null)];
@@ -60,5 +60,28 @@ describe("flattening the requirement tree", () => {
     const rows = flattenTree([folder(1, "Big", null)], new Map([[1, many]]), new Set([1]));
     expect(rows).toHaveLength(5001);
     expect(new Set(rows.map((row) => row.key)).size).toBe(5001);
+  });
+
+  it("keeps a level's full size while only some windows are loaded, a placeholder in each gap, and names the windows to fetch", () => {
+    // A top level of 1,200 items of which the first window (500) and the third (1,000 on) are loaded.
+    const level = new Array(1200);
+    for (let n = 0; n < 500; n++) level[n] = requirement(1000 + n, `Req ${n}`, null);
+    for (let n = 1000; n < 1200; n++) level[n] = requirement(1000 + n, `Req ${n}`, null);
+    level[0] = folder(1, "Design", null);
+    const bigFolder = new Array(3000);
+    bigFolder[0] = requirement(9, "First inside", 1);
+    const rows = flattenTree(level, new Map([[1, bigFolder]]), new Set([1]));
+
+    expect(rows).toHaveLength(1200 + 3000);
+    expect(rows[3001]).toMatchObject({ kind: "requirement", level: 1, positionInSet: 2, setSize: 1200 });
+    expect(rows[3000 + 500]).toMatchObject({ kind: "loading", level: 1, positionInSet: 501, slot: { parentFolderId: null, position: 500 } });
+    expect(rows[2]).toMatchObject({ kind: "loading", level: 2, setSize: 3000, slot: { parentFolderId: 1, position: 1 } });
+    expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);
+
+    expect(windowsOfPlaceholders(rows.slice(0, 40), 500)).toEqual([{ parentFolderId: 1, window: 0 }]);
+    expect(windowsOfPlaceholders(rows.slice(2990, 3000 + 520), 500)).toEqual([
+      { parentFolderId: 1, window: 5 },
+      { parentFolderId: null, window: 1 },
+    ]);
   });
 });

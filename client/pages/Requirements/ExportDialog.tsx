@@ -1,14 +1,20 @@
 import { Label } from "@atlaskit/form";
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import Select from "@atlaskit/select";
-import { useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import { useExportRequirements } from "../../api/csv.js";
 import { useFlags } from "../../components/Flags/Flags.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
+import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 
-type FormatOption = { label: string; value: "csv" };
-/** Spec sections 5 and 9: requirements export as CSV only. */
-const FORMATS: FormatOption[] = [{ label: "CSV", value: "csv" }];
+const ReqifExportDialog = lazyNamed(() => import("../../components/ReqifExport/ReqifExportDialog.js"), "ReqifExportDialog");
+
+type FormatOption = { label: string; value: "csv" | "reqif" };
+/** Spec sections 5 and 9: requirements export as CSV; issue 35 adds ReqIF for other requirements tools. */
+const FORMATS: FormatOption[] = [
+  { label: "CSV", value: "csv" },
+  { label: "ReqIF", value: "reqif" },
+];
 
 /** Export requirements: choose the format, then the browser downloads the project's CSV. */
 export function ExportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
@@ -16,14 +22,26 @@ export function ExportDialog({ projectId, onClose }: { projectId: number; onClos
   const formatId = useId();
   const [format, setFormat] = useState<FormatOption | null>(FORMATS[0] ?? null);
   const exporter = useExportRequirements(projectId);
+  const formatField = (
+    <>
+      <Label htmlFor={formatId}>Format</Label>
+      <Select<FormatOption> inputId={formatId} options={FORMATS} value={format} onChange={setFormat} />
+    </>
+  );
+  if (format?.value === "reqif") {
+    return (
+      <Suspense fallback={null}>
+        <ReqifExportDialog projectId={projectId} formatField={formatField} onClose={onClose} />
+      </Suspense>
+    );
+  }
   return (
     <Modal onClose={exporter.isPending ? undefined : onClose} width="small">
       <ModalHeader>
         <ModalTitle>Export requirements</ModalTitle>
       </ModalHeader>
       <ModalBody>
-        <Label htmlFor={formatId}>Format</Label>
-        <Select<FormatOption> inputId={formatId} options={FORMATS} value={format} onChange={setFormat} />
+        {formatField}
       </ModalBody>
       <DialogFooter
         label="Export"

@@ -4,7 +4,7 @@ import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialo
 import SectionMessage from "@atlaskit/section-message";
 import Select from "@atlaskit/select";
 import { token } from "@atlaskit/tokens";
-import { useId, useMemo, useState } from "react";
+import { Suspense, useId, useMemo, useState } from "react";
 import { type HeaderMapping as ColumnMapping, mapHeaders } from "../../../common/csvHeaders.js";
 import { hostComponentsOf, hostStatusesOf, unknownNames } from "../../../common/importHostLists.js";
 import { requirementTypeLabel } from "../../../common/labels.js";
@@ -27,10 +27,14 @@ import {
   requirementTypesLoadError,
   STATUSES_LOAD_ERROR,
 } from "../../components/Flags/loadErrors.js";
+import { isReqifFileName } from "../../../common/schemas/reqif.js";
+import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 import { useAppState } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
+
+const ReqifImportDialog = lazyNamed(() => import("../../components/ReqifImport/ReqifImportDialog.js"), "ReqifImportDialog");
 
 type Option<T> = { label: string; value: T };
 /** The target folder (null: the top level) and the folders above it, outermost first. */
@@ -63,6 +67,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const [typeMissing, setTypeMissing] = useState(false);
   const [isSubmitting, setSubmitting] = useState(false);
   const [job, setJob] = useState<JobStatusResponse | undefined>();
+  const [reqifFile, setReqifFile] = useState<File | undefined>();
 
   const isProject = projectId !== GLOBAL_PROJECT_ID;
   const types = useRequirementTypes();
@@ -90,6 +95,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const result = job?.result as ImportResult | null | undefined;
 
   const chooseFile = async (chosen: File | undefined) => {
+    // A ReqIF file has its own steps (preview, type mapping).
+    if (chosen && isReqifFileName(chosen.name)) return setReqifFile(chosen);
     setFile(chosen);
     setProblem(undefined);
     setJob(undefined);
@@ -158,6 +165,13 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     }
   };
 
+  if (reqifFile) {
+    return (
+      <Suspense fallback={null}>
+        <ReqifImportDialog projectId={projectId} file={reqifFile} onClose={onClose} />
+      </Suspense>
+    );
+  }
   const running = job !== undefined && status !== "failed";
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
@@ -165,11 +179,11 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
         <ModalTitle>Import requirements</ModalTitle>
       </ModalHeader>
       <ModalBody>
-        <Label htmlFor={ids.file}>CSV file</Label>
+        <Label htmlFor={ids.file}>CSV or ReqIF file</Label>
         <input
           id={ids.file}
           type="file"
-          accept=".csv,text/csv"
+          accept=".csv,text/csv,.reqif,.reqifz"
           disabled={isSubmitting}
           onChange={(event) => void chooseFile(event.target.files?.[0])}
         />

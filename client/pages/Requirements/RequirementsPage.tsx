@@ -161,6 +161,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
               onToggleFolder={setFolderOpen}
               onToggleCheck={toggleChecked}
               onOpen={openRow}
+              onRowsInView={tree.showRows}
             />
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>

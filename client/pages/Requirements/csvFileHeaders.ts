@@ -1,13 +1,14 @@
 import { parse } from "csv-parse/browser/esm/sync";
+import { CSV_READING } from "../../../common/csvReading.js";
 
 /** Enough of the file for any real header row, without reading a large file whole. */
 const HEAD_BYTES = 256 * 1024;
 
-/** The header row of a CSV file (BOM dropped, quoted names read), or [] when there is none. */
+/** The header row of a CSV file as the import job reads it (CSV_READING), or [] when there is none. */
 export async function csvFileHeaders(file: Blob): Promise<string[]> {
   const head = await file.slice(0, HEAD_BYTES).text();
   try {
-    const [first] = parse(head, { bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }) as string[][];
+    const [first] = parse(head, { ...CSV_READING, to: 1 }) as string[][];
     return first ?? [];
   } catch {
     return [];
@@ -30,7 +31,7 @@ export async function csvColumnValues<Group extends string>(
   if (groups.every(([, indexes]) => indexes.length === 0)) return result();
   // The streaming reader is loaded only when a file is chosen: the dialog's own code stays small.
   const { parse } = await import("csv-parse/browser/esm");
-  const parser = parse({ bom: true, from_line: 2, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  const parser = parse({ ...CSV_READING, from: 2 });
   parser.on("data", (record: string[]) => {
     for (const [group, indexes] of groups) {
       for (const index of indexes) {

@@ -88,68 +88,65 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
 
   return (
     <>
-    {issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
-    <div
-      ref={scrollRef}
-      style={scrollPaneStyle(240)}
-    >
-      <table aria-label="Traceability matrix" aria-rowcount={totalRows + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
-        <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
-          <tr aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
-            {headings.map((heading) => (
-              <th key={`requirement-${heading}`} style={headingStyle}>
-                {heading}
-              </th>
-            ))}
-            {issueTypes.map((type) => (
-              <th key={type.id} style={headingStyle}>
-                {type.name}
-                {issues.isFetching ? "…" : ""}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody style={{ display: "grid", height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualRows.map((virtualRow) => {
-            const row = rowAt(virtualRow.index);
-            const requirement = row && requirementOf(row);
-            const placement = {
-              display: "grid",
-              gridTemplateColumns: template,
-              position: "absolute" as const,
-              width: "100%",
-              transform: `translateY(${virtualRow.start}px)`,
-            };
-            if (!row || !requirement)
+      {issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
+      <div ref={scrollRef} style={scrollPaneStyle(240)}>
+        <table aria-label="Traceability matrix" aria-rowcount={totalRows + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
+          <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
+            <tr aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
+              {headings.map((heading) => (
+                <th key={`requirement-${heading}`} style={headingStyle}>
+                  {heading}
+                </th>
+              ))}
+              {issueTypes.map((type) => (
+                <th key={type.id} style={headingStyle}>
+                  {type.name}
+                  {issues.isFetching ? "…" : ""}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody style={{ display: "grid", height: virtualizer.getTotalSize(), position: "relative" }}>
+            {virtualRows.map((virtualRow) => {
+              const row = rowAt(virtualRow.index);
+              const requirement = row && requirementOf(row);
+              const placement = {
+                display: "grid",
+                gridTemplateColumns: template,
+                position: "absolute" as const,
+                width: "100%",
+                transform: `translateY(${virtualRow.start}px)`,
+              };
+              if (!row || !requirement)
+                return (
+                  <tr key={virtualRow.key} aria-rowindex={virtualRow.index + 2} aria-busy="true" style={{ ...placement, height: ESTIMATED_ROW_HEIGHT }}>
+                    <td style={cellStyle}>…</td>
+                  </tr>
+                );
               return (
-                <tr key={virtualRow.key} aria-rowindex={virtualRow.index + 2} aria-busy="true" style={{ ...placement, height: ESTIMATED_ROW_HEIGHT }}>
-                  <td style={cellStyle}>…</td>
+                <tr
+                  key={virtualRow.key}
+                  ref={virtualizer.measureElement}
+                  data-index={virtualRow.index}
+                  aria-rowindex={virtualRow.index + 2}
+                  style={placement}
+                >
+                  <td style={cellStyle}>{idOf(requirement)}</td>
+                  <td style={cellStyle}>{requirement.name}</td>
+                  <td style={cellStyle}>{typeNames.get(requirement.requirement_type_id) ?? ""}</td>
+                  {issueTypes.map((type) => (
+                    <td key={type.id} style={cellStyle}>
+                      {issuesOfType(row, type.id, issues.byId).map((issue) => (
+                        <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />
+                      ))}
+                    </td>
+                  ))}
                 </tr>
               );
-            return (
-              <tr
-                key={virtualRow.key}
-                ref={virtualizer.measureElement}
-                data-index={virtualRow.index}
-                aria-rowindex={virtualRow.index + 2}
-                style={placement}
-              >
-                <td style={cellStyle}>{idOf(requirement)}</td>
-                <td style={cellStyle}>{requirement.name}</td>
-                <td style={cellStyle}>{typeNames.get(requirement.requirement_type_id) ?? ""}</td>
-                {issueTypes.map((type) => (
-                  <td key={type.id} style={cellStyle}>
-                    {issuesOfType(row, type.id, issues.byId).map((issue) => (
-                      <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />
-                    ))}
-                  </td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+            })}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

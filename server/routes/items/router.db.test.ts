@@ -116,11 +116,66 @@ describe("the item tree", () => {
     const folder = await post("/api/folder", { name: "Ours", project: 50000 });
     const otherAuth = await bearer(ctx, await createTenant(ctx.deps.db));
     const primary = await api().get("/api/item/primary").query({ atlassian_project_id: 50000 }).set("Authorization", otherAuth);
-    expect(primary.body).toEqual({ items: [] });
+    expect(primary.body).toEqual({ items: [], total_items: 0 });
     const children = await api()
       .get(`/api/item/${folder.folder_id}/descendant`)
       .query({ atlassian_project_id: 50000 })
       .set("Authorization", otherAuth);
     expect(children.status).toBe(404);
+  });
+
+  it("answers a level a window at a time, never more than 1,000 items, with the level's total", async () => {
+    const site = await createTenant(ctx.deps.db);
+    const siteAuth = await bearer(ctx, site);
+    const typeId = (await seedRequirementTypes(ctx.deps.db, site.tenantId)).SYS;
+    const [holder] = await ctx.deps
+      .db("folders")
+      .insert({ tenant_id: site.tenantId, project_id: PROJECT, name: "Holder", created_by: "t" })
+      .returning("folder_id");
+    const folderNames = ["Beta", "Alpha", "Gamma"];
+    for (const parent of [null, holder.folder_id]) {
+      await ctx.deps
+        .db("folders")
+        .insert(folderNames.map((name) => ({ tenant_id: site.tenantId, project_id: PROJECT, parent_folder_id: parent, name, created_by: "t" })));
+    }
+    const ids: number[] = [];
+    for (let start = 0; start < 1200; start += 400) {
+      const rows = Array.from({ length: 400 }, (_, i) => ({
+        tenant_id: site.tenantId,
+        project_id: PROJECT,
+        parent_folder_id: holder.folder_id,
+        requirement_type_id: typeId,
+        name: `Requirement ${start + i}`,
+        created_by: "t",
+      }));
+      ids.push(...(await ctx.deps.db("requirements").insert(rows).returning("requirement_id")).map((row) => Number(row.requirement_id)));
+    }
+    const level = (query: Record<string, unknown>) =>
+      api().get(`/api/item/${holder.folder_id}/descendant`).query({ atlassian_project_id: PROJECT, ...query }).set("Authorization", siteAuth);
+    const names = (body: { items: { name: string }[] }) => body.items.map((item) => item.name);
+
+    const whole = await level({});
+    expect(whole.status).toBe(200);
+    expect(whole.body.total_items).toBe(1203);
+    expect(whole.body.items).toHaveLength(1000);
+    expect(names(whole.body).slice(0, 4)).toEqual(["Alpha", "Beta", "Gamma", "Requirement 0"]);
+
+    // A window across the folders' end and into the requirements, then one at the very end.
+    const across = await level({ offset: 2, limit: 3 });
+    expect(names(across.body)).toEqual(["Gamma", "Requirement 0", "Requirement 1"]);
+    const last = await level({ offset: 1200, limit: 50 });
+    expect(last.body.items.map((item: { requirement_id: number }) => item.requirement_id)).toEqual(ids.slice(-3));
+    expect((await level({ offset: 5000 })).body).toEqual({ items: [], total_items: 1203 });
+
+    const top = await api().get("/api/item/primary").query({ atlassian_project_id: PROJECT, limit: 2, expand: holder.folder_id }).set("Authorization", siteAuth);
+    expect(top.body.total_items).toBe(4);
+    expect(names(top.body)).toEqual(["Alpha", "Beta"]);
+    const opened = await api().get("/api/item/primary").query({ atlassian_project_id: PROJECT, offset: 3, limit: 1, expand: holder.folder_id }).set("Authorization", siteAuth);
+    expect(names(opened.body)).toEqual(["Holder"]);
+    expect(opened.body.items[0].descendants.map((item: { name: string }) => item.name)).toEqual(["Alpha"]);
+
+    const tooMany = await level({ limit: 1001 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ limit: ["Must be at most 1000"] });
   });
 });

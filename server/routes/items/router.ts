@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
-import { FolderIdSchema, FolderQuerySchema } from "../../../common/schemas/folder.js";
-import { ItemsQuerySchema, ItemsResponseSchema } from "../../../common/schemas/item.js";
+import { FolderIdSchema } from "../../../common/schemas/folder.js";
+import { ItemsQuerySchema, ItemsResponseSchema, ItemsWindowQuerySchema } from "../../../common/schemas/item.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
 import { named, requireAccess } from "../../middleware/requireAccess.js";
@@ -14,15 +14,16 @@ export const docs: ApiRouteDoc[] = [
     method: "get",
     path: "/api/item/primary",
     summary:
-      "Top-level folders and requirements of a project; each repeated expand={folderId} nests that folder's children as descendants",
+      "Top-level folders and requirements of a project, a window at a time: `limit` (default and most 1000) items from `offset`, folders then requirements, and total_items, how many the level holds; each repeated expand={folderId} nests that folder's first `limit` children as descendants",
     query: ItemsQuerySchema,
     response: ItemsResponseSchema,
   },
   {
     method: "get",
     path: "/api/item/:folderId(\\d+)/descendant",
-    summary: "Direct children (folders, then requirements) of a folder",
-    query: FolderQuerySchema,
+    summary:
+      "Direct children of a folder (folders, then requirements), a window at a time: `limit` (default and most 1000) items from `offset`, and total_items",
+    query: ItemsWindowQuerySchema,
     response: ItemsResponseSchema,
   },
 ];
@@ -36,7 +37,8 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(ItemsQuerySchema, req.query);
-      res.json({ items: await listItems(deps, actor, query.atlassian_project_id, null, query.expand) });
+      const level = await listItems(deps, actor, query.atlassian_project_id, null, query, query.expand);
+      res.json({ items: level.items, total_items: level.total });
     }),
   );
 
@@ -45,9 +47,10 @@ export function router(deps: AppDeps): Router {
     requireAccess(deps, "browse", named.folderInPath("folderId")),
     handle(async (req, res) => {
       const actor = authOf(req);
-      const query = parse(FolderQuerySchema, req.query);
+      const query = parse(ItemsWindowQuerySchema, req.query);
       const folder = await getFolderRow(deps, actor, parse(FolderIdSchema, req.params.folderId), query.atlassian_project_id);
-      res.json({ items: await listItems(deps, actor, folder.project_id, folder.folder_id) });
+      const level = await listItems(deps, actor, folder.project_id, folder.folder_id, query);
+      res.json({ items: level.items, total_items: level.total });
     }),
   );
 

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
+import { CSV_READING } from "../../../common/csvReading.js";
 import { badRequest } from "../../errors.js";
 
 /**
@@ -12,18 +13,13 @@ export const MAX_RECORD_BYTES = 1_000_000;
 /**
  * The records of a CSV file as Jira, Excel and Google Sheets write it, one at a time: UTF-8 with
  * or without BOM, CRLF or LF, quoted cells holding commas, quotes and line breaks, rows of
- * uneven length. Blank lines and rows of empty cells are skipped. The first record is the header.
+ * uneven length, read as the import dialog reads them (CSV_READING: blank lines and rows of empty
+ * cells skipped). The first record is the header.
  * A record longer than MAX_RECORD_BYTES refuses the file (400, which fails an import job with it).
  */
 export async function* csvRecords(input: Readable): AsyncIterable<string[]> {
   const records = input.pipe(
-    parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-      max_record_size: MAX_RECORD_BYTES,
-    }),
+    parse({ ...CSV_READING, max_record_size: MAX_RECORD_BYTES }),
   );
   try {
     yield* records;
@@ -36,7 +32,7 @@ export async function* csvRecords(input: Readable): AsyncIterable<string[]> {
 
 const QUOTE = 0x22;
 const LINE_FEED = 0x0a;
-/** Bytes that leave a record empty for csvRecords (it trims cells): comma, carriage return, space, tab. */
+/** Bytes that leave a record empty for csvRecords (a record of empty cells, whitespace between them): comma, carriage return, space, tab. */
 const EMPTY_BYTES = new Set([0x2c, 0x0d, 0x20, 0x09]);
 
 /**

@@ -45,6 +45,15 @@ export class ImportFolders {
     return created;
   }
 
+  /**
+   * Every folder the import resolved or created, the target included: its rows and new folders hang
+   * below them, so all must still be there when it commits (the tree is not locked while it reads).
+   */
+  folderIds(): number[] {
+    const ids = [this.target.folderId, ...this.childrenOf.keys(), ...this.idOfPath.values()];
+    return [...new Set(ids.filter((id): id is number => id !== null))];
+  }
+
   /** Active child folders by exact name; of two with one name the first by id, as the tree lists them. */
   private async children(parentId: number | null): Promise<Map<string, number>> {
     const cached = this.childrenOf.get(parentId);

@@ -21,7 +21,7 @@ import {
   refusedDisplayIds,
   setImportedRows,
 } from "../../db/csvImportStore.js";
-import { findFolder } from "../../db/folderStore.js";
+import { countActiveFolders, findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload } from "../../db/uploadStore.js";
@@ -45,7 +45,8 @@ export type ImportHooks = {
 
 /** Rows per insert: each column travels as one array, so a batch's size is bounded by memory, not bind parameters. */
 const BATCH_ROWS = 2000;
-const FILE_NOT_FOUND = "The file was not found. Upload it again.";
+const FOLDER_DELETED_WHILE_IMPORTING = "A folder the import writes into was deleted while it ran. Import the file again.";
+export const FILE_NOT_FOUND = "The file was not found. Upload it again.";
 
 /**
  * What POST /api/import-issues checks before it starts a job (and the job again when it runs, and
@@ -115,11 +116,24 @@ export async function runImport(
         projectId: request.atlassian_project_id,
         createdBy: actor.accountId,
       });
-      // The type (shared row lock) and the target folder (shared tree lock) cannot be deleted until
-      // the commit; the check before the file was opened may be stale by now.
-      await write.lock([], { projectId: request.atlassian_project_id });
+      // The type cannot be deleted until the commit (shared row lock); the check before the file
+      // was opened may be stale by now.
       await checkImportRequest(trx, actor, request, "share");
-      const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true });
+      const folders = new ImportFolders(trx, tenantId, {
+        projectId: request.atlassian_project_id,
+        folderId: request.location,
+        createdBy: actor.accountId,
+      });
+      const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true }, folders);
+      // Issue 37: the folder tree is locked only now that the file is read and its rows written, so
+      // a folder moved or deleted meanwhile did not wait for the whole file. A move leaves the rows'
+      // folders where the rows can be found; a delete is found here (shared lock: it has committed)
+      // and the import refused, every row rolled back.
+      await write.lock([], { projectId: request.atlassian_project_id });
+      const used = folders.folderIds();
+      if ((await countActiveFolders(trx, tenantId, used)) !== used.length) {
+        throw fieldError("location", FOLDER_DELETED_WHILE_IMPORTING);
+      }
       await setImportedRows(trx, tenantId, request.file_name, imported);
       const result = { imported, errors: [], error_count: 0 };
       await hooks.beforeCommit?.(trx, result);
@@ -196,16 +210,16 @@ async function checkAndWrite(
   fields: Attribute[],
   hooks: ImportHooks,
   mode: { write: boolean },
+  folders = new ImportFolders(db, actor.tenantId, {
+    projectId: request.atlassian_project_id,
+    folderId: request.location,
+    createdBy: actor.accountId,
+  }),
 ): Promise<number> {
   const { tenantId } = actor;
   const errors = new RowErrors();
   let written = 0;
   let stoppedAtRefusedRow = false;
-  const folders = new ImportFolders(db, tenantId, {
-    projectId: request.atlassian_project_id,
-    folderId: request.location,
-    createdBy: actor.accountId,
-  });
   const insert = async (rows: ImportedRow[], parentFolderIds: (number | null)[]) => {
     try {
       await insertImportBatch(

@@ -1,7 +1,8 @@
 import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
-import { findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
-import { listRequirementChildren } from "../../db/requirementListStore.js";
+import { countFolderChildren, findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
+import type { ListWindow } from "../../db/queryHelpers.js";
+import { countRequirementChildren, listRequirementChildren } from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toListItem } from "../requirements/requirementViews.js";
@@ -18,43 +19,66 @@ const toFolderItem = (row: FolderRow): FolderItem => ({
   descendants: [],
 });
 
+/** One level of the tree: a window of its items and how many it holds in all. */
+export type ItemsWindow = { items: Item[]; total: number };
+
 /**
- * Folders (by name) then requirements (by id) under the given parent, with the children of every
- * expanded folder nested as `descendants`: folders and requirements queried side by
- * side where the pool has more than one connection, however many folders are open.
+ * `window.limit` items from `window.offset` of the parent's children, folders (by name) then
+ * requirements (by id), as one list: the folders' count says where the requirements start. Each
+ * part is one index range scan; the counts are index-only.
+ */
+async function levelWindow(
+  deps: ServiceDeps,
+  actor: Actor,
+  projectId: number,
+  parentFolderId: number | null,
+  window: ListWindow,
+): Promise<ItemsWindow> {
+  const { db } = deps;
+  const { tenantId } = actor;
+  const [folderCount, requirementCount] = await Promise.all([
+    countFolderChildren(db, tenantId, projectId, parentFolderId),
+    countRequirementChildren(db, tenantId, projectId, parentFolderId),
+  ]);
+  const folders =
+    window.offset < folderCount ? await listFolderChildren(db, tenantId, projectId, [parentFolderId], window) : [];
+  const requirementWindow = { offset: Math.max(0, window.offset - folderCount), limit: window.limit - folders.length };
+  const requirements =
+    requirementWindow.limit > 0 && requirementWindow.offset < requirementCount
+      ? await listRequirementChildren(db, tenantId, projectId, [parentFolderId], requirementWindow)
+      : [];
+  return { items: [...folders.map(toFolderItem), ...requirements.map(toListItem)], total: folderCount + requirementCount };
+}
+
+/**
+ * A window of the parent's children (issue 37: never a whole level in one answer), with the first
+ * `window.limit` children of every expanded folder nested as `descendants`: every level is read
+ * side by side where the pool has more than one connection, however many folders are open.
  */
 export async function listItems(
   deps: ServiceDeps,
   actor: Actor,
   projectId: number,
   parentFolderId: number | null,
+  window: ListWindow,
   expand: number[] = [],
-): Promise<Item[]> {
-  const expanded = new Set(expand.filter((id) => id !== parentFolderId));
-  const parents = [parentFolderId, ...expanded];
-  const [folderRows, requirementRows] = await Promise.all([
-    listFolderChildren(deps.db, actor.tenantId, projectId, parents),
-    listRequirementChildren(deps.db, actor.tenantId, projectId, parents),
+): Promise<ItemsWindow> {
+  const expanded = [...new Set(expand.filter((id) => id !== parentFolderId))];
+  const [level, ...expandedLevels] = await Promise.all([
+    levelWindow(deps, actor, projectId, parentFolderId, window),
+    ...expanded.map((folderId) => levelWindow(deps, actor, projectId, folderId, { offset: 0, limit: window.limit })),
   ]);
-  const folders = folderRows.map(toFolderItem);
-
-  const children = new Map<number | null, Item[]>();
-  const add = (parent: number | null, item: Item) => {
-    const siblings = children.get(parent);
-    if (siblings) siblings.push(item);
-    else children.set(parent, [item]);
-  };
-  for (const folder of folders) add(folder.parent_folder_id, folder);
-  for (const row of requirementRows) add(row.parent_folder_id, toListItem(row));
+  const children = new Map<number, Item[]>(expanded.map((folderId, n) => [folderId, expandedLevels[n]?.items ?? []]));
 
   const visited = new Set<number>();
-  const build = (parent: number | null): Item[] =>
-    (children.get(parent) ?? []).map((item) => {
-      if (item.type !== "folder" || !expanded.has(item.folder_id) || visited.has(item.folder_id)) return item;
+  const build = (items: Item[]): Item[] =>
+    items.map((item) => {
+      const nested = item.type === "folder" ? children.get(item.folder_id) : undefined;
+      if (item.type !== "folder" || !nested || visited.has(item.folder_id)) return item;
       visited.add(item.folder_id);
-      return { ...item, descendants: build(item.folder_id) };
+      return { ...item, descendants: build(nested) };
     });
-  return build(parentFolderId);
+  return { items: build(level?.items ?? []), total: level?.total ?? 0 };
 }
 
 /** The folder must exist in this tenant (and in the project, when the caller names one). */

@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { FOLDER_NAME_MAX } from "../../../common/schemas/folder.js";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
-import type { ReqifImportRequest, ReqifImportResult } from "../../../common/schemas/reqif.js";
+import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../../../common/schemas/reqif.js";
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
@@ -25,7 +25,6 @@ import {
   fieldPlanOf,
   isChapterHeading,
   objectContentOf,
-  prefixFor,
   standardRoleOf,
   typeNameFor,
   UNTYPED_OBJECTS_TYPE,

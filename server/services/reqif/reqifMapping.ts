@@ -1,6 +1,6 @@
 import { MAX_ATTRIBUTE_OPTION_LENGTH, MAX_ATTRIBUTE_OPTIONS, MAX_ATTRIBUTE_VALUE_LENGTH } from "../../../common/schemas/attribute.js";
 import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/requirement.js";
-import { REQUIREMENT_TYPE_NAME_MAX, REQUIREMENT_TYPE_PREFIX_MAX } from "../../../common/schemas/requirementType.js";
+import { REQUIREMENT_TYPE_NAME_MAX } from "../../../common/schemas/requirementType.js";
 import {
   type ReqifAttributeDefinition,
   type ReqifDocument,
@@ -124,14 +124,6 @@ export function isChapterHeading(document: ReqifDocument, object: ReqifSpecObjec
     filled.length > 0 &&
     filled.every((value) => document.attributeDefinitions.get(value.definition)?.longName.trim().toLowerCase() === "reqif.chaptername")
   );
-}
-
-/** A prefix for a new requirement type: the initials of its name's words (up to four), else its first letters. */
-export function prefixFor(typeName: string): string {
-  const words = typeName.match(/[A-Za-z][A-Za-z0-9]*/g) ?? [];
-  const initials = words.map((word) => word[0]).join("").toUpperCase();
-  const prefix = initials.length >= 2 ? initials : (words[0] ?? "").toUpperCase();
-  return (prefix || "REQ").slice(0, Math.min(4, REQUIREMENT_TYPE_PREFIX_MAX));
 }
 
 export const typeNameFor = (longName: string) => longName.trim().slice(0, REQUIREMENT_TYPE_NAME_MAX) || UNTYPED_OBJECTS_TYPE;

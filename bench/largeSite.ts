@@ -1,0 +1,72 @@
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import type { Frame, Page } from "playwright-core";
+import { DEFAULT_SITE } from "../emulator/sites.js";
+import { findInstallationByClientKey } from "../server/db/installationStore.js";
+import { seedLargeProject } from "../server/scripts/seedLarge.js";
+import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The emulator's projects: PUMP holds the large foldered project, ROVER 100,000 at its top level, PAY the small baseline. */
+export const PROJECTS = { large: { id: 10000, key: "PUMP" }, flat: { id: 10001, key: "ROVER" }, small: { id: 10002, key: "PAY" } };
+export const RUNS = 5;
+
+/**
+ * The add-on in production mode serving `npm run build`'s dist/client next to the emulated Jira,
+ * its default site seeded (seed:large): PUMP with 100,000 requirements in 500 folders (the first
+ * holding 5,000) and 500,000 issue links, and PAY with 1,000 requirements in 10 folders (the first
+ * holding 50) as the baseline of the same shape; with `flat`, ROVER with 100,000 at its top level.
+ */
+export async function startLargeSite({ flat }: { flat: boolean }) {
+  const { build } = await import("vite");
+  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "error" });
+  // In production ACE accepts installs only from Atlassian's hosts (README, AC_HOST_WHITELIST); it reads process.env.
+  const whitelist = process.env.AC_HOST_WHITELIST;
+  process.env.AC_HOST_WHITELIST = "localhost";
+  const harness = await startHarness({
+    addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij", FRAME_ANCESTORS: "http://localhost:*" },
+  }).finally(() => {
+    if (whitelist === undefined) delete process.env.AC_HOST_WHITELIST;
+    else process.env.AC_HOST_WHITELIST = whitelist;
+  });
+  const site = harness.sites.get(DEFAULT_SITE);
+  const installation = site && (await findInstallationByClientKey(harness.addonDeps.db, site.jira.clientKey));
+  if (!installation) throw new Error("The emulator's default site is not installed");
+  const db = harness.addonDeps.db;
+  const started = performance.now();
+  const large = await seedLargeProject(db, installation.tenantId, { projectId: PROJECTS.large.id });
+  const small = await seedLargeProject(db, installation.tenantId, {
+    projectId: PROJECTS.small.id,
+    requirements: 1000,
+    folders: 10,
+    bigFolderRequirements: 50,
+  });
+  if (flat) await seedLargeProject(db, installation.tenantId, { projectId: PROJECTS.flat.id, folders: 0, linksPerRequirement: 0 });
+  process.stdout.write(`  seeded in ${Math.round((performance.now() - started) / 1000)} s\n`);
+  return { harness, bigFolders: { large: large.folderIds[0] as number, small: small.folderIds[0] as number } };
+}
+
+/** A fresh browser context (cold cache, new sign-in) on one of the add-on's project pages; answers the add-on's frame. */
+export async function openProjectPage(harness: Harness, project: { id: number; key: string }, state: string): Promise<{ page: Page; frame: () => Promise<Frame> }> {
+  const context = await harness.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(
+    `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=${project.key}&project.id=${project.id}#!${project.id}-${state}`,
+    { waitUntil: "commit" },
+  );
+  return { page, frame: () => addonFrame(page, harness.addonUrl) };
+}
+
+/** Median of RUNS samples. */
+export async function median(sample: () => Promise<number>): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) samples.push(await sample());
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+/** The add-on page's JavaScript heap in bytes (Chromium's performance.memory). */
+export const usedHeapBytes = (frame: Frame) =>
+  frame.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? Number.NaN);

@@ -1,0 +1,31 @@
+import type { JobStatusResponse } from "../../common/schemas/job.js";
+import type {
+  ReqifExportRequestInput,
+  ReqifImportRequestInput,
+  ReqifPreview,
+} from "../../common/schemas/reqif.js";
+import type { SignGetResponse } from "../../common/schemas/storage.js";
+import { api } from "./client.js";
+
+/** POST /api/import-reqif/preview: what an uploaded ReqIF file holds. */
+export const previewReqif = (fileName: string) => api.post<ReqifPreview>("/api/import-reqif/preview", { file_name: fileName });
+
+/** POST /api/import-reqif: the job to follow. */
+export const startReqifImport = (request: ReqifImportRequestInput) => api.post<{ job_id: string }>("/api/import-reqif", request);
+
+/** POST /api/requirement/export/reqif: the job to follow. */
+export const startReqifExport = (request: ReqifExportRequestInput) =>
+  api.post<{ job_id: string }>("/api/requirement/export/reqif", request);
+
+/** A finished export's file, downloaded under the name the server gave it (POST /api/sign-s3-get). */
+export async function downloadExport(job: JobStatusResponse): Promise<string> {
+  const { file_name, original_file_name } = job.result as { file_name: string; original_file_name: string };
+  const signed = await api.post<SignGetResponse>("/api/sign-s3-get", { uuid_file_name: file_name, original_file_name });
+  const link = document.createElement("a");
+  link.href = signed.presigned_url;
+  link.download = signed.original_file_name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  return signed.original_file_name;
+}
