@@ -34,6 +34,7 @@ export const named = {
   folderInPath: (param = "id") => owned("folder", "Folder", (req) => req.params[param]),
   folderInBody: (name: string) => owned("folder", "Folder", (req) => field(req.body, name)),
   baselineInPath: (param = "id") => owned("baseline", "Baseline", (req) => req.params[param]),
+  baselineInBody: (name: string) => owned("baseline", "Baseline", (req) => field(req.body, name)),
   baselinesInQuery: (...names: string[]) => owned("baseline", "Baseline", (req) => names.flatMap((name) => idsIn(field(req.query, name)))),
   attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => {
     const fileName = UuidFileNameSchema.safeParse(field(req.body, name));
