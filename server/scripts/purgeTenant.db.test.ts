@@ -46,6 +46,7 @@ async function seedSite(db: Db, tenant: TestTenant): Promise<void> {
   await db("customer_settings").insert({ tenant_id });
   await db("jobs").insert({ tenant_id, name: "export" });
   await db("notification_deliveries").insert({ tenant_id, delivery_key: "comment:1:1:10001" });
+  await db("reqif_identifiers").insert({ tenant_id, project_id: 10000, reqif_identifier: "_R1", requirement_id });
   await db("csv_imports").insert({ tenant_id, uuid_file_name: `${tenant_id}.csv`, project_id: 10000, imported_rows: 2, created_by: "u" });
 }
 
