@@ -8,6 +8,7 @@ import { rateLimit } from "../middleware/rateLimit.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
+import * as coverage from "./coverage/router.js";
 import * as baselines from "./baselines/router.js";
 import * as csv from "./csv/router.js";
 import * as customerSettings from "./customerSettings/router.js";
@@ -39,6 +40,7 @@ const features: Feature[] = [
   jobs,
   baselines,
   csv,
+  coverage,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */
