@@ -60,8 +60,7 @@ function scopeBindings(tenantId: string, scope: CoverageScope) {
   return { tenantId, folderId: scope.folderId ?? null, projectIds: `{${scope.projectIds.join(",")}}` };
 }
 
-/** The coverage statement and its bindings, exported so the bench can time the bare SQL against the store. */
-export function coverageStatement(tenantId: string, scope: CoverageScope): { sql: string; bindings: Record<string, unknown> } {
+function coverageStatement(tenantId: string, scope: CoverageScope): { sql: string; bindings: Record<string, unknown> } {
   return {
     sql: `${scopeSql(scope)}
     SELECT (SELECT count(*) FROM scope) AS requirements,
