@@ -13,6 +13,16 @@ export type ErrorBody = ResultError | FieldErrors;
 export const ADMINISTRATORS_ONLY = "Only Jira administrators can change rmCloud's configuration";
 
 /**
+ * The 403 `Result` of a change of a project's requirements, folders or imports (or baselines) by
+ * someone Jira does not let edit that project's issues (or who lacks rmCloud's own project
+ * permission, once the site grants it); the client shows the same text on the disabled buttons.
+ */
+export const PROJECT_ACCESS_MESSAGES = {
+  edit: "You don't have permission to change this project's requirements in Jira",
+  manageBaselines: "You don't have permission to manage this project's baselines in Jira",
+} as const;
+
+/**
  * Spec section 8: a Result field is used as is; otherwise each field name is shown
  * followed by a dash and its messages, nested one level.
  */

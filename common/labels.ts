@@ -21,6 +21,9 @@ export function requirementLabel(requirement: LabelledRequirement): string {
   return `${requirementIdLabel(requirement)}: ${requirement.name}`;
 }
 
+/** What a requirement of a project the person may not browse in Jira is shown as (a link to it from a visible one). */
+export const RESTRICTED_REQUIREMENT = "Restricted requirement";
+
 /** A requirement type in every picker that offers types: its name and prefix, "System (SYS)". */
 export function requirementTypeLabel(type: { name: string; prefix: string }): string {
   return type.prefix ? `${type.name} (${type.prefix})` : type.name;

@@ -3,8 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { createQueryStringHash, encodeSymmetric, fromMethodAndUrl, SymmetricAlgorithm } from "atlassian-jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { restrictedUser, seedContentUsers } from "./seed/users.js";
+import { RESTRICTED_PAGE_ID } from "./seed/confluence.js";
+import { browseOnlyUser, restrictedUser, seedContentUsers } from "./seed/users.js";
 import { type Emulator, startEmulator } from "./server.js";
+import { DEFAULT_SITE } from "./sites.js";
 import { type StubAddon, startStubAddon } from "./testing/stubAddon.js";
 
 type SiteRecord = { name: string; baseUrl: string; jira: { clientKey: string; sharedSecret: string }; confluence: { clientKey: string; sharedSecret: string }; license: string };
@@ -240,8 +242,42 @@ describe("the emulated Jira and Confluence", () => {
       expect(await (await call("/", { as: "user" })).text()).toContain(">ROVER<");
       const assignable = async (project: string) =>
         ((await (await call(`/rest/api/3/user/assignable/search?project=${project}&maxResults=1000`, { as: "user" })).json()) as { accountId: string }[]).map((u) => u.accountId);
-      expect(await assignable("ROVER")).toEqual(seedContentUsers.map((u) => u.accountId));
-      expect(await assignable("PUMP")).toEqual([...seedContentUsers.map((u) => u.accountId), restrictedUser.accountId]);
+      expect(await assignable("ROVER")).toEqual([...seedContentUsers.map((u) => u.accountId), browseOnlyUser.accountId]);
+      expect(await assignable("PUMP")).toEqual([...seedContentUsers.map((u) => u.accountId), restrictedUser.accountId, browseOnlyUser.accountId]);
+    });
+
+    it("tells browsing from editing: Sami Okafor browses PUMP but edits only ROVER and PAY, and an app's own permission only once a scheme grants it", async () => {
+      const appPermission = "rmcloud__edit-requirements";
+      const asked = { projectPermissions: [{ permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", appPermission], projects: [10000, 10001, 10002] }] };
+      const schemeGrants = async () =>
+        ((await (await call("/rest/api/3/permissionscheme?expand=permissions", { as: "app" })).json()) as { permissionSchemes: { permissions: { permission: string }[] }[] }).permissionSchemes.flatMap((scheme) =>
+          scheme.permissions.map((grant) => grant.permission),
+        );
+
+      expect((await check({ accountId: browseOnlyUser.accountId, ...asked })).body.projectPermissions).toEqual([
+        { permission: "BROWSE_PROJECTS", issues: [], projects: [10000, 10001, 10002] },
+        { permission: "EDIT_ISSUES", issues: [], projects: [10001, 10002] },
+        { permission: appPermission, issues: [], projects: [] },
+      ]);
+      expect(await schemeGrants()).not.toContain(appPermission);
+
+      const emulated = emulator.sites.get(DEFAULT_SITE);
+      emulated?.content.grants.appPermissions.push(appPermission);
+      try {
+        expect(await schemeGrants()).toContain(appPermission);
+        expect((await check({ accountId: browseOnlyUser.accountId, ...asked })).body.projectPermissions?.[2]).toEqual({ permission: appPermission, issues: [], projects: [10001, 10002] });
+      } finally {
+        emulated?.content.grants.appPermissions.splice(0);
+      }
+    });
+
+    it("keeps a restricted page from those its restriction leaves out, asked by the app or read as the user", async () => {
+      const permission = async (accountId: string) =>
+        (await (await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}/permission/check`, { method: "POST", as: "user", body: JSON.stringify({ subject: { type: "user", identifier: accountId }, operation: "read" }) })).json()) as { hasPermission: boolean };
+      expect((await permission(alana)).hasPermission).toBe(true);
+      expect((await permission(restrictedUser.accountId)).hasPermission).toBe(false);
+      expect((await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}`, { as: "user", user: restrictedUser.accountId })).status).toBe(404);
+      expect((await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}`, { as: "user" })).status).toBe(200);
     });
   });
 

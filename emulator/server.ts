@@ -396,7 +396,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const adminPages = desc ? [...modulesOf(desc, "configurePage"), ...modulesOf(desc, "postInstallPage"), ...modulesOf(desc, "adminPages"), ...modulesOf(desc, "generalPages")] : [];
     const viewer = sessionUser(req).accountId;
     const projects = current.content.projects
-      .filter((p) => userMayBrowseProject(viewer, p))
+      .filter((p) => userMayBrowseProject(current, viewer, p))
       .map((p) => {
         const count = current.content.issues.filter((i) => i.projectId === p.id).length;
         const addon = projectPage && desc ? `<a class="project-addon-link" href="${esc(`${current.pathPrefix}/plugins/servlet/ac/${desc.key}/${projectPage.key}?project.key=${p.key}&project.id=${p.id}`)}">${esc(projectPage.name?.value ?? "Add-on")}</a>` : '<span class="muted">add-on not available</span>';
@@ -424,7 +424,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   site.get("/projects/:key", (req, res) => {
     const current = res.locals.site as Site;
     const project = current.content.projects.find((p) => p.key === req.params.key);
-    if (!project || !userMayBrowseProject(sessionUser(req).accountId, project)) return void res.status(404).send("No such project");
+    if (!project || !userMayBrowseProject(current, sessionUser(req).accountId, project)) return void res.status(404).send("No such project");
     const rows = current.content.issues
       .filter((i) => i.projectId === project.id)
       .map((i) => {
@@ -458,7 +458,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const current = res.locals.site as Site;
     const issue = findIssue(current, req.params.key);
     const project = issue && current.content.projects.find((p) => p.id === issue.projectId);
-    if (!issue || !userMayBrowseProject(sessionUser(req).accountId, project)) return void res.status(404).send("Issue does not exist");
+    if (!issue || !userMayBrowseProject(current, sessionUser(req).accountId, project)) return void res.status(404).send("Issue does not exist");
     const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
     const status = seedStatuses.find((s) => s.id === issue.statusId);
     const desc = await descriptor("jira").catch(() => undefined);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type SeedPage, type SeedSpace, seedConfluence } from "./seed/confluence.js";
 import { type SeedIssue, type SeedProject, seedJira } from "./seed/jira.js";
+import { type SiteGrants, seedGrants } from "./seed/grants.js";
 
 export type ProductKey = "jira" | "confluence";
 export type ProductInstall = { clientKey: string; sharedSecret: string };
@@ -26,6 +27,8 @@ export type SiteContent = {
   spaces: SeedSpace[];
   pages: SeedPage[];
   nextCommentId: number;
+  /** Who may do what on this site, from the seed users; a test may change it while the emulator runs. */
+  grants: SiteGrants;
 };
 export type Site = StoredSite & { baseUrl: string; pathPrefix: string; content: SiteContent };
 
@@ -37,7 +40,7 @@ function newInstall(product: ProductKey): ProductInstall {
 }
 
 function seedContent(): SiteContent {
-  return { ...seedJira(), ...seedConfluence(), nextCommentId: 90000 };
+  return { ...seedJira(), ...seedConfluence(), nextCommentId: 90000, grants: seedGrants() };
 }
 
 export class SiteStore {

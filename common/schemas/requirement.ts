@@ -34,6 +34,8 @@ export const LinkedRequirementSchema = z.object({
   project: z.number(),
   requirement_type_id: z.number(),
   level: z.number(),
+  /** Of a project the person may not browse: shown as "Restricted requirement", with nothing of what it says. */
+  restricted: z.literal(true).optional(),
 });
 export type LinkedRequirement = z.infer<typeof LinkedRequirementSchema>;
 

@@ -1,11 +1,17 @@
 import express, { type Request, type Response, Router } from "express";
 import type { PageComment, PageVersion, SeedPage } from "../seed/confluence.js";
 import type { Site } from "../sites.js";
+import { userMayViewPage } from "./permissions.js";
 import { avatarUrl, findUser } from "./shapes.js";
 
 /** Confluence Cloud REST v1 shapes (/wiki/rest/api), the subset the add-on's pickers and macros read. */
 
 const siteOf = (res: Response) => res.locals.site as Site;
+/** The pages the caller sees: the app all of them, a person those no view restriction keeps from them. */
+const visiblePages = (res: Response, pages: SeedPage[]) => {
+  const caller = res.locals.caller as { kind: string; accountId?: string };
+  return caller.kind === "user" ? pages.filter((page) => userMayViewPage(siteOf(res), caller.accountId ?? "", page.id)) : pages;
+};
 const wiki = (site: Site) => `${site.baseUrl}/wiki`;
 
 function confluenceUser(site: Site, accountId: string) {
@@ -163,19 +169,19 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
   router.get("/wiki/rest/api/content/search", (req, res) => {
     const cql = String(req.query.cql ?? "");
     if (!cql) return void res.status(400).json({ statusCode: 400, message: "CQL query parameter is required" });
-    paged(req, res, filterByCql(siteOf(res).content.pages, cql), `content/search?cql=${encodeURIComponent(cql)}`);
+    paged(req, res, visiblePages(res, filterByCql(siteOf(res).content.pages, cql)), `content/search?cql=${encodeURIComponent(cql)}`);
   });
 
   router.get("/wiki/rest/api/content", (req, res) => {
     const spaceKey = req.query.spaceKey ? String(req.query.spaceKey) : undefined;
     const title = req.query.title ? String(req.query.title) : undefined;
-    const pages = siteOf(res).content.pages.filter((p) => (!spaceKey || p.spaceKey === spaceKey) && (!title || p.title === title));
+    const pages = visiblePages(res, siteOf(res).content.pages).filter((p) => (!spaceKey || p.spaceKey === spaceKey) && (!title || p.title === title));
     paged(req, res, pages, `content?${spaceKey ? `spaceKey=${spaceKey}` : "type=page"}`);
   });
 
   const withPage = (handler: (site: Site, page: SeedPage, req: Request, res: Response) => void) => (req: Request, res: Response) => {
     const site = siteOf(res);
-    const page = findPage(site.content.pages, String(req.params.id), typeof req.query.status === "string" ? req.query.status : undefined);
+    const page = findPage(visiblePages(res, site.content.pages), String(req.params.id), typeof req.query.status === "string" ? req.query.status : undefined);
     if (!page) return void res.status(404).json({ statusCode: 404, message: `No content found with id: ContentId{id=${req.params.id}}` });
     handler(site, page, req, res);
   };
@@ -201,6 +207,18 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
     withPage((site, page, _req, res) => {
       const results = (page.comments ?? []).map((comment) => commentShape(site, page, comment));
       res.json({ results, start: 0, limit: 200, size: results.length, _links: { base: wiki(site), context: "/wiki" } });
+    }),
+  );
+
+  // Whether a person may view a page (its view restriction), asked by the app for any account.
+  router.post(
+    "/wiki/rest/api/content/:id/permission/check",
+    withPage((site, page, req, res) => {
+      const body = (req.body ?? {}) as { subject?: { type?: string; identifier?: string }; operation?: string };
+      if (body.subject?.type !== "user" || !body.subject.identifier || body.operation !== "read") {
+        return void res.status(400).json({ statusCode: 400, message: "The emulator checks only a user's read permission" });
+      }
+      res.json({ hasPermission: userMayViewPage(site, body.subject.identifier, page.id), errors: [] });
     }),
   );
 

@@ -3,7 +3,7 @@ import { decodePageToken, encodePageToken, idsRequiredBy, JqlError, parseJql, ru
 import { type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
 import { seedUsers } from "../seed/users.js";
 import type { Site } from "../sites.js";
-import { callerSeesIssue, callerSeesProject, checkPermissions, userMayBrowseProject } from "./permissions.js";
+import { callerSeesIssue, callerSeesProject, checkPermissions, permissionSchemes, userMayBrowseProject } from "./permissions.js";
 import {
   adfToText,
   commentShape,
@@ -41,7 +41,7 @@ function findProject(site: Site, idOrKey: string) {
 /** The project as the caller sees it: one they may not browse is not there (Jira answers 404 as for a missing one). */
 function visibleProject(res: Response, idOrKey: string) {
   const project = findProject(siteOf(res), idOrKey);
-  return project && callerSeesProject(callerOf(res), project) ? project : undefined;
+  return project && callerSeesProject(siteOf(res), callerOf(res), project) ? project : undefined;
 }
 
 type IssueIndex = { count: number; byId: Map<string, SeedIssue>; byKey: Map<string, SeedIssue> };
@@ -213,7 +213,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const query = String(req.query.query ?? "").toLowerCase();
     const caller = callerOf(res);
     const projects = site.content.projects.filter(
-      (p) => callerSeesProject(caller, p) && (!query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query)),
+      (p) => callerSeesProject(site, caller, p) && (!query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query)),
     );
     const page = pageOf(req, projects, 50, 50);
     const next = page.isLast ? {} : { nextPage: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt + page.maxResults}&maxResults=${page.maxResults}` };
@@ -329,7 +329,7 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const query = String(req.query.query ?? "").toLowerCase();
     const users = seedUsers.filter(
       (u) =>
-        (!assignableIn || userMayBrowseProject(u.accountId, assignableIn)) &&
+        (!assignableIn || userMayBrowseProject(site, u.accountId, assignableIn)) &&
         (!query || u.displayName.toLowerCase().includes(query) || u.emailAddress.includes(query)),
     );
     const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
@@ -413,6 +413,10 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
   router.post("/rest/api/3/permissions/check", (req, res) => {
     const answer = checkPermissions(siteOf(res), callerOf(res), (req.body ?? {}) as Record<string, unknown>, findIssue);
     res.status(answer.status).json(answer.body);
+  });
+
+  router.get("/rest/api/3/permissionscheme", (_req, res) => {
+    res.json(permissionSchemes(siteOf(res)));
   });
 
   router.use("/rest", (_req, res) => {

@@ -4,9 +4,11 @@ import type { Caller } from "./jira.js";
 import { findUser, jiraError } from "./shapes.js";
 
 /**
- * The emulated site's permission model, from the seed users (seed/users.ts): an administrator
- * holds ADMINISTER; everyone browses every project but those named in their `hiddenProjects`, and
- * holds every project permission where they browse. The app itself (a call signed with its JWT)
+ * The emulated site's permission model, from its grants (seed/grants.ts, the seed users): an
+ * administrator holds ADMINISTER; a person browses every project but those hidden from them, and
+ * edits every project they browse but those read-only to them. Any other project permission asked
+ * (EDIT_ISSUES, CREATE_ISSUES...) follows editing; an app's own (`<app key>__<module key>`) also
+ * needs a permission scheme of the site to grant it. The app itself (a call signed with its JWT)
  * browses everything and administers nothing, as a Connect app with READ and WRITE scopes does.
  */
 
@@ -18,20 +20,55 @@ export function isAdministrator(accountId: string): boolean {
 }
 
 /** Whether a person (by account id; unknown accounts browse nothing) may browse the project. */
-export function userMayBrowseProject(accountId: string, project: Pick<SeedProject, "key"> | undefined): boolean {
-  const user = findUser(accountId);
-  return user !== undefined && project !== undefined && !user.hiddenProjects.includes(project.key);
+export function userMayBrowseProject(site: Site, accountId: string, project: Pick<SeedProject, "key"> | undefined): boolean {
+  return findUser(accountId) !== undefined && project !== undefined && !(site.content.grants.hiddenProjects[accountId] ?? []).includes(project.key);
+}
+
+/** Whether a person may edit the project's issues (and hold what else editing brings). */
+export function userMayEditProject(site: Site, accountId: string, project: Pick<SeedProject, "key"> | undefined): boolean {
+  return userMayBrowseProject(site, accountId, project) && !(site.content.grants.readOnlyProjects[accountId] ?? []).includes(project?.key ?? "");
 }
 
 /** Whether the caller of a REST call sees the project: the app sees all, a person those they may browse. */
-export function callerSeesProject(caller: Caller, project: Pick<SeedProject, "key"> | undefined): boolean {
-  return caller.kind === "app" ? project !== undefined : userMayBrowseProject(caller.accountId, project);
+export function callerSeesProject(site: Site, caller: Caller, project: Pick<SeedProject, "key"> | undefined): boolean {
+  return caller.kind === "app" ? project !== undefined : userMayBrowseProject(site, caller.accountId, project);
 }
 
 /** Whether the caller of a REST call sees the issue (its project's browse permission). */
 export function callerSeesIssue(site: Site, caller: Caller, issue: Pick<SeedIssue, "projectId">): boolean {
   if (caller.kind === "app") return true;
-  return userMayBrowseProject(caller.accountId, site.content.projects.find((p) => p.id === issue.projectId));
+  return userMayBrowseProject(site, caller.accountId, site.content.projects.find((p) => p.id === issue.projectId));
+}
+
+/** Whether the caller holds a project permission in the project. */
+function callerHolds(site: Site, caller: Caller, permission: string, project: Pick<SeedProject, "key"> | undefined): boolean {
+  if (permission === "BROWSE_PROJECTS") return callerSeesProject(site, caller, project);
+  if (caller.kind === "app") return project !== undefined;
+  if (permission.includes("__") && !site.content.grants.appPermissions.includes(permission)) return false;
+  return userMayEditProject(site, caller.accountId, project);
+}
+
+/**
+ * `GET /rest/api/3/permissionscheme?expand=permissions`: the site's one permission scheme, granting
+ * browsing and editing to its users (as projects' roles do) and whichever app permissions it grants.
+ */
+export function permissionSchemes(site: Site) {
+  const grant = (permission: string, id: number) => ({ id, holder: { type: "projectRole", parameter: "10002" }, permission });
+  return {
+    permissionSchemes: [
+      {
+        id: 10000,
+        name: "Default Permission Scheme",
+        permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", ...site.content.grants.appPermissions].map((permission, index) => grant(permission, 10100 + index)),
+      },
+    ],
+  };
+}
+
+/** Whether a person may view a Confluence page: everyone but where a view restriction names its viewers. */
+export function userMayViewPage(site: Site, accountId: string, pageId: string): boolean {
+  const viewers = site.content.grants.pageViewers[pageId];
+  return findUser(accountId) !== undefined && (viewers === undefined || viewers.includes(accountId));
 }
 
 type BulkPermissionsRequest = {
@@ -82,9 +119,9 @@ export function checkPermissions(
       permission,
       issues: ids(entry.issues).filter((id) => {
         const issue = findIssue(site, String(id));
-        return issue ? callerSeesIssue(site, subject, issue) : false;
+        return issue ? callerHolds(site, subject, permission, site.content.projects.find((p) => p.id === issue.projectId)) : false;
       }),
-      projects: ids(entry.projects).filter((id) => callerSeesProject(subject, projectById.get(id))),
+      projects: ids(entry.projects).filter((id) => callerHolds(site, subject, permission, projectById.get(id))),
     })),
   );
   return {

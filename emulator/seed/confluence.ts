@@ -41,6 +41,12 @@ const pageTitles: [string, string][] = [
   ["API style guide", "Naming, paging and error formats for our public APIs."],
 ];
 
+/**
+ * The seeded page under a view restriction: only the seeded content users (administrators) may
+ * view "Incident review: duplicate refunds"; Noor Haddad and Sami Okafor may not.
+ */
+export const RESTRICTED_PAGE_ID = String(65537 + 12 * 32);
+
 export function seedConfluence(): { spaces: SeedSpace[]; pages: SeedPage[] } {
   const spaceKey = "ENG";
   const pages = pageTitles.map(([title, summary], index): SeedPage => {

@@ -8,9 +8,11 @@ export type SeedUser = {
   administrator: boolean;
   /** Keys of the seeded projects this user may not browse (BROWSE_PROJECTS): Jira hides them and their issues. */
   hiddenProjects: readonly string[];
+  /** Keys of the seeded projects this user browses but may not edit (no EDIT_ISSUES, nor any app's project permission). */
+  readOnlyProjects: readonly string[];
 };
 
-const ADMINISTRATOR = { administrator: true, hiddenProjects: [] } as const;
+const ADMINISTRATOR = { administrator: true, hiddenProjects: [], readOnlyProjects: [] } as const;
 
 /**
  * The people the seeded content names (project and component leads, assignees, reporters,
@@ -41,10 +43,26 @@ export const restrictedUser: SeedUser = {
   timeZone: "Asia/Amman",
   administrator: false,
   hiddenProjects: ["ROVER"],
+  readOnlyProjects: [],
+};
+
+/**
+ * A member who is no Jira administrator and browses every project but may not edit PUMP's issues:
+ * sign in as him to see rmCloud read-only in one project (its buttons disabled, its changes refused).
+ */
+export const browseOnlyUser: SeedUser = {
+  accountId: "5b10a2844c20165700ede22d",
+  displayName: "Sami Okafor",
+  emailAddress: "sami.okafor@example.com",
+  color: "#00A3BF",
+  timeZone: "Africa/Lagos",
+  administrator: false,
+  hiddenProjects: [],
+  readOnlyProjects: ["PUMP"],
 };
 
 /** Everyone who can sign in to the emulated site (the user picker, user searches and lookups). */
-export const seedUsers: SeedUser[] = [...seedContentUsers, restrictedUser];
+export const seedUsers: SeedUser[] = [...seedContentUsers, restrictedUser, browseOnlyUser];
 
 export function initials(name: string): string {
   return name

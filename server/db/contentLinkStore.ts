@@ -49,6 +49,7 @@ export async function removeContentLinks(db: Db, tenantId: string, contentId: st
 export async function listLinkedContents(
   db: Db,
   tenantId: string,
+  projectIds: readonly number[],
   page: { start: number; limit: number },
 ): Promise<{ contentId: string; requirementIds: number[] }[]> {
   const live = () =>
@@ -57,6 +58,7 @@ export async function listLinkedContents(
         this.on("r.tenant_id", "c.tenant_id").andOn("r.requirement_id", "c.requirement_id");
       })
       .where("c.tenant_id", tenantId)
+      .whereIn("r.project_id", projectIds)
       .whereNull("r.deleted_at");
   const contentRows = await live()
     .distinct("c.atlassian_content_id")

@@ -48,7 +48,7 @@ export type ExportedRequirement = {
   issues: string[];
   attributes: Record<string, string>;
   /** Active linked requirements, either direction, by id. */
-  linked: { requirement_id: number; prefix: string; display_id: string | null; name: string }[];
+  linked: { requirement_id: number; prefix: string; display_id: string | null; name: string; project_id: number }[];
 };
 
 /**
@@ -106,7 +106,7 @@ export async function exportPage(
       })
       .where("l.tenant_id", tenantId)
       .whereNull("o.deleted_at")
-      .select(`l.${own} as owner`, "o.requirement_id", "t.prefix", "o.display_id", "o.name");
+      .select(`l.${own} as owner`, "o.requirement_id", "t.prefix", "o.display_id", "o.name", "o.project_id");
   const [components, issues, values, linksFrom, linksTo] = await Promise.all([
     ofPage("requirement_components", ["atlassian_component_id"]),
     ofPage("requirement_issue_links", ["atlassian_issue_id"]),
@@ -133,6 +133,7 @@ export async function exportPage(
     prefix: String(item.prefix),
     display_id: item.display_id === null ? null : String(item.display_id),
     name: String(item.name),
+    project_id: Number(item.project_id),
   }));
   return rows.map((row) => {
     const id = Number(row.requirement_id);

@@ -9,9 +9,11 @@ export type JobRow = {
   total_rows: number;
   result: unknown;
   error: string | null;
+  /** Who started it (null for the app's own jobs). */
+  account_id: string | null;
 };
 
-const columns = ["job_id", "name", "status", "completed_rows", "total_rows", "result", "error"];
+const columns = ["job_id", "name", "status", "completed_rows", "total_rows", "result", "error", "account_id"];
 const open: JobStatus[] = ["queued", "started"];
 const ended: JobStatus[] = ["finished", "failed"];
 

@@ -1,6 +1,7 @@
 import { type ImportRequest, ImportJobPayloadSchema, type ImportResult } from "../../common/schemas/csvImport.js";
 import { setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
+import { requireProjectAccess } from "../services/access/projectAccess.js";
 import type { Actor } from "../services/context.js";
 import { checkImportFileSize } from "../services/csv/importFileSize.js";
 import { checkImportRequest, runImport } from "../services/csv/importRequirements.js";
@@ -28,7 +29,10 @@ export const importRequirementsJob = defineJob({
   payload: ImportJobPayloadSchema,
   retry: { expireInSeconds: 3600 },
   handler: async (deps, payload, job) => {
-    const result = await runImport(deps, { tenantId: job.tenantId, accountId: job.accountId }, payload, {
+    const actor = { tenantId: job.tenantId, accountId: job.accountId };
+    // The job works for the person who started it: a permission revoked since fails it with the reason.
+    await requireProjectAccess(deps, actor, payload.atlassian_project_id, "edit");
+    const result = await runImport(deps, actor, payload, {
       progress: job.progress,
       // The last progress with the rows: on PGlite the background progress write waits for this transaction, then finds the job over.
       beforeCommit: async (trx, done) => {

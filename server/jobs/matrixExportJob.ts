@@ -1,3 +1,4 @@
+import { requireProjectAccess } from "../services/access/projectAccess.js";
 import { randomUUID } from "node:crypto";
 import { type MatrixExportResponse, MatrixExportJobPayloadSchema } from "../../common/schemas/matrix.js";
 import type { AppDeps } from "../deps.js";
@@ -19,6 +20,8 @@ export const matrixExportJob = defineJob({
   retry: { expireInSeconds: 30 * 60 },
   handler: async (deps, payload, job) => {
     const actor = { tenantId: job.tenantId, accountId: job.accountId };
+    // The job works for the person who started it: a permission revoked since fails it with the reason.
+    await requireProjectAccess(deps, actor, payload.projectId, "browse");
     const { totalRows } = await writeMatrixExport(
       deps,
       actor,

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { UuidFileNameSchema } from "../../common/schemas/storage.js";
 import { projectIdsOf } from "../db/projectStore.js";
 import type { AppDeps } from "../deps.js";
 import { type ProjectAccessLevel, requireProjectAccess } from "../services/access/projectAccess.js";
@@ -33,11 +34,12 @@ export const named = {
   folderInPath: (param = "id") => owned("folder", "Folder", (req) => req.params[param]),
   folderInBody: (name: string) => owned("folder", "Folder", (req) => field(req.body, name)),
   baselineInPath: (param = "id") => owned("baseline", "Baseline", (req) => req.params[param]),
+  baselineInBody: (name: string) => owned("baseline", "Baseline", (req) => field(req.body, name)),
   baselinesInQuery: (...names: string[]) => owned("baseline", "Baseline", (req) => names.flatMap((name) => idsIn(field(req.query, name)))),
-  attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => ({
-    projectIds: await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [String(field(req.body, name) ?? "")]),
-    thing: "File",
-  }),
+  attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => {
+    const fileName = UuidFileNameSchema.safeParse(field(req.body, name));
+    return { projectIds: fileName.success ? await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [fileName.data]) : [], thing: "File" };
+  },
 };
 
 /**
@@ -51,8 +53,8 @@ export function requireAccess(deps: AppDeps, level: ProjectAccessLevel, ...names
     (async () => {
       const actor = authOf(req);
       for (const name of names) {
-        const { projectIds, thing } = await name(deps, req);
-        if (projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(projectIds)], level, thing);
+        const named = await name(deps, req);
+        if (named.projectIds.length > 0) await requireProjectAccess(deps, actor, [...new Set(named.projectIds)], level, named.thing);
       }
     })().then(() => next(), next);
   };

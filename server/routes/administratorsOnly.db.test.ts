@@ -16,7 +16,8 @@ const hostClient: HostClient = {
   async call<T>(tenantId: string, product: "jira" | "confluence", call: HostCall): Promise<T> {
     if (jira.down) throw new HostCallError(503, "", "Jira answered 503");
     if (!isPermissionCheck(call)) throw new Error(`unexpected host call ${call.path}`);
-    jira.checks.push({ tenantId, product, ...call });
+    // The administrator question only: reads also ask which projects the user may browse.
+    if ((call.body as { globalPermissions?: unknown } | undefined)?.globalPermissions) jira.checks.push({ tenantId, product, ...call });
     return permissionCheckAnswer(call, { isAdministrator: (accountId) => accountId === ADMIN }) as T;
   },
 };

@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
 import { noStore } from "../middleware/noStore.js";
 import { rateLimit } from "../middleware/rateLimit.js";
+import * as access from "./access/router.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
@@ -40,6 +41,7 @@ const features: Feature[] = [
   jobs,
   baselines,
   csv,
+  access,
   coverage,
 ];
 

@@ -4,10 +4,10 @@ import type { AppDeps } from "../deps.js";
 /**
  * Every service starts `(deps, actor, ...)`: what it needs from the app, then who acts. The actor
  * carries the tenant (from the verified token), so no service can be called without one.
- * The database is always there; a service names the rest it relies on: `ServiceDeps<"storage">`.
+ * The database is always there; a service names the rest it relies on, required:
+ * `ServiceDeps<"storage">`. Nothing else is handed in, so no service falls back on a missing one.
  */
-export type ServiceDeps<Needs extends Exclude<keyof AppDeps, "db"> = never> = Pick<AppDeps, "db" | Needs> &
-  Partial<Omit<AppDeps, "db" | Needs>>;
+export type ServiceDeps<Needs extends Exclude<keyof AppDeps, "db"> = never> = Pick<AppDeps, "db" | Needs>;
 export type Actor = Pick<AuthContext, "tenantId" | "accountId">;
 
 /**

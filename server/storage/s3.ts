@@ -1,3 +1,4 @@
+import contentDisposition from "content-disposition";
 import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
@@ -79,7 +80,7 @@ export class S3Storage implements ObjectStorage {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: key,
-      ResponseContentDisposition: contentDisposition(options.downloadName),
+      ResponseContentDisposition: attachmentDisposition(options.downloadName),
     });
     return getSignedUrl(this.presigner, command, { expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS });
   }
@@ -197,8 +198,10 @@ function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === "NoSuchKey");
 }
 
-/** RFC 6266: an ASCII fallback plus the UTF-8 name, so any original file name survives the download. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+/**
+ * RFC 6266 (the content-disposition package): an ASCII fallback plus the UTF-8 name whenever the
+ * name is not plain ASCII, so any original file name survives the download.
+ */
+function attachmentDisposition(fileName: string): string {
+  return contentDisposition(fileName, { fallback: fileName.replace(/[^\x20-\x7e]/g, "_") });
 }

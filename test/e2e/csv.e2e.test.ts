@@ -90,8 +90,17 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     const shown = await screen.frame.evaluate(() => (window as unknown as { importProgressShown: string[] }).importProgressShown);
     expect(shown).toContainEqual(expect.stringMatching(/^Importing: \d+ of 5000 rows$/));
     const stakeholder = (await screen.types()).find((type) => type.name === "Stakeholder");
-    const all = await screen.api<{ requirements: { requirement_type_id: number }[] }>("GET", `/api/requirement?atlassian_project_id=${PUMP}`);
-    expect(all.requirements.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
+    // The list answers pages of at most 1000 (issue 37): read them all.
+    const all: { requirement_type_id: number }[] = [];
+    for (let offset = 0, more = true; more; offset += 1000) {
+      const page = await screen.api<{ requirements: { requirement_type_id: number }[]; has_more: boolean }>(
+        "GET",
+        `/api/requirement?atlassian_project_id=${PUMP}&offset=${offset}&limit=1000`,
+      );
+      all.push(...page.requirements);
+      more = page.has_more;
+    }
+    expect(all.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
   });
 
   it("shows each bad row and imports nothing, not even the Folder column's folders", async () => {

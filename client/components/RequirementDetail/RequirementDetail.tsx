@@ -13,7 +13,9 @@ import { useRequirementHref } from "../../hooks/useRequirementHref.js";
 import { Attachments } from "../Attachments/Attachments.js";
 import { LinkedIssues } from "../LinkedIssues/LinkedIssues.js";
 import { RequirementActivity } from "../RequirementActivity/RequirementActivity.js";
-import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
+import { RESTRICTED_REQUIREMENT, requirementIdLabel, requirementLabel } from "../../../common/labels.js";
+import { ApiError } from "../../api/client.js";
+import { NotFound } from "../NotFound/NotFound.js";
 import {
   ASSIGNEES_LOAD_ERROR,
   ATTRIBUTES_LOAD_ERROR,
@@ -35,6 +37,7 @@ export type RequirementDetailProps = {
 export function RequirementDetail({ requirementId, ...props }: RequirementDetailProps) {
   const requirement = useRequirement(requirementId);
   if (requirement.isLoading) return <Spinner label="Loading requirement" />;
+  if (requirement.error instanceof ApiError && requirement.error.status === 404) return <NotFound thing="requirement" />;
   if (!requirement.data) {
     return (
       <SectionMessage appearance="error">
@@ -91,15 +94,20 @@ export function RequirementDetailView({
           <ul>
             {detail.linked_requirements_v2.map((linked) => (
               <li key={linked.requirement_id}>
-                <a
-                  href={hrefOf(linked) ?? "#"}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    onOpenRequirement(linked);
-                  }}
-                >
-                  {requirementLabel(linked)}
-                </a>
+                {linked.restricted ? (
+                  // Of a project the user may not browse in Jira: nothing to open.
+                  <span>{RESTRICTED_REQUIREMENT}</span>
+                ) : (
+                  <a
+                    href={hrefOf(linked) ?? "#"}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      onOpenRequirement(linked);
+                    }}
+                  >
+                    {requirementLabel(linked)}
+                  </a>
+                )}
               </li>
             ))}
           </ul>

@@ -2,7 +2,10 @@ import Button from "@atlaskit/button/new";
 import ModalTransition from "@atlaskit/modal-dialog/modal-transition";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
+import Tooltip from "@atlaskit/tooltip";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
+import { useProjectAccess } from "../../api/projectAccess.js";
 import type { RequirementSearchHit } from "../../api/requirementSearch.js";
 import { useRequirement } from "../../api/requirements.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
@@ -22,6 +25,7 @@ const RequirementDetail = lazyNamed(() => import("../../components/RequirementDe
 const FolderDetail = lazyNamed(() => import("../../components/FolderDetail/FolderDetail.js"), "FolderDetail");
 const RequirementsDialogs = lazyNamed(() => import("./RequirementsDialogs.js"), "RequirementsDialogs");
 const SectionMessage = lazy(() => import("@atlaskit/section-message"));
+const NotFound = lazyNamed(() => import("../../components/NotFound/NotFound.js"), "NotFound");
 const loading = <Spinner size="large" label="Loading" />;
 
 export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "New requirement" button above';
@@ -34,10 +38,22 @@ export function RequirementsPage() {
   return <RequirementsScreen key={projectId} projectId={projectId} />;
 }
 
+/** A button that changes the project: disabled, with the reason as its tooltip, where the user may not edit. */
+function ChangeButton({ readOnly, ...props }: Parameters<typeof Button>[0] & { readOnly: boolean }) {
+  if (!readOnly) return <Button {...props} />;
+  return (
+    <Tooltip content={PROJECT_ACCESS_MESSAGES.edit}>
+      <Button {...props} isDisabled />
+    </Tooltip>
+  );
+}
+
 function RequirementsScreen({ projectId }: { projectId: number }) {
   const { nav, navigate, redirect, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } =
     useAppState();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
+  const access = useProjectAccess(projectId).data;
+  const readOnly = access?.edit === false;
   const tree = useTreeRows(projectId, openFolders);
   const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
@@ -77,14 +93,27 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
     setDialog({ kind: "moveRequirements", requirementIds, currentFolderId });
   };
 
+  // A project the user may not browse in Jira (a deep link to it) is not there for them.
+  if (access?.browse === false) {
+    return (
+      <Suspense fallback={loading}>
+        <NotFound thing="project" />
+      </Suspense>
+    );
+  }
+
   return (
     <div>
       <div style={{ display: "flex", flexWrap: "wrap", gap: token("space.100"), marginBottom: token("space.200") }}>
-        <Button appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
+        <ChangeButton readOnly={readOnly} appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
           New requirement
-        </Button>
-        <Button onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>New folder</Button>
-        <Button onClick={() => setDialog({ kind: "import" })}>Import requirements</Button>
+        </ChangeButton>
+        <ChangeButton readOnly={readOnly} onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>
+          New folder
+        </ChangeButton>
+        <ChangeButton readOnly={readOnly} onClick={() => setDialog({ kind: "import" })}>
+          Import requirements
+        </ChangeButton>
         <Button onClick={() => setDialog({ kind: "export" })}>Export requirements</Button>
       </div>
       {tree.isEmpty ? null : (
@@ -112,17 +141,18 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
               style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
             >
               <span>Selected: {selectedRequirements.size}</span>
-              <Button spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
+              <ChangeButton readOnly={readOnly} spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
                 Move
-              </Button>
-              <Button
+              </ChangeButton>
+              <ChangeButton
+                readOnly={readOnly}
                 spacing="compact"
                 appearance="danger"
                 isDisabled={selectedRequirements.size === 0}
                 onClick={() => setDialog({ kind: "deleteRequirements", requirementIds: [...selectedRequirements] })}
               >
                 Delete
-              </Button>
+              </ChangeButton>
             </div>
             <RequirementTree
               rows={tree.rows}

@@ -10,6 +10,7 @@ import {
 import { listAttributes } from "../../db/attributeStore.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { keepBrowsable } from "../../services/access/projectAccess.js";
 import { requireAdministrator } from "../../middleware/requireAdministrator.js";
 import { parse } from "../../middleware/validate.js";
 import { createAttribute } from "../../services/attributes/createAttribute.js";
@@ -51,7 +52,8 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(AttributeListQuerySchema, req.query);
-      res.json({ attributes: await listAttributes(deps.db, actor.tenantId, query.atlassian_project_id) });
+      const attributes = await listAttributes(deps.db, actor.tenantId, query.atlassian_project_id);
+      res.json({ attributes: await keepBrowsable(deps, actor, attributes, (attribute) => attribute.atlassian_project_id) });
     }),
   );
 

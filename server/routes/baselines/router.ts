@@ -14,6 +14,7 @@ import {
 } from "../../../common/schemas/baseline.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { compareBaselines } from "../../services/baselines/compareBaselines.js";
 import { createBaseline } from "../../services/baselines/createBaseline.js";
@@ -71,6 +72,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/baseline",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const query = parse(BaselineProjectQuerySchema, req.query);
       res.json({ baselines: await listProjectBaselines(deps, authOf(req), query.atlassian_project_id) });
@@ -79,6 +81,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/baseline/compare",
+    requireAccess(deps, "browse", named.projectInQuery(), named.baselinesInQuery("baseline1", "baseline2")),
     handle(async (req, res) => {
       const query = parse(CompareQuerySchema, req.query);
       res.json(
@@ -96,6 +99,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/baseline/:id(\\d+)",
+    requireAccess(deps, "browse", named.baselineInPath()),
     handle(async (req, res) => {
       const id = parse(BaselineIdSchema, req.params.id);
       const query = parse(BaselineDetailQuerySchema, req.query);
@@ -111,6 +115,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/baseline/:id(\\d+)/lite",
+    requireAccess(deps, "browse", named.baselineInPath()),
     handle(async (req, res) => {
       const id = parse(BaselineIdSchema, req.params.id);
       const query = parse(OptionalProjectQuerySchema, req.query);
@@ -120,6 +125,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/baseline",
+    requireAccess(deps, "manageBaselines", named.projectInBody("project")),
     handle(async (req, res) => {
       const input = parse(CreateBaselineSchema, req.body);
       res.status(201).json(await createBaseline(deps, authOf(req), input));
@@ -128,6 +134,7 @@ export function router(deps: AppDeps): Router {
 
   api.delete(
     "/api/baseline/:id(\\d+)",
+    requireAccess(deps, "manageBaselines", named.baselineInPath()),
     handle(async (req, res) => {
       const id = parse(BaselineIdSchema, req.params.id);
       await deleteBaseline(deps, authOf(req), id);

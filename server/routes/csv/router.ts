@@ -1,3 +1,4 @@
+import contentDisposition from "content-disposition";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
@@ -11,6 +12,7 @@ import {
 } from "../../../common/schemas/csvImport.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "../../services/csv/exportRequirements.js";
 import { startImport } from "../../jobs/importRequirementsJob.js";
@@ -39,6 +41,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/import-issues",
+    requireAccess(deps, "edit", named.projectInBody("atlassian_project_id"), named.folderInBody("location")),
     handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(ImportRequestSchema, req.body);
@@ -48,6 +51,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/requirement/export",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const auth = authOf(req);
       const { atlassian_project_id } = parse(ExportQuerySchema, req.query);
@@ -55,7 +59,7 @@ export function router(deps: AppDeps): Router {
       // The header row is produced after the project's lookups: a failure there still answers in the spec's format.
       const header = await rows.next();
       res.setHeader("Content-Type", "text/csv; charset=utf-8");
-      res.setHeader("Content-Disposition", `attachment; filename="${exportFileName(new Date())}"`);
+      res.setHeader("Content-Disposition", contentDisposition(exportFileName(new Date())));
       const all = (async function* () {
         if (!header.done) yield header.value;
         yield* rows;

@@ -11,6 +11,7 @@ import {
 } from "../../../common/schemas/folder.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { createFolder } from "../../services/folders/createFolder.js";
 import { deleteFolder } from "../../services/folders/deleteFolder.js";
@@ -64,6 +65,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/folder/primary",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(FolderQuerySchema, req.query);
@@ -73,6 +75,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/folder/:id(\\d+)",
+    requireAccess(deps, "browse", named.folderInPath()),
     handle(async (req, res) => {
       res.json(await getFolder(deps, authOf(req), parse(FolderIdSchema, req.params.id)));
     }),
@@ -80,6 +83,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/folder/:id(\\d+)/descendant",
+    requireAccess(deps, "browse", named.folderInPath()),
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(OptionalProjectQuerySchema, req.query);
@@ -90,6 +94,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/folder",
+    requireAccess(deps, "edit", named.projectInBody("project"), named.folderInBody("parent_folder_id")),
     handle(async (req, res) => {
       const input = parse(CreateFolderSchema, req.body);
       res.status(201).json(await createFolder(deps, authOf(req), input));
@@ -98,6 +103,7 @@ export function router(deps: AppDeps): Router {
 
   api.put(
     "/api/folder/:id(\\d+)",
+    requireAccess(deps, "edit", named.folderInPath(), named.folderInBody("parent_folder_id")),
     handle(async (req, res) => {
       const id = parse(FolderIdSchema, req.params.id);
       const input = parse(UpdateFolderSchema, req.body);
@@ -107,6 +113,7 @@ export function router(deps: AppDeps): Router {
 
   api.delete(
     "/api/folder/:id(\\d+)",
+    requireAccess(deps, "edit", named.folderInPath()),
     handle(async (req, res) => {
       const id = parse(FolderIdSchema, req.params.id);
       await deleteFolder(deps, authOf(req), id);

@@ -2,7 +2,8 @@ import request from "supertest";
 import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
-import type { HostClient } from "../../connect/hostClient.js";
+import type { HostCall, HostClient } from "../../connect/hostClient.js";
+import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import type { Db } from "../../db/knex.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
 import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
@@ -23,7 +24,9 @@ const jiraIssues = new Map<string, number>([
 ]);
 
 const fakeJira: HostClient = {
-  call: async <T>(_tenantId: string, _product: "jira" | "confluence", call: { path: string }) => {
+  call: async <T>(_tenantId: string, _product: "jira" | "confluence", call: HostCall) => {
+    // Everyone may browse and edit every project.
+    if (isPermissionCheck(call)) return permissionCheckAnswer(call) as T;
     const match = /^\/rest\/api\/3\/issue\/(\d+)/.exec(call.path);
     const projectId = match?.[1] ? jiraIssues.get(match[1]) : undefined;
     if (projectId === undefined) throw Object.assign(new Error("Jira answered 404"), { status: 404 });

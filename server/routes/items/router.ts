@@ -4,6 +4,7 @@ import { FolderIdSchema } from "../../../common/schemas/folder.js";
 import { ItemsQuerySchema, ItemsResponseSchema, ItemsWindowQuerySchema } from "../../../common/schemas/item.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { getFolderRow, listItems } from "../../services/folders/readItems.js";
 import { handle } from "../handle.js";
@@ -32,6 +33,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/item/primary",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(ItemsQuerySchema, req.query);
@@ -42,6 +44,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     "/api/item/:folderId(\\d+)/descendant",
+    requireAccess(deps, "browse", named.folderInPath("folderId")),
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(ItemsWindowQuerySchema, req.query);

@@ -8,6 +8,7 @@ import {
 } from "../../../common/schemas/matrix.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { readMatrixJson } from "../../services/matrix/readMatrix.js";
 import { startMatrixExport } from "../../jobs/matrixExportJob.js";
@@ -36,6 +37,7 @@ export function router(deps: AppDeps): Router {
   const r = Router();
   r.get(
     "/api/requirement/matrix",
+    requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const query = parse(MatrixQuerySchema, req.query);
       res
@@ -45,6 +47,7 @@ export function router(deps: AppDeps): Router {
   );
   r.post(
     "/api/requirement/matrix/export",
+    requireAccess(deps, "browse", named.projectInBody("atlassian_project_id")),
     handle(async (req, res) => {
       const body = parse(MatrixExportBodySchema, req.body);
       res.json(

@@ -9,6 +9,7 @@ import {
 } from "../../../common/schemas/reqif.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { startReqifExport } from "../../services/reqif/reqifExportJob.js";
 import { previewReqif, startReqifImport } from "../../services/reqif/reqifImportJob.js";
@@ -55,6 +56,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/import-reqif",
+    requireAccess(deps, "edit", named.projectInBody("atlassian_project_id"), named.folderInBody("parent_folder_id")),
     handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(ReqifImportRequestSchema, req.body);
@@ -64,6 +66,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement/export/reqif",
+    requireAccess(deps, "browse", named.projectInBody("atlassian_project_id"), named.folderInBody("folder_id"), named.baselineInBody("baseline_id")),
     handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(ReqifExportRequestSchema, req.body);

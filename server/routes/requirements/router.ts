@@ -22,6 +22,7 @@ import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
 import { RequirementSearchQuerySchema, RequirementSearchResponseSchema } from "../../../common/schemas/requirementSearch.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { createRequirement } from "../../services/requirements/createRequirement.js";
 import { deleteRequirements } from "../../services/requirements/deleteRequirements.js";
@@ -185,6 +186,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement/delete/bulk",
+    requireAccess(deps, "edit", named.requirementsInBody("requirements")),
     handle(async (req, res) => {
       const { requirements } = parse(BulkDeleteSchema, req.body);
       res.json({ requirements: await deleteRequirements(deps, authOf(req), requirements) });
@@ -193,6 +195,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement/move/bulk",
+    requireAccess(deps, "edit", named.requirementsInBody("requirements"), named.folderInBody("parent_folder_id")),
     handle(async (req, res) => {
       const input = parse(BulkMoveSchema, req.body);
       res.json({ requirements: await moveRequirements(deps, authOf(req), input.parent_folder_id, input.requirements) });
@@ -201,6 +204,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     ID,
+    requireAccess(deps, "browse", named.requirementInPath()),
     handle(async (req, res) => {
       res.json(await getRequirement(deps, authOf(req), idOf(req.params.id)));
     }),
@@ -208,6 +212,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement",
+    requireAccess(deps, "edit", named.projectInBody("project")),
     handle(async (req, res) => {
       const input = parse(CreateRequirementSchema, req.body);
       res.status(201).json(await createRequirement(deps, authOf(req), input));
@@ -216,6 +221,7 @@ export function router(deps: AppDeps): Router {
 
   api.put(
     ID,
+    requireAccess(deps, "edit", named.requirementInPath()),
     handle(async (req, res) => {
       const id = idOf(req.params.id);
       const input = parse(UpdateRequirementSchema, req.body);
@@ -225,6 +231,7 @@ export function router(deps: AppDeps): Router {
 
   api.patch(
     ID,
+    requireAccess(deps, "edit", named.requirementInPath()),
     handle(async (req, res) => {
       const id = idOf(req.params.id);
       const input = parse(PatchRequirementSchema, req.body);
@@ -234,6 +241,7 @@ export function router(deps: AppDeps): Router {
 
   api.get(
     `${ID}/revision`,
+    requireAccess(deps, "browse", named.requirementInPath()),
     handle(async (req, res) => {
       res.json({ revisions: await listRequirementRevisions(deps, authOf(req), idOf(req.params.id)) });
     }),

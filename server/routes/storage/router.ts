@@ -8,6 +8,7 @@ import {
 } from "../../../common/schemas/storage.js";
 import type { AppDeps } from "../../deps.js";
 import { authOf } from "../../middleware/auth.js";
+import { named, requireAccess } from "../../middleware/requireAccess.js";
 import { parse } from "../../middleware/validate.js";
 import { signDownload } from "../../services/storage/signDownload.js";
 import { signUpload } from "../../services/storage/signUpload.js";
@@ -45,6 +46,7 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/sign-s3-get",
+    requireAccess(deps, "browse", named.attachmentInBody("uuid_file_name")),
     handle(async (req, res) => {
       const actor = authOf(req);
       const input = parse(SignGetRequestSchema, req.body);

@@ -16,6 +16,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
+import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
 import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { projectIdsInUse } from "../../db/projectStore.js";
 import { forbidden, notFound } from "../../errors.js";
@@ -36,30 +37,43 @@ const ASKED_PERMISSIONS = [BROWSE, EDIT_ISSUES, APP_PROJECT_PERMISSIONS.editRequ
 const APP_PERMISSIONS = [APP_PROJECT_PERMISSIONS.editRequirements, APP_PROJECT_PERMISSIONS.manageBaselines];
 
 /** Refusals the client shows as they are (a disabled button's tooltip, a toast). */
-export const ACCESS_MESSAGES = {
-  edit: "You don't have permission to change this project's requirements in Jira",
-  manageBaselines: "You don't have permission to manage this project's baselines in Jira",
-} as const;
+export const ACCESS_MESSAGES = PROJECT_ACCESS_MESSAGES;
 
 type Granted = Map<number, ReadonlySet<string>>;
 
-/** Jira's answers for a while: per site and account the permissions held per project, per site the app permissions in use. */
+/**
+ * The hosts' answers for a while: per site and account the Jira permissions held per project, per
+ * site the app permissions in use, per site, account and Confluence page whether they may view it.
+ */
 export type AccessCache = {
   accounts: LRUCache<string, Promise<Granted>>;
   sites: LRUCache<string, Promise<ReadonlySet<string>>>;
+  pages: LRUCache<string, Promise<boolean>>;
 };
 
 export function createAccessCache(ttlMs = ACCESS_TTL_MS): AccessCache {
   return {
     accounts: new LRUCache({ max: MAX_CACHED, ttl: ttlMs }),
     sites: new LRUCache({ max: MAX_CACHED, ttl: ttlMs }),
+    pages: new LRUCache({ max: 10 * MAX_CACHED, ttl: ttlMs }),
   };
 }
 
-export type AccessDeps = ServiceDeps<"hostClient" | "access">;
+export type AccessDeps = ServiceDeps<"hostClient" | "access" | "logger">;
 
-/** A cached answer that failed is forgotten at once: the next request asks Jira again. */
-function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, answer: Promise<T>, keepExpiry = false): Promise<T> {
+/**
+ * The access dependencies inside a requirement write, whose deps are typed by what the write itself
+ * needs: every request's and job's carry the app's own at run time. A caller without them is a
+ * defect, never a reason to show or allow anything unchecked.
+ */
+export function accessDepsOf(deps: ServiceDeps & Partial<AccessDeps>): AccessDeps {
+  const { hostClient, access, logger } = deps;
+  if (!hostClient || !access || !logger) throw new Error("Jira's permissions cannot be asked without the host client and the access cache");
+  return { ...deps, hostClient, access, logger };
+}
+
+/** A cached answer that failed is forgotten at once: the next request asks the host again. */
+export function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, answer: Promise<T>, keepExpiry = false): Promise<T> {
   cache.set(key, answer, { noUpdateTTL: keepExpiry });
   answer.catch(() => {
     if (cache.get(key) === answer) cache.delete(key);
@@ -103,8 +117,9 @@ export async function projectAccessOf(deps: AccessDeps, actor: Actor, projectIds
   const jiraProjects = ids.filter((id) => id !== GLOBAL_PROJECT_ID);
   const access = new Map<number, ProjectAccess>(ids.filter((id) => id === GLOBAL_PROJECT_ID).map((id) => [id, EVERYTHING]));
   if (jiraProjects.length === 0) return access;
+  // The app acting on its own (installation's demo seed, Jira's webhooks) is no person to restrict: tokens always name one.
   if (!actor.accountId) {
-    for (const id of jiraProjects) access.set(id, NOTHING);
+    for (const id of jiraProjects) access.set(id, EVERYTHING);
     return access;
   }
   const granted = await askedOrUnavailable(deps, actor, "what the user may do in projects", grantedTo(deps, actor, jiraProjects));
@@ -156,6 +171,12 @@ export async function requireProjectAccess(
 export async function browsableOf(deps: AccessDeps, actor: Actor, projectIds: readonly number[]): Promise<number[]> {
   const access = await projectAccessOf(deps, actor, projectIds);
   return projectIds.filter((id) => access.get(id)?.browse);
+}
+
+/** Of the items, those of projects the person may browse (in the order given): a list leaves the others out. */
+export async function keepBrowsable<T>(deps: AccessDeps, actor: Actor, items: readonly T[], projectOf: (item: T) => number): Promise<T[]> {
+  const shown = new Set(await browsableOf(deps, actor, [...new Set(items.map(projectOf))]));
+  return items.filter((item) => shown.has(projectOf(item)));
 }
 
 /** Every project the site keeps data of that the person may browse, Global Requirements included. */

@@ -3,6 +3,9 @@ import type { BaselineRow, FrozenRevision } from "../../db/baselineStore.js";
 import { findBaseline } from "../../db/baselineStore.js";
 import type { Db } from "../../db/knex.js";
 import { notFound } from "../../errors.js";
+import type { AccessDeps } from "../access/projectAccess.js";
+import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
+import type { Actor } from "../context.js";
 
 export function baselineOf(row: BaselineRow): Baseline {
   return {
@@ -20,6 +23,21 @@ export function baselineOf(row: BaselineRow): Baseline {
 export function baselineRevisionOf({ revision, snapshot }: FrozenRevision): BaselineRevision {
   const { attributes: _attributes, parent_folder_id: _folder, project: _project, deleted: _deleted, ...frozen } = snapshot;
   return { ...frozen, revision };
+}
+
+/**
+ * Frozen revisions as the person is shown them: requirements they link to in projects they may
+ * not browse (a global requirement's links) shown restricted. Absent revisions stay absent.
+ */
+export async function revisionsShownTo(
+  deps: AccessDeps,
+  actor: Actor,
+  revisions: readonly (BaselineRevision | null)[],
+): Promise<(BaselineRevision | null)[]> {
+  const present = revisions.filter((revision): revision is BaselineRevision => revision !== null);
+  const linked = await withHiddenLinksRestricted(deps, actor, present.map((revision) => revision.linked_requirements));
+  const shown = new Map(present.map((revision, index) => [revision, { ...revision, linked_requirements: linked[index] ?? [] }]));
+  return revisions.map((revision) => (revision === null ? null : (shown.get(revision) ?? revision)));
 }
 
 /**

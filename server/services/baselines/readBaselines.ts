@@ -1,7 +1,8 @@
 import type { Baseline, BaselineDetail } from "../../../common/schemas/baseline.js";
 import { listBaselines, pageBaselineRevisions } from "../../db/baselineStore.js";
+import type { AccessDeps } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { baselineInScope, baselineOf, baselineRevisionOf } from "./baselineViews.js";
+import { baselineInScope, baselineOf, baselineRevisionOf, revisionsShownTo } from "./baselineViews.js";
 
 /** GET /api/baseline?atlassian_project_id: newest first. */
 export async function listProjectBaselines(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Baseline[]> {
@@ -20,7 +21,7 @@ export async function getBaseline(
 
 /** GET /api/baseline/{id}: the baseline and one page of its requirements in id order. */
 export async function getBaselineWithRevisions(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   baselineId: number,
   query: { projectId: number | undefined; offset: number; limit: number },
@@ -29,7 +30,7 @@ export async function getBaselineWithRevisions(
   const page = await pageBaselineRevisions(deps.db, actor.tenantId, baselineId, query);
   return {
     ...baselineOf(row),
-    requirement_revisions: page.map(baselineRevisionOf),
+    requirement_revisions: (await revisionsShownTo(deps, actor, page.map(baselineRevisionOf))).filter((revision) => revision !== null),
     offset: query.offset,
     limit: query.limit,
   };

@@ -1,9 +1,10 @@
 import type { ContentDetails, PageSearchResponse } from "../../../common/schemas/confluence.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { spacesToFilter } from "../customerSettings/spacesToFilter.js";
+import { pagesUserMayView } from "./pageRestrictions.js";
 import { cqlString, readWiki, spaceClause, type WikiContent, type WikiPage } from "./wiki.js";
 
-type Deps = ServiceDeps<"hostClient">;
+type Deps = ServiceDeps<"hostClient" | "access" | "logger">;
 
 /** Ids per CQL call: Confluence answers at most this many results a page with expansions. */
 const IDS_PER_CALL = 25;
@@ -35,7 +36,7 @@ function detailsOf(content: WikiContent, base: string | undefined): ContentDetai
 /**
  * `POST /api/confluence/content/search`: title, space, last update and contributors of the given
  * pages, read from Confluence as the app, in the order asked. Pages outside the stored space filter,
- * deleted ones and ones the app cannot see are left out.
+ * deleted ones, ones the app cannot see and ones the person may not view are left out.
  */
 export async function searchContents(deps: Deps, actor: Actor, contentIds: string[]): Promise<ContentDetails[]> {
   const wanted = [...new Set(contentIds)];
@@ -54,7 +55,9 @@ export async function searchContents(deps: Deps, actor: Actor, contentIds: strin
   for (const page of pages) {
     for (const content of page?.results ?? []) found.set(String(content.id), detailsOf(content, page?._links?.base));
   }
+  const viewable = await pagesUserMayView(deps, actor, [...found.keys()]);
   return wanted.flatMap((id) => {
+    if (!viewable.has(id)) return [];
     const details = found.get(id);
     return details ? [details] : [];
   });
@@ -63,7 +66,7 @@ export async function searchContents(deps: Deps, actor: Actor, contentIds: strin
 /**
  * `GET /api/confluence/page-search`: the requirement form's picker. A Jira page's bridge cannot
  * call Confluence, so the server searches as the app: pages whose title matches, within the
- * stored space filter, `limit` at a time.
+ * stored space filter, `limit` at a time, of which those the person may view.
  */
 export async function searchPages(
   deps: Deps,
@@ -75,7 +78,9 @@ export async function searchPages(
   const cql = `type = page${words ? ` and title ~ ${cqlString(`${words}*`)}` : ""}${spaceClause(spaces)}`;
   const query = queryString({ cql, expand: "space", start: search.start, limit: search.limit });
   const page = await readWiki<WikiPage<WikiContent>>(deps, actor, `/rest/api/content/search?${query}`);
-  const results = (page?.results ?? []).map((content) => ({
+  const found = page?.results ?? [];
+  const viewable = await pagesUserMayView(deps, actor, found.map((content) => String(content.id)));
+  const results = found.filter((content) => viewable.has(String(content.id))).map((content) => ({
     atlassian_content_id: String(content.id),
     title: content.title,
     space: { key: content.space?.key ?? "", name: content.space?.name ?? content.space?.key ?? "" },
@@ -84,7 +89,8 @@ export async function searchPages(
     results,
     start: search.start,
     limit: search.limit,
-    next_start: page?._links?.next ? search.start + results.length : null,
+    // Past every page Confluence answered, the ones left out too.
+    next_start: page?._links?.next ? search.start + found.length : null,
   };
 }
 

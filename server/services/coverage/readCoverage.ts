@@ -41,7 +41,7 @@ export async function readCoverage(deps: AccessDeps, actor: Actor, request: Cove
   return { requirements: figures.requirements, with_issues: figures.with_issues, issues_done: issuesDoneCount, levels: figures.levels };
 }
 
-async function doneIssuesOf(deps: ServiceDeps<"hostClient">, actor: Actor, issueIds: readonly string[]): Promise<Set<string>> {
+async function doneIssuesOf(deps: ServiceDeps<"hostClient" | "logger">, actor: Actor, issueIds: readonly string[]): Promise<Set<string>> {
   const reading = (async () => {
     const browsable = await issuesUserMayBrowse(deps, actor, issueIds);
     return browsable.size === 0 ? browsable : issuesDone(deps.hostClient, actor.tenantId, [...browsable]);

@@ -1,7 +1,9 @@
 import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
-import { requirementIdLabel, requirementLabel } from "../../../common/labels.js";
+import { RESTRICTED_REQUIREMENT, requirementIdLabel, requirementLabel } from "../../../common/labels.js";
+import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import { type ExportedRequirement, exportPage, mostComponentsOfOneRequirement, projectFolders } from "../../db/csvExportStore.js";
+import { type AccessDeps, browsableProjectIds } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { askedOrUnavailable, linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
@@ -30,15 +32,25 @@ const READ_AHEAD_PAGES = 3;
  * for the whole project before the header; the others are left out as if not linked); when Jira
  * cannot tell, the export fails before its first row (503) rather than show or hide issues unchecked.
  */
-export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
+export async function* exportRequirementRows(
+  deps: AccessDeps,
+  actor: Actor,
+  projectId: number,
+): AsyncGenerator<string[]> {
   const { tenantId } = actor;
-  const [fields, mostComponents, folders, names, browsable] = await Promise.all([
+  const [fields, mostComponents, folders, names, browsable, shownProjects] = await Promise.all([
     listAttributes(deps.db, tenantId, projectId),
     mostComponentsOfOneRequirement(deps.db, tenantId, projectId),
     projectFolders(deps.db, tenantId, projectId),
     JiraNames.forProject(deps, tenantId, projectId),
     browsableIssues(deps, actor, projectId),
+    projectsShown(deps, actor),
   ]);
+  // Global Requirements link to every project's: those of projects the person may not browse are restricted.
+  const linkedLabel = (linked: ExportedRequirement["linked"][number]) =>
+    linked.project_id === projectId || linked.project_id === GLOBAL_PROJECT_ID || shownProjects.has(linked.project_id)
+      ? requirementLabel(linked)
+      : RESTRICTED_REQUIREMENT;
   const shownIssues = (requirement: ExportedRequirement) => requirement.issues.filter((issueId) => browsable.has(issueId));
   const componentColumns = Math.max(1, mostComponents);
   const folderPath = folderPaths(folders);
@@ -82,7 +94,7 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
         requirement.assigned_to ? pageNames.userName(requirement.assigned_to) : "",
         ...Array.from({ length: componentColumns }, (_, index) => components[index] ?? ""),
         shownIssues(requirement).map(pageNames.issueKey).join(", "),
-        requirement.linked.map(requirementLabel).join("\n"),
+        requirement.linked.map(linkedLabel).join("\n"),
         ...fields.map((field) => {
           const value = requirement.attributes[field.attribute_id] ?? "";
           return field.type === "select" ? (optionNames.get(value) ?? value) : value;
@@ -93,16 +105,14 @@ export async function* exportRequirementRows(deps: ServiceDeps, actor: Actor, pr
   }
 }
 
-/** The project's linked issues the caller may browse; none when there is no Jira to ask. */
-async function browsableIssues(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Set<string>> {
-  const hostClient = deps.hostClient;
-  if (!hostClient) return new Set();
-  return askedOrUnavailable(
-    deps,
-    actor,
-    "which issues the user may browse",
-    linkedIssuesUserMayBrowse({ ...deps, hostClient }, actor, projectId),
-  );
+/** The projects whose requirements the caller may see. */
+async function projectsShown(deps: AccessDeps, actor: Actor): Promise<Set<number>> {
+  return new Set(await browsableProjectIds(deps, actor));
+}
+
+/** The project's linked issues the caller may browse. */
+async function browsableIssues(deps: ServiceDeps<"hostClient" | "logger">, actor: Actor, projectId: number): Promise<Set<string>> {
+  return askedOrUnavailable(deps, actor, "which issues the user may browse", linkedIssuesUserMayBrowse(deps, actor, projectId));
 }
 
 /** "Parent / Child / Grandchild" for each folder, from the project's folder list. */

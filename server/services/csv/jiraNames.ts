@@ -1,4 +1,4 @@
-import type { HostCall, HostClient } from "../../connect/hostClient.js";
+import type { HostCall } from "../../connect/hostClient.js";
 import { callRespectingRateLimits, type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
 import type { ServiceDeps } from "../context.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
@@ -20,19 +20,18 @@ export class JiraNames {
   /** Display names for the whole export: a site has few people, and each is asked for once. */
   private readonly userNames = new Map<string, Promise<void>>();
   private readonly knownUserNames = new Map<string, string>();
-  private readonly readIssueKeys: IssueKeyReader | undefined;
+  private readonly readIssueKeys: IssueKeyReader;
 
   private constructor(
-    private readonly deps: ServiceDeps,
-    private readonly host: HostClient | undefined,
+    private readonly deps: ServiceDeps<"hostClient" | "logger">,
     private readonly tenantId: string,
   ) {
-    this.readIssueKeys = host && issueKeyReader(host, tenantId);
+    this.readIssueKeys = issueKeyReader(deps.hostClient, tenantId);
   }
 
   /** The project's components and statuses, once; Global Requirements (0) has neither. */
-  static async forProject(deps: ServiceDeps, tenantId: string, projectId: number): Promise<JiraNames> {
-    const names = new JiraNames(deps, deps.hostClient, tenantId);
+  static async forProject(deps: ServiceDeps<"hostClient" | "logger">, tenantId: string, projectId: number): Promise<JiraNames> {
+    const names = new JiraNames(deps, tenantId);
     if (projectId === 0) return names;
     const [components, statuses] = await Promise.all([
       names.read<unknown[]>({ method: "GET", path: `/rest/api/3/project/${projectId}/components` }),
@@ -59,7 +58,6 @@ export class JiraNames {
   }
 
   private async issueKeys(issueIds: string[]): Promise<Map<string, string>> {
-    if (!this.readIssueKeys) return new Map();
     try {
       return await this.readIssueKeys(issueIds);
     } catch (err) {
@@ -88,10 +86,8 @@ export class JiraNames {
   }
 
   private async read<T>(call: HostCall): Promise<T | undefined> {
-    const host = this.host;
-    if (!host) return undefined;
     try {
-      return await callRespectingRateLimits(() => host.call<T>(this.tenantId, "jira", call));
+      return await callRespectingRateLimits(() => this.deps.hostClient.call<T>(this.tenantId, "jira", call));
     } catch (err) {
       this.lookupFailed(err, call.path);
       return undefined;
@@ -99,6 +95,6 @@ export class JiraNames {
   }
 
   private lookupFailed(err: unknown, path: string): void {
-    this.deps.logger?.warn({ err, path }, "export: a Jira lookup failed, ids are shown instead of names");
+    this.deps.logger.warn({ err, path }, "export: a Jira lookup failed, ids are shown instead of names");
   }
 }

@@ -15,7 +15,7 @@ export type DemoProject = { projectId: number; projectKey: string; issues: { id:
  * requirements of each default level linked to each other and to the project's issues. Does
  * nothing for a project without a story or one that already has requirements.
  */
-export async function seedDemoProject(deps: ServiceDeps<"jobs">, actor: Actor, demo: DemoProject): Promise<void> {
+export async function seedDemoProject(deps: ServiceDeps<"jobs" | "hostClient" | "access">, actor: Actor, demo: DemoProject): Promise<void> {
   const { tenantId, accountId } = actor;
   const story = DEMO_STORIES[demo.projectKey];
   if (!story) return;

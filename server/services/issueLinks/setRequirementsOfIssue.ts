@@ -1,7 +1,8 @@
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { addIssueLinks, removeIssueLinks, requirementIdsLinkedToIssue } from "../../db/issueLinkStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
-import { fieldErrors } from "../../errors.js";
+import { fieldErrors, forbidden } from "../../errors.js";
+import { ACCESS_MESSAGES, mayAccessProject, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { findJiraIssue } from "./findJiraIssue.js";
@@ -12,15 +13,20 @@ import { findJiraIssue } from "./findJiraIssue.js";
  * moved between projects) are outside what the dialog shows and stay as they are.
  * Every requirement whose links change gets an "updated" revision through the one write path, and
  * its notifications are enqueued in the same transaction.
+ * The person must browse the issue's project (else the issue is not found, as in Jira), and edit
+ * it when a requirement of that project gains or loses the link.
  */
 export async function setRequirementsOfIssue(
-  deps: ServiceDeps<"hostClient" | "jobs">,
+  deps: ServiceDeps<"hostClient" | "jobs" | "access" | "logger">,
   actor: Actor,
   issueId: string,
   requirementIds: number[],
 ): Promise<{ requirements: number[] }> {
   const { tenantId } = actor;
   const issue = await findJiraIssue(deps, actor, issueId);
+  await requireProjectAccess(deps, actor, issue.projectId, "browse", "Issue");
+  // Asked before the transaction: Jira's answer may need the database, whose connection the transaction may hold.
+  const mayEdit = await mayAccessProject(deps, actor, issue.projectId, "edit");
   const inScope = (requirement: RequirementRow) =>
     requirement.project_id === issue.projectId || requirement.project_id === GLOBAL_PROJECT_ID;
   const wanted = [...new Set(requirementIds)];
@@ -44,6 +50,8 @@ export async function setRequirementsOfIssue(
     const toAdd = requested.filter((requirement) => !linkedNow.has(requirement.requirement_id)).map((r) => r.requirement_id);
     const toRemove = current.filter((requirement) => !wanted.includes(requirement.requirement_id)).map((r) => r.requirement_id);
 
+    const changed = locked.filter((requirement) => toAdd.includes(requirement.requirement_id) || toRemove.includes(requirement.requirement_id));
+    if (!mayEdit && changed.some((requirement) => requirement.project_id !== GLOBAL_PROJECT_ID)) throw forbidden(ACCESS_MESSAGES.edit);
     await write.readBefore([...toAdd, ...toRemove]);
     await addIssueLinks(tx, tenantId, issueId, toAdd);
     await removeIssueLinks(tx, tenantId, issueId, toRemove);

@@ -46,7 +46,7 @@ export async function isJiraAdministrator(deps: ServiceDeps<"hostClient">, actor
  * open): 403 with ADMINISTRATORS_ONLY when Jira says no, 503 with the spec's host message when
  * Jira cannot be asked, so that nothing changes unless Jira said yes.
  */
-export async function requireJiraAdministrator(deps: ServiceDeps<"hostClient">, actor: Actor): Promise<void> {
+export async function requireJiraAdministrator(deps: ServiceDeps<"hostClient" | "logger">, actor: Actor): Promise<void> {
   const administrator = await askedOrUnavailable(deps, actor, "whether the user administers Jira", isJiraAdministrator(deps, actor));
   if (!administrator) throw forbidden(ADMINISTRATORS_ONLY);
 }
@@ -55,11 +55,16 @@ export async function requireJiraAdministrator(deps: ServiceDeps<"hostClient">, 
  * A permission Jira could not tell answers 503 with the spec's host message: a request never goes
  * on as if Jira had said yes or no.
  */
-export async function askedOrUnavailable<T>(deps: ServiceDeps, actor: Actor, question: string, answer: Promise<T>): Promise<T> {
+export async function askedOrUnavailable<T>(
+  deps: ServiceDeps<"logger">,
+  actor: Actor,
+  question: string,
+  answer: Promise<T>,
+): Promise<T> {
   try {
     return await answer;
   } catch (err) {
-    deps.logger?.warn({ err, tenantId: actor.tenantId }, `Jira could not tell ${question}`);
+    deps.logger.warn({ err, tenantId: actor.tenantId }, `Jira could not tell ${question}`);
     throw unavailable(HOST_DATA_PROBLEM);
   }
 }

@@ -65,7 +65,7 @@ export async function checkReqifExportRequest(deps: ServiceDeps, actor: Actor, r
  * folder and links. `files` is filled (as the text is written) with the attachments to archive.
  */
 export async function* reqifExportChunks(
-  deps: ServiceDeps,
+  deps: ServiceDeps<"storage">,
   actor: Actor,
   request: ReqifExportRequest,
   files: ExportedFile[],
@@ -237,7 +237,7 @@ export async function* reqifExportChunks(
         const archivePath = `files/${attachment.uuid_file_name}/${path.basename(attachment.original_file_name)}`;
         files.push({
           archivePath,
-          open: () => deps.storage?.getObject(storageKey(tenantId, "attachments", attachment.uuid_file_name)) ?? Promise.reject(new Error("No storage")),
+          open: () => deps.storage.getObject(storageKey(tenantId, "attachments", attachment.uuid_file_name)),
         });
         return `<xhtml:object data="${xml(archivePath)}" type="application/octet-stream">${xml(attachment.original_file_name)}</xhtml:object>`;
       });

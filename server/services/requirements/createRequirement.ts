@@ -69,7 +69,7 @@ export async function createRequirementIn(
 
 /** POST /api/requirement: the requirement, its revision and its notifications commit together. */
 export async function createRequirement(
-  deps: ServiceDeps<"jobs">,
+  deps: ServiceDeps<"jobs" | "hostClient" | "access">,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {

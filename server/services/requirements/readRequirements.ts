@@ -4,38 +4,54 @@ import { findRequirementDetail, findRequirementDetails } from "../../db/requirem
 import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
+import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
+import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toDetail, toLite } from "./requirementViews.js";
 
-export async function getRequirement(deps: ServiceDeps<"config">, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+/** One requirement (its project's browse is checked by the route); linked ones of hidden projects shown restricted. */
+export async function getRequirement(deps: ServiceDeps<"config"> & AccessDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
   const row = deps.config.detailReadBatching
     ? await findRequirementDetail(deps.db, actor.tenantId, requirementId)
     : (await findRequirementDetails(deps.db, actor.tenantId, [requirementId]))[0];
   if (!row) throw notFound("Requirement");
-  return toDetail(row);
+  const detail = toDetail(row);
+  const [linked] = await withHiddenLinksRestricted(deps, actor, [detail.linked_requirements_v2]);
+  return { ...detail, linked_requirements_v2: linked ?? [] };
+}
+
+/**
+ * The filter cut to projects the person may browse: those it names, or all of the site's when it
+ * names none; lists leave the others out. Undefined when none is left.
+ */
+async function browsableFilter(deps: AccessDeps, actor: Actor, filter: RequirementFilter): Promise<RequirementFilter | undefined> {
+  const projectIds = filter.projectIds ? await browsableOf(deps, actor, filter.projectIds) : await browsableProjectIds(deps, actor);
+  return projectIds.length === 0 ? undefined : { ...filter, projectIds };
 }
 
 /** The named requirements (a bounded list: the ids are the bound). */
 export async function listRequirementLitesById(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   requirementIds: number[],
   options: { withDescription: boolean },
 ): Promise<RequirementLite[]> {
-  if (requirementIds.length === 0) return [];
-  return (await listRequirements(deps.db, actor.tenantId, { requirementIds })).map((row) => toLite(row, options));
+  const filter = requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds });
+  if (!filter) return [];
+  return (await listRequirements(deps.db, actor.tenantId, filter)).map((row) => toLite(row, options));
 }
 
 export type RequirementLitePage = { requirements: RequirementLite[]; offset: number; limit: number; has_more: boolean };
 
 /** One page of the requirements matching the filter; one row more is read to tell whether another page follows. */
 export async function listRequirementLites(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
-  filter: RequirementFilter,
+  asked: RequirementFilter,
   options: ListPage & { withDescription: boolean },
 ): Promise<RequirementLitePage> {
-  const rows = await listRequirements(deps.db, actor.tenantId, filter, { offset: options.offset, limit: options.limit + 1 });
+  const filter = await browsableFilter(deps, actor, asked);
+  const rows = filter ? await listRequirements(deps.db, actor.tenantId, filter, { offset: options.offset, limit: options.limit + 1 }) : [];
   return {
     requirements: rows.slice(0, options.limit).map((row) => toLite(row, options)),
     offset: options.offset,
@@ -59,11 +75,12 @@ export async function listRequirementRevisions(deps: ServiceDeps, actor: Actor, 
 
 /** POST /api/requirement/display_ids: requirement id to the ID label ("SYS-12"); unknown or deleted ids are left out. */
 export async function requirementDisplayIds(
-  deps: ServiceDeps,
+  deps: AccessDeps,
   actor: Actor,
   requirementIds: number[],
 ): Promise<Record<string, string>> {
-  if (requirementIds.length === 0) return {};
-  const rows = await listRequirements(deps.db, actor.tenantId, { requirementIds: [...new Set(requirementIds)] });
+  const filter = requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds: [...new Set(requirementIds)] });
+  if (!filter) return {};
+  const rows = await listRequirements(deps.db, actor.tenantId, filter);
   return Object.fromEntries(rows.map((row) => [String(row.requirement_id), requirementIdLabel(row)]));
 }

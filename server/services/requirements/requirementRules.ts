@@ -6,6 +6,7 @@ import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
+import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import type { WriteDeps } from "./requirementWrite.js";
 
@@ -36,7 +37,10 @@ export async function assertLinkTargets(
   for (const typeId of new Set(locked.map((row) => row.requirement_type_id))) {
     await findRequirementType(deps.db, actor.tenantId, typeId, "share");
   }
-  const rows = await findRequirements(deps.db, actor.tenantId, linkedIds);
+  const existing = await findRequirements(deps.db, actor.tenantId, linkedIds);
+  // One of a project the person may not browse does not exist for them.
+  const browsable = new Set(await browsableOf(accessDepsOf(deps), actor, [...new Set(existing.map((row) => row.project_id))]));
+  const rows = existing.filter((row) => browsable.has(row.project_id));
   const found = new Set(rows.map((row) => row.requirement_id));
   const missing = linkedIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw fieldError(field, `Linked requirement ${missing.join(", ")} does not exist`);

@@ -2,6 +2,7 @@ import { requirementCategory } from "../../../common/labels.js";
 import type { RequirementSearchHit, RequirementSearchQuery } from "../../../common/schemas/requirementSearch.js";
 import { SEARCH_TIERS, type SearchHitRow, searchRequirements as findRequirements } from "../../db/requirementSearchStore.js";
 import { listRequirementTypes, type RequirementTypeRow } from "../../db/requirementTypeStore.js";
+import { accessDepsOf, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { highlightOf, searchTermsOf } from "./searchTerms.js";
 
@@ -16,12 +17,13 @@ export async function searchRequirements(
 ): Promise<RequirementSearchHit[]> {
   const types = await listRequirementTypes(deps.db, actor.tenantId);
   const projectIds = await visibleProjects(deps, actor, query.atlassian_project_id);
+  if (projectIds.length === 0) return [];
   const levels = query.level;
   const typeIds = levels ? types.filter((type) => levels.includes(type.level)).map((type) => type.requirement_type_id) : undefined;
   const rows = await findRequirements(
     deps.db,
     actor.tenantId,
-    { ...(projectIds ? { projectIds } : {}), ...(typeIds ? { typeIds } : {}) },
+    { projectIds, ...(typeIds ? { typeIds } : {}) },
     searchTermsOf(query.q, types),
     query.limit,
   );
@@ -32,13 +34,10 @@ export async function searchRequirements(
   });
 }
 
-/**
- * The projects searched: those asked for, else the whole site (undefined). The one place that will
- * leave out projects the person may not browse (issue 36's services/access) once the emulator
- * answers the permission questions it asks.
- */
-async function visibleProjects(_deps: ServiceDeps, _actor: Actor, requested: number[] | undefined): Promise<number[] | undefined> {
-  return requested;
+/** The projects searched: those asked for, else the whole site's, of which those the person may browse (services/access). */
+async function visibleProjects(deps: ServiceDeps, actor: Actor, requested: number[] | undefined): Promise<number[]> {
+  const access = accessDepsOf(deps);
+  return requested ? browsableOf(access, actor, requested) : browsableProjectIds(access, actor);
 }
 
 function toHit(row: SearchHitRow, type: RequirementTypeRow): RequirementSearchHit {

@@ -25,6 +25,8 @@ import {
   STALE_EDIT_MESSAGE,
   TYPE_LOCKED_MESSAGE,
 } from "./requirementRules.js";
+import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
+import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { loadRequirementDetails } from "./requirementViews.js";
 import { withRequirementWrite } from "./requirementWrite.js";
@@ -40,9 +42,11 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
 /**
  * PUT and PATCH /api/requirement/{id}: one revision with the changed fields, or nothing when nothing
  * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
+ * Links to requirements of projects the person may not browse stay whatever the list sent: one
+ * cannot remove what one is not shown.
  */
 export async function updateRequirement(
-  deps: ServiceDeps<"storage" | "jobs">,
+  deps: ServiceDeps<"storage" | "jobs" | "hostClient" | "access" | "logger">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
@@ -86,7 +90,9 @@ export async function updateRequirement(
       }
 
       const currentLinks = before.linked_requirements_v2.map((linked) => linked.requirement_id);
-      const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique(edit.linked_requirements);
+      const shownProjects = new Set(await browsableOf(accessDepsOf(inTransaction), actor, [...new Set(before.linked_requirements_v2.map((linked) => linked.project))]));
+      const hiddenLinks = before.linked_requirements_v2.filter((linked) => !shownProjects.has(linked.project)).map((linked) => linked.requirement_id);
+      const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique([...edit.linked_requirements, ...hiddenLinks]);
       let level = current.level;
       if (edit.requirement_type_id !== undefined && edit.requirement_type_id !== current.requirement_type_id) {
         // The form clears its links when the type changes and saves both in one PUT, so only links
@@ -164,5 +170,6 @@ export async function updateRequirement(
   }
   const [after] = await loadRequirementDetails(deps, actor, [requirementId]);
   if (!after) throw notFound("Requirement");
-  return after;
+  const [linked] = await withHiddenLinksRestricted(deps, actor, [after.linked_requirements_v2]);
+  return { ...after, linked_requirements_v2: linked ?? [] };
 }
