@@ -9,6 +9,7 @@ import * as access from "./access/router.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
 import * as confluence from "./confluence/router.js";
+import * as coverage from "./coverage/router.js";
 import * as baselines from "./baselines/router.js";
 import * as csv from "./csv/router.js";
 import * as customerSettings from "./customerSettings/router.js";
@@ -41,6 +42,7 @@ const features: Feature[] = [
   baselines,
   csv,
   access,
+  coverage,
 ];
 
 /** The token exchange is the one /api route that takes a Connect JWT instead of the app token. */

@@ -15,11 +15,12 @@ export const ISSUE_DETAILS_PARALLEL = 4;
 /** Named and single-valued, so that Jira serves the larger calls. */
 const DETAIL_FIELDS = ["summary", "status", "issuetype"];
 const KEY_FIELDS = ["summary"];
+const STATUS_FIELDS = ["status"];
 const MAX_ATTEMPTS = 8;
 const MAX_WAIT_SECONDS = 60;
 
 type BulkFetchAnswer = {
-  issues?: { id: string; key: string; fields?: { summary?: string; status?: { name?: string }; issuetype?: { id?: string } } }[];
+  issues?: { id: string; key: string; fields?: { summary?: string; status?: { name?: string; statusCategory?: { key?: string } }; issuetype?: { id?: string } } }[];
 };
 
 export type Sleep = (ms: number) => Promise<void>;
@@ -131,4 +132,13 @@ export function issueKeyReader(hostClient: HostClient, tenantId: string, sleep: 
     await read(issueIds, (issue) => keys.set(String(issue.id), issue.key));
     return keys;
   };
+}
+
+/** Of the given issues, those whose status is in Jira's status category Done (the coverage figures). */
+export async function issuesDone(hostClient: HostClient, tenantId: string, issueIds: readonly string[], sleep: Sleep = realSleep): Promise<Set<string>> {
+  const done = new Set<string>();
+  await bulkFetchReader(hostClient, tenantId, STATUS_FIELDS, sleep)(issueIds, (issue) => {
+    if (issue.fields?.status?.statusCategory?.key === "done") done.add(String(issue.id));
+  });
+  return done;
 }
