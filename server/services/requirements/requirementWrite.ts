@@ -161,7 +161,7 @@ async function onRequirementsWritten(deps: WriteDeps, actor: Actor, written: Wri
   await insertRevisions(
     deps.db,
     actor.tenantId,
-    written.map(({ requirementId, action, changedFields, before, after }) => ({
+    written.map(({ requirementId, action, changedFields, after }) => ({
       requirementId,
       revision: after.revision,
       accountId: actor.accountId,
