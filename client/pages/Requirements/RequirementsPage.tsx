@@ -2,7 +2,6 @@ import Button from "@atlaskit/button/new";
 import ModalTransition from "@atlaskit/modal-dialog/modal-transition";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
-import Tooltip from "@atlaskit/tooltip";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { PROJECT_ACCESS_MESSAGES } from "../../../common/errors.js";
 import { useProjectAccess } from "../../api/projectAccess.js";
@@ -25,6 +24,8 @@ const RequirementDetail = lazyNamed(() => import("../../components/RequirementDe
 const FolderDetail = lazyNamed(() => import("../../components/FolderDetail/FolderDetail.js"), "FolderDetail");
 const RequirementsDialogs = lazyNamed(() => import("./RequirementsDialogs.js"), "RequirementsDialogs");
 const SectionMessage = lazy(() => import("@atlaskit/section-message"));
+// Only a read-only project's buttons carry a tooltip: the first screen of an editable one does without it.
+const Tooltip = lazy(() => import("@atlaskit/tooltip"));
 const NotFound = lazyNamed(() => import("../../components/NotFound/NotFound.js"), "NotFound");
 const loading = <Spinner size="large" label="Loading" />;
 
@@ -41,10 +42,11 @@ export function RequirementsPage() {
 /** A button that changes the project: disabled, with the reason as its tooltip, where the user may not edit. */
 function ChangeButton({ readOnly, ...props }: Parameters<typeof Button>[0] & { readOnly: boolean }) {
   if (!readOnly) return <Button {...props} />;
+  const disabled = <Button {...props} isDisabled />;
   return (
-    <Tooltip content={PROJECT_ACCESS_MESSAGES.edit}>
-      <Button {...props} isDisabled />
-    </Tooltip>
+    <Suspense fallback={disabled}>
+      <Tooltip content={PROJECT_ACCESS_MESSAGES.edit}>{disabled}</Tooltip>
+    </Suspense>
   );
 }
 
