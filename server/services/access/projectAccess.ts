@@ -179,8 +179,13 @@ export async function keepBrowsable<T>(deps: AccessDeps, actor: Actor, items: re
   return items.filter((item) => shown.has(projectOf(item)));
 }
 
-/** Every project the site keeps data of that the person may browse, Global Requirements included. */
+/**
+ * Every project the site keeps data of that the person may browse, Global Requirements included.
+ * The projects are those Jira was last asked about for the person (the site's projects in use then,
+ * and any named since), so a site-wide list reads the project list once a minute per person, not
+ * on every request; a project whose first data came after that joins at the next ask, within 60 s.
+ */
 export async function browsableProjectIds(deps: AccessDeps, actor: Actor): Promise<number[]> {
-  const inUse = await projectIdsInUse(deps.db, actor.tenantId);
-  return browsableOf(deps, actor, [...new Set([GLOBAL_PROJECT_ID, ...inUse])]);
+  const asked = await grantedTo(deps, actor, []);
+  return browsableOf(deps, actor, [GLOBAL_PROJECT_ID, ...[...asked.keys()].sort((a, b) => a - b)]);
 }
