@@ -4,10 +4,14 @@ import type { Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORGE_EXCHANGE_PATH } from "../../common/forge.js";
+import { seedContentUsers } from "../../emulator/seed/users.js";
 import { KnexInstallationStore } from "../../server/connect/aceStore.js";
 import { type ForgeKeys, signForgeInvocationToken, startForgeJwksServer } from "../helpers/forge.js";
 import { addonApi, freePort, type Harness, startHarness } from "./harness.js";
 import { createRequirementAs } from "./requirementsFixture.js";
+
+// A person the emulated Jira knows: the add-on asks Jira what its user may do in the issue's project.
+const FORGE_USER = seedContentUsers[0]?.accountId ?? "";
 
 const FORGE_APP_ID = "ari:cloud:ecosystem::app/5a7c9e1b-3d2f-4a6b-8c0d-1e2f3a4b5c6d";
 /** PUMP-1 of the emulator's seeded Jira, in project PUMP. */
@@ -31,7 +35,7 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
   const installationId = `ari:cloud:ecosystem::installation/${randomUUID()}`;
   const bridgeCalls: Array<{ name: string; payload: unknown }> = [];
 
-  const invocationToken = () => signForgeInvocationToken(forgeKeys, { appId: FORGE_APP_ID, installationId, accountId: "557058:forge-user" });
+  const invocationToken = () => signForgeInvocationToken(forgeKeys, { appId: FORGE_APP_ID, installationId, accountId: FORGE_USER });
   const api = <T = unknown>(method: string, path: string, body?: unknown) => addonApi<T>(harness.addonUrl, token, method, path, body);
 
   /** What Forge does for invokeRemote: the request goes to the remote with a fresh invocation token. */
@@ -57,7 +61,7 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
     await page.exposeFunction("forgeStub", async (name: string, payload: unknown) => {
       bridgeCalls.push({ name, payload });
       if (name === "getContext") {
-        return { extension: { type: "jira:issuePanel", issue: ISSUE, project: PROJECT, ...(modal ? { modal } : {}) }, accountId: "557058:forge-user", locale: "en-US", moduleKey: "rmcloud-forge-issue-panel" };
+        return { extension: { type: "jira:issuePanel", issue: ISSUE, project: PROJECT, ...(modal ? { modal } : {}) }, accountId: FORGE_USER, locale: "en-US", moduleKey: "rmcloud-forge-issue-panel" };
       }
       if (name === "invoke") return invokeRemote(payload as { path: string; method: string; body?: unknown });
       return true;
