@@ -52,7 +52,8 @@ it("disables New requirement for the member who may browse but not edit PUMP, an
     await create.waitFor({ timeout: 90_000 });
     await expect.poll(() => create.isDisabled(), { timeout: 30_000 }).toBe(true);
     await create.hover({ force: true });
-    await frame.getByText(PROJECT_ACCESS_MESSAGES.edit).waitFor({ timeout: 10_000 });
+    // The shown tooltip, not the hidden copy Atlaskit keeps for the button's aria-describedby.
+    await frame.getByRole("tooltip", { name: PROJECT_ACCESS_MESSAGES.edit, exact: true }).waitFor({ timeout: 10_000 });
   } finally {
     await page.context().close();
   }
