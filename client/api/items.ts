@@ -1,5 +1,5 @@
 import { queryOptions, type UseQueryResult, useQueries } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import type { Item, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
 
@@ -48,7 +48,9 @@ function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<Items
 /**
  * One window of a level. The top level's first is also fetched ahead, as the page loads
  * (client/firstScreen.ts): that answer is still fresh when the tree mounts a moment later, so the
- * tree does not ask again; a change the app makes invalidates it at once whatever its age.
+ * tree does not ask again; a change the app makes invalidates it at once whatever its age. Only the
+ * page's first tree trusts that freshness: a tree mounted again (back from another tab) asks anew,
+ * since requirements may have been made elsewhere meanwhile (useLevelWindows).
  */
 const levelWindowQuery = (projectId: number, { parentFolderId, window }: LevelWindow) =>
   queryOptions({
@@ -65,11 +67,20 @@ const levelWindowQuery = (projectId: number, { parentFolderId, window }: LevelWi
 /** The tree's first window of its top level, as the tree asks for it. */
 export const topLevelItemsQuery = (projectId: number) => levelWindowQuery(projectId, { parentFolderId: null, window: 0 });
 
+/** Whether a tree has mounted on this page yet (see useLevelWindows). */
+let treeShown = false;
+
 /**
  * The windows the tree shows, one query each (issue 37: a level of 100,000 requirements is never
  * one answer): opening a folder fetches its first window only, scrolling fetches the windows in view.
  */
 export function useLevelWindows(projectId: number, windows: readonly LevelWindow[]) {
+  // The page's first tree may use the first screen's prefetched answer; any later one refetches on mount.
+  const [firstTree] = useState(() => {
+    const first = !treeShown;
+    treeShown = true;
+    return first;
+  });
   // A stable combine keeps the levels the same object until a result changes, so the tree
   // flattens again only when something arrived.
   const combine = useCallback(
@@ -81,7 +92,7 @@ export function useLevelWindows(projectId: number, windows: readonly LevelWindow
     [windows],
   );
   return useQueries({
-    queries: windows.map((window) => levelWindowQuery(projectId, window)),
+    queries: windows.map((window) => ({ ...levelWindowQuery(projectId, window), refetchOnMount: firstTree ? true : ("always" as const) })),
     combine,
   });
 }
