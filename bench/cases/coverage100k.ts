@@ -1,12 +1,10 @@
-import type { AddressInfo } from "node:net";
-import express from "express";
 import type { HostCall } from "../../server/connect/hostClient.js";
-import type { Db } from "../../server/db/knex.js";
 import { bearer, createTestApp } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
 import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "../../test/helpers/fakeJira.js";
 import { FIRST_PROJECT_ID, seedRealisticTenant } from "../../test/helpers/realisticTenant.js";
 import { medianMs, round } from "../measure.js";
+import { bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
 import type { BenchCase, BenchResult } from "../types.js";
 
 const REQUIREMENTS = 100_000;
@@ -19,51 +17,6 @@ const VIEWS = [
   { name: "coverage-100k-uncovered-issues", query: `atlassian_project_id=${PROJECT}&uncovered=issues` },
   { name: "coverage-100k-uncovered-next-level", query: `atlassian_project_id=${PROJECT}&uncovered=next_level` },
 ] as const;
-
-type Server = { url: string; close: () => Promise<void> };
-
-async function listen(app: express.Express): Promise<Server> {
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function call(url: string, headers: Record<string, string> = {}): Promise<unknown> {
-  const res = await fetch(url, { headers });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** The coverage statement our endpoint sends for each view, as knex hands it to the database (captured once). */
-async function capturedStatements(db: Db, url: string, authorization: string): Promise<Map<string, { sql: string; bindings: unknown[] }>> {
-  const statements = new Map<string, { sql: string; bindings: unknown[] }>();
-  for (const view of VIEWS) {
-    let coverage: { sql: string; bindings: unknown[] } | undefined;
-    const listener = (query: { sql: string; bindings: unknown[] }) => {
-      if (query.sql.includes("subtree")) coverage = query;
-    };
-    db.on("query", listener);
-    await call(`${url}/api/coverage?${view.query}`, { authorization });
-    db.off("query", listener);
-    if (!coverage) throw new Error(`No statement for ${view.name}`);
-    statements.set(view.name, { sql: coverage.sql.replace(/\$\d+/g, "?"), bindings: coverage.bindings });
-  }
-  return statements;
-}
-
-/** A bare Express endpoint: no token, no validation, no access check, no Jira; the same statement's first row as JSON. */
-function bareApp(db: Db, statements: Map<string, { sql: string; bindings: unknown[] }>): express.Express {
-  const app = express();
-  app.get("/coverage/:name", async (req, res) => {
-    const statement = statements.get(req.params.name);
-    if (!statement) return void res.status(404).end();
-    const result = await db.raw(statement.sql, statement.bindings as never[]);
-    res.json(result.rows[0]);
-  });
-  return app;
-}
 
 /**
  * Issue 34: coverage of a project of 100,000 requirements (the realistic tenant's 100 projects
@@ -97,13 +50,18 @@ const coverage100k: BenchCase = {
     const ours = await listen(ctx.app);
     try {
       const authorization = await bearer(ctx, tenant);
-      const statements = await capturedStatements(database.db, ours.url, authorization);
-      const bare = await listen(bareApp(database.db, statements));
+      const statements = new Map<string, CapturedStatement>();
+      for (const view of VIEWS) {
+        const call = () => getJson(`${ours.url}/api/coverage?${view.query}`, { authorization });
+        statements.set(view.name, await capturedStatement(database.db, call, (sql) => sql.includes("subtree")));
+      }
+      // No token, validation, access check or Jira: the same statement's first row as JSON.
+      const bare = await listen(bareStatementApp(database.db, "/coverage", statements, (rows) => rows[0]));
       try {
         const results: BenchResult[] = [];
         for (const view of VIEWS) {
-          const oursMs = await medianMs(() => call(`${ours.url}/api/coverage?${view.query}`, { authorization }), { iterations: 20, warmup: 3 });
-          const bareMs = await medianMs(() => call(`${bare.url}/coverage/${view.name}`), { iterations: 20, warmup: 3 });
+          const oursMs = await medianMs(() => getJson(`${ours.url}/api/coverage?${view.query}`, { authorization }), { iterations: 20, warmup: 3 });
+          const bareMs = await medianMs(() => getJson(`${bare.url}/coverage/${view.name}`), { iterations: 20, warmup: 3 });
           results.push({ case: view.name, db: context.db, ours: round(oursMs, 2), baseline: round(bareMs, 2), unit: "ms", ratio: round(oursMs / bareMs) });
         }
         return results;

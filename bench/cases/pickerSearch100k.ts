@@ -1,10 +1,8 @@
-import type { AddressInfo } from "node:net";
-import express from "express";
-import type { Db } from "../../server/db/knex.js";
 import { bearer, createTestApp } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
 import { seedRealisticTenant } from "../../test/helpers/realisticTenant.js";
 import { medianMs, round } from "../measure.js";
+import { bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
 import type { BenchCase, BenchResult } from "../types.js";
 
 const REQUIREMENTS = 100_000;
@@ -22,57 +20,11 @@ const SEARCHES = [
   { name: "picker-search-100k-common-word-site", query: { q: "system" } },
 ] as const;
 
-type Server = { url: string; close: () => Promise<void> };
-
-async function listen(app: express.Express): Promise<Server> {
-  const server = app.listen(0, "127.0.0.1");
-  server.keepAliveTimeout = 120_000;
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 const queryString = (query: Record<string, string | readonly string[]>) => {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) for (const item of [value].flat()) params.append(key, item);
   return params.toString();
 };
-
-async function call(url: string, headers: Record<string, string> = {}): Promise<unknown> {
-  const res = await fetch(url, { headers });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** The search statement our endpoint sends for each query, as knex hands it to the database (captured once). */
-async function capturedStatements(db: Db, url: string, authorization: string): Promise<Map<string, { sql: string; bindings: unknown[] }>> {
-  const statements = new Map<string, { sql: string; bindings: unknown[] }>();
-  for (const search of SEARCHES) {
-    let last: { sql: string; bindings: unknown[] } | undefined;
-    const listener = (query: { sql: string; bindings: unknown[] }) => {
-      last = query;
-    };
-    db.on("query", listener);
-    await call(`${url}/api/requirement/search?${queryString(search.query)}`, { authorization });
-    db.off("query", listener);
-    if (!last) throw new Error(`No statement for ${search.name}`);
-    statements.set(search.name, { sql: last.sql.replace(/\$\d+/g, "?"), bindings: last.bindings });
-  }
-  return statements;
-}
-
-/** A bare Express endpoint: no token, no validation, no type lookup or shaping; the same statement's rows as JSON. */
-function bareApp(db: Db, statements: Map<string, { sql: string; bindings: unknown[] }>): express.Express {
-  const app = express();
-  app.get("/search/:name", async (req, res) => {
-    const statement = statements.get(req.params.name);
-    if (!statement) return void res.status(404).end();
-    const result = await db.raw(statement.sql, statement.bindings as never[]);
-    res.json({ requirements: result.rows });
-  });
-  return app;
-}
 
 /**
  * The requirement search (GET /api/requirement/search) at a site of 100,000 requirements: our
@@ -90,13 +42,18 @@ const pickerSearch: BenchCase = {
     const ours = await listen(ctx.app);
     try {
       const authorization = await bearer(ctx, tenant);
-      const statements = await capturedStatements(database.db, ours.url, authorization);
-      const bare = await listen(bareApp(database.db, statements));
+      const statements = new Map<string, CapturedStatement>();
+      for (const search of SEARCHES) {
+        const call = () => getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization });
+        statements.set(search.name, await capturedStatement(database.db, call));
+      }
+      // No token, validation, type lookup or shaping: the same statement's rows as JSON.
+      const bare = await listen(bareStatementApp(database.db, "/search", statements, (rows) => ({ requirements: rows })));
       try {
         const results: BenchResult[] = [];
         for (const search of SEARCHES) {
-          const oursMs = await medianMs(() => call(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }));
-          const bareMs = await medianMs(() => call(`${bare.url}/search/${search.name}`));
+          const oursMs = await medianMs(() => getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }));
+          const bareMs = await medianMs(() => getJson(`${bare.url}/search/${search.name}`));
           results.push({
             case: search.name,
             db: context.db,
