@@ -1,6 +1,12 @@
 /** An edit the API accepted (200): the requirement, the revision the answer carried and the description it saved. */
 export type AcceptedEdit = { site: string; requirementId: number; revision: number; description: string };
 
+/**
+ * An edit sent whose answer never came: the load stopped while it was in flight. The server may
+ * have applied it, so the requirement may end at its description, a revision past every accepted edit.
+ */
+export type UnansweredEdit = { site: string; requirementId: number; description: string };
+
 /** A requirement as read after the run: its state, and the revisions its Activity list holds for updates. */
 export type FinalRequirement = { revision: number; description: string | null; updateRevisions: number[] };
 
@@ -12,9 +18,10 @@ const keyOf = (site: string, requirementId: number) => `${site}\u0000${requireme
  * Accepted edits the final state or the revision history does not account for. Two accepted edits
  * answered with the same revision means one overwrote the other unseen (the revision check let both
  * through); the requirement must end as its newest accepted edit left it, at that revision (nothing
- * else edits during the run); and every accepted edit's revision must be in its Activity list.
+ * else edits during the run), or past it as an unanswered edit of the bench left it; and every
+ * accepted edit's revision must be in its Activity list.
  */
-export function findLostUpdates(accepted: AcceptedEdit[], finals: ReadonlyMap<string, FinalRequirement>): LostUpdate[] {
+export function findLostUpdates(accepted: AcceptedEdit[], unanswered: UnansweredEdit[], finals: ReadonlyMap<string, FinalRequirement>): LostUpdate[] {
   const byRequirement = new Map<string, AcceptedEdit[]>();
   for (const edit of accepted) {
     const key = keyOf(edit.site, edit.requirementId);
@@ -34,8 +41,13 @@ export function findLostUpdates(accepted: AcceptedEdit[], finals: ReadonlyMap<st
       if (index > 0 && sorted[index - 1]?.revision === edit.revision) lose(edit, "another accepted edit was answered with the same revision");
       if (!final.updateRevisions.includes(edit.revision)) lose(edit, "its revision is not in the Activity list");
     });
-    if (final.revision !== newest.revision || final.description !== newest.description) {
+    const endedByUnanswered = unanswered.some(
+      (edit) => edit.site === newest.site && edit.requirementId === newest.requirementId && edit.description === final.description,
+    );
+    if (final.revision < newest.revision || (final.revision === newest.revision && final.description !== newest.description)) {
       lose(newest, `the requirement ended at revision ${final.revision} with another description than its newest accepted edit`);
+    } else if (final.revision > newest.revision && !endedByUnanswered) {
+      lose(newest, `the requirement ended at revision ${final.revision} with a description no edit of the run sent`);
     }
   }
   return lost;

@@ -1,6 +1,6 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { AcceptedEdit } from "./lostUpdates.js";
+import type { AcceptedEdit, UnansweredEdit } from "./lostUpdates.js";
 
 /** One request a connection sends, taken in turn. */
 export type PlannedRequest = { method: "GET" | "POST"; path: string; headers: Record<string, string>; body?: unknown };
@@ -31,7 +31,7 @@ export type KindResult = {
   refusedWithoutRetryAfter: number;
 };
 
-export type MixedLoadResult = { kinds: KindResult[]; accepted: AcceptedEdit[] };
+export type MixedLoadResult = { kinds: KindResult[]; accepted: AcceptedEdit[]; unanswered: UnansweredEdit[] };
 
 /**
  * Every kind at once from autocannon in a process of its own (bench/mixedLoadWorker.ts), so the

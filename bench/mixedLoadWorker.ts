@@ -1,14 +1,16 @@
 import autocannon from "autocannon";
-import type { AcceptedEdit } from "./lostUpdates.js";
+import type { AcceptedEdit, UnansweredEdit } from "./lostUpdates.js";
 import type { EditTarget, KindResult, LoadKind, MixedLoadResult, PlannedRequest } from "./mixedLoad.js";
 
 /**
  * The load generator of `npm run bench:load` (forked by mixedLoad.ts): one autocannon instance per
  * kind of request, all at once, each with its own latency histogram. Answers a MixedLoadResult over IPC.
  */
-type Context = { target?: EditTarget; name?: string; revision?: number };
+type Context = { target?: EditTarget; name?: string; revision?: number; description?: string };
 
 const accepted: AcceptedEdit[] = [];
+/** Saves sent and not yet answered, by their description: those still here when the load stops were in flight. */
+const unanswered = new Map<string, UnansweredEdit>();
 let saved = 0;
 
 const countsRefusal = (tally: { withoutRetryAfter: number }) => (status: number, _body: string, _context: unknown, headers?: Record<string, unknown>) => {
@@ -51,6 +53,8 @@ function editRequests(targets: EditTarget[], tally: { withoutRetryAfter: number 
       setupRequest: (request, context: Context) => {
         if (!context.target || context.revision === undefined) return undefined as unknown as autocannon.Request;
         const description = `Edited under load ${process.pid}-${++saved}`;
+        context.description = description;
+        unanswered.set(description, { site: context.target.site, requirementId: context.target.requirementId, description });
         return {
           ...request,
           method: "PUT",
@@ -61,6 +65,7 @@ function editRequests(targets: EditTarget[], tally: { withoutRetryAfter: number 
       },
       onResponse: (status, body, context: Context, headers) => {
         countsRefusal(tally)(status, body, context, headers);
+        unanswered.delete(context.description ?? "");
         if (status !== 200 || !context.target) return;
         const answer = JSON.parse(body) as { revision: number; description: string };
         accepted.push({ site: context.target.site, requirementId: context.target.requirementId, revision: answer.revision, description: answer.description });
@@ -100,6 +105,6 @@ function runKind(kind: LoadKind): Promise<KindResult> {
 }
 
 process.once("message", async (kinds: LoadKind[]) => {
-  const answer: MixedLoadResult = { kinds: await Promise.all(kinds.map(runKind)), accepted };
+  const answer: MixedLoadResult = { kinds: await Promise.all(kinds.map(runKind)), accepted, unanswered: [...unanswered.values()] };
   process.send?.(answer, () => process.exit(0));
 });
