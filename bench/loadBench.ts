@@ -353,8 +353,10 @@ function report(
 }
 
 const stack = new ProductionStack(process.env.LOAD_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    interrupted = true;
     log(`\n${signal}: stopping the processes and dropping the database...`);
     void stack.stop().finally(() => process.exit(130));
   });
@@ -362,7 +364,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   await main(stack);
 } catch (error) {
-  process.stderr.write(`bench:load failed: ${(error as Error).stack}\n`);
+  // Once interrupted, what failed failed because the stop took its processes and database away.
+  if (!interrupted) process.stderr.write(`bench:load failed: ${(error as Error).stack}\n`);
   process.exitCode = 1;
 } finally {
   await stack.stop();
