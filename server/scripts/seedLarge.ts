@@ -187,7 +187,9 @@ if (isEntryPoint(import.meta.url)) {
       console.error(`No tenant matches ${target}`);
       process.exitCode = 1;
     } else {
+      // An operator's seed takes baselines like any project: every requirement gets its 'created' revision.
       const project: Partial<LargeProject> = {
+        firstRevisions: true,
         ...(option("project") === undefined ? {} : { projectId: option("project") }),
         ...(option("requirements") === undefined ? {} : { requirements: option("requirements") }),
         ...(option("folders") === undefined ? {} : { folders: option("folders") }),
