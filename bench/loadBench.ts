@@ -324,6 +324,7 @@ function report(
       refused > 0 && flood.refusedWithoutRetryAfter === 0 && errorsOf(during) === 0 && errorsOf(alone) === 0,
     ],
   ];
+  log(`throughput: ${round(throughput, 1)} req/s over every kind, the bare endpoint ${round(bare.requestsPerSecond, 1)} req/s (ratio ${round(throughput / bare.requestsPerSecond, 2)})`);
   for (const [line, ok] of checks) log(`${ok ? "PASS" : "FAIL"}  ${line}`);
   if (checks.some(([line, ok]) => !ok && !line.includes("timing"))) process.exitCode = 1;
 
