@@ -12,18 +12,10 @@ import { useAttributes } from "../../api/attributes.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import type { CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useLoadErrorFlag } from "../Flags/Flags.js";
-import { useUser } from "../../api/user.js";
+import { useCurrentUser } from "../../api/user.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
-import {
-  ASSIGNEES_LOAD_ERROR,
-  ATTRIBUTES_LOAD_ERROR,
-  COMPONENTS_LOAD_ERROR,
-  requirementTypesLoadError,
-  STATUSES_LOAD_ERROR,
-} from "../Flags/loadErrors.js";
-import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
 import { requirementTypeLabel } from "../../../common/labels.js";
 import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
@@ -61,13 +53,8 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const statuses = useProjectStatuses(projectId);
   const users = useAssignableUsers(projectId);
   const components = useProjectComponents(projectId);
-  const onConfluence = useUser().data?.installed_on_confluence === true;
+  const onConfluence = useCurrentUser().data?.installed_on_confluence === true;
 
-  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
-  useLoadErrorFlag(attributes.isError ? ATTRIBUTES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(statuses.isError ? STATUSES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(users.isError ? ASSIGNEES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(components.isError ? COMPONENTS_LOAD_ERROR : undefined);
 
   const { control, handleSubmit, watch, setValue } = useForm<RequirementFormValues>({
     resolver: zodResolver(requirementFormSchema),

@@ -4,7 +4,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
 import { filterWords } from "../../../common/schemas/matrix.js";
-import { useUser } from "../../api/user.js";
+import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
 import { useMatrixStart } from "../../api/matrix.js";
@@ -27,7 +27,7 @@ type ColumnOption = { label: string; value: string };
 
 function MatrixScreen({ projectId }: { projectId: number }) {
   const issueTypes = useIssueTypes(projectId);
-  const user = useUser();
+  const user = useCurrentUser();
   const [filter, setFilter] = useState("");
   // The server filters (issue 37): the words, normalised, once typing pauses.
   const [appliedFilter, setAppliedFilter] = useState("");
