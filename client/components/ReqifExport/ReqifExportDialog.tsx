@@ -8,7 +8,7 @@ import { useBaselines } from "../../api/baselines.js";
 import { downloadExport, startReqifExport } from "../../api/reqif.js";
 import { isAbandoned } from "../../api/jobs.js";
 import { useJob } from "../../hooks/useJob.js";
-import { useAppState } from "../../state/AppState.js";
+import { useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
@@ -26,7 +26,7 @@ const SCOPES: { label: string; value: Scope }[] = [
  */
 export function ReqifExportDialog({ projectId, formatField, onClose }: { projectId: number; formatField: ReactNode; onClose(): void }) {
   const flags = useFlags();
-  const { nav } = useAppState();
+  const nav = useNav();
   const baselines = useBaselines(projectId);
   const [scope, setScope] = useState<Scope>(nav?.folderId ? "folder" : "project");
   const [folderId, setFolderId] = useState<number | null>(nav?.folderId ?? null);

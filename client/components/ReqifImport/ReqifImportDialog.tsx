@@ -13,7 +13,7 @@ import { previewReqif, startReqifImport } from "../../api/reqif.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
 import { isAbandoned } from "../../api/jobs.js";
 import { useJob } from "../../hooks/useJob.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
@@ -30,7 +30,8 @@ type Target = { folderId: number | null; ancestors: readonly number[] };
  */
 export function ReqifImportDialog({ projectId, file, onClose }: { projectId: number; file: File; onClose(): void }) {
   const flags = useFlags();
-  const { nav, setFolderOpen } = useAppState();
+  const nav = useNav();
+  const { setFolderOpen } = useAppActions();
   const types = useRequirementTypes();
   const importer = useStartImport(projectId);
   const [upload, setUpload] = useState<{ fileName: string; preview: ReqifPreview } | undefined>();

@@ -11,14 +11,15 @@ import { CreateBaselineDialog } from "../../components/BaselineForm/CreateBaseli
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
 import { UserName } from "../../components/RequirementDetail/UserName.js";
 import { formatDate } from "../../format/date.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { RetrieveError } from "./RetrieveError.js";
 
 export const NO_DESCRIPTION_TEXT = "No description";
 
 /** Baseline Explorer: Create baseline, the list (newest first) on the left, the open baseline on the right. */
 export function BaselineExplorer({ projectId }: { projectId: number }) {
-  const { nav, navigate } = useAppState();
+  const nav = useNav();
+  const { navigate } = useAppActions();
   // The delete dialog keeps the baseline it was opened for: back or forward may show another behind it.
   const [dialog, setDialog] = useState<"create" | { deleting: Baseline } | undefined>();
   const baselines = useBaselines(projectId);

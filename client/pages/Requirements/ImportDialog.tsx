@@ -26,7 +26,7 @@ import { useFlags } from "../../components/Flags/Flags.js";
 import { COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../api/loadErrors.js";
 import { isReqifFileName } from "../../../common/schemas/reqif.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
@@ -49,7 +49,8 @@ const SHOWN_ROW_ERRORS = 50;
  */
 export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
-  const { nav, setFolderOpen } = useAppState();
+  const nav = useNav();
+  const { setFolderOpen } = useAppActions();
   const ids = { file: useId(), type: useId() };
   const [file, setFile] = useState<File | undefined>();
   const [headers, setHeaders] = useState<string[]>([]);

@@ -10,7 +10,7 @@ import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
 import { FolderFormDialog } from "../../components/FolderForm/FolderFormDialog.js";
 import { MoveDialog } from "../../components/MoveDialog/MoveDialog.js";
 import { RequirementFormDialog } from "../../components/RequirementForm/RequirementFormDialog.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useSelectedRequirements } from "../../state/AppState.js";
 import { ExportDialog } from "./ExportDialog.js";
 import { ImportDialog } from "./ImportDialog.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
@@ -25,7 +25,8 @@ export function RequirementsDialogs({
   dialog: RequirementsDialog;
   onClose(): void;
 }) {
-  const { navigate, setFolderOpen, setSelectedRequirements, selectedRequirements } = useAppState();
+  const selectedRequirements = useSelectedRequirements();
+  const { navigate, setFolderOpen, setSelectedRequirements } = useAppActions();
   const createRequirement = useCreateRequirement(projectId);
   const updateRequirement = useUpdateRequirement(projectId);
   const deleteRequirements = useDeleteRequirements(projectId);

@@ -8,7 +8,7 @@ import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
 import { useMatrixStart } from "../../api/matrix.js";
-import { useAppState } from "../../state/AppState.js";
+import { useProjectId } from "../../state/AppState.js";
 import { ExportMenu } from "./ExportMenu.js";
 import { MatrixGrid } from "./MatrixGrid.js";
 import { EMPTY_MATRIX_TEXT, loadHiddenColumns, NO_HITS_TEXT, saveHiddenColumns } from "./matrixView.js";
@@ -18,7 +18,7 @@ const FILTER_PAUSE_MS = 250;
 
 /** /traceability-matrix: requirements against the project's issue types. */
 export function TraceabilityMatrixPage() {
-  const { projectId } = useAppState();
+  const projectId = useProjectId();
   if (projectId === undefined) return null;
   return <MatrixScreen key={projectId} projectId={projectId} />;
 }
