@@ -106,8 +106,9 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     await injectFault({ status: 500, pathPattern: "^/rest/api/3/(user|status/|project/\\d+/(components|statuses))" });
 
     const frame = await openRequirement();
+    // In the detail itself; the components' failure is also a toast, as everywhere the project's components are loaded.
     for (const message of [ASSIGNEES_LOAD_ERROR, STATUSES_LOAD_ERROR, COMPONENTS_LOAD_ERROR]) {
-      await frame.getByText(message, { exact: true }).waitFor();
+      await frame.getByRole("article").getByText(message, { exact: true }).waitFor();
     }
     const componentCell = frame.locator("tr").filter({ has: frame.locator("th", { hasText: /^Components$/ }) }).locator("td");
     await expect(componentCell.textContent()).resolves.toBe(components[0]?.id);

@@ -84,3 +84,20 @@ describe("requirement lists are bounded", () => {
     expect(byIdPlain.body.requirements[0]).not.toHaveProperty("description");
   });
 });
+
+describe("answers on the wire", () => {
+  it("arrive gzipped when the browser accepts it, and a kilobyte or less stays as it is", async () => {
+    const list = await api()
+      .get("/api/requirement")
+      .query({ atlassian_project_id: BIG_PROJECT })
+      .set("Authorization", auth)
+      .set("Accept-Encoding", "gzip");
+    expect(list.status).toBe(200);
+    expect(list.headers["content-encoding"]).toBe("gzip");
+    expect(list.body.requirements).toHaveLength(REQUIREMENT_LIST_LIMIT_MAX);
+
+    const small = await api().get("/api/requirement/lite").query({ atlassian_project_id: SMALL_PROJECT }).set("Authorization", auth).set("Accept-Encoding", "gzip");
+    expect(small.status).toBe(200);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+  });
+});
