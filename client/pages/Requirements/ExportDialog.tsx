@@ -9,14 +9,15 @@ import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 
 const ReqifExportDialog = lazyNamed(() => import("../../components/ReqifExport/ReqifExportDialog.js"), "ReqifExportDialog");
 
-type FormatOption = { label: string; value: "csv" | "reqif" };
-/** Spec sections 5 and 9: requirements export as CSV; issue 35 adds ReqIF for other requirements tools. */
+type FormatOption = { label: string; value: "csv" | "xlsx" | "reqif" };
+/** Spec sections 5 and 9: requirements export as CSV; issue 35 adds Excel and ReqIF for other requirements tools. */
 const FORMATS: FormatOption[] = [
   { label: "CSV", value: "csv" },
+  { label: "Excel (.xlsx)", value: "xlsx" },
   { label: "ReqIF", value: "reqif" },
 ];
 
-/** Export requirements: choose the format, then the browser downloads the project's CSV. */
+/** Export requirements: choose the format, then the browser downloads the project's CSV or .xlsx (ReqIF has its own choices). */
 export function ExportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
   const formatId = useId();
@@ -42,13 +43,14 @@ export function ExportDialog({ projectId, onClose }: { projectId: number; onClos
       </ModalHeader>
       <ModalBody>
         {formatField}
+        {exporter.isPending && format?.value === "xlsx" ? <div role="status">Generating your export...</div> : null}
       </ModalBody>
       <DialogFooter
         label="Export"
         isSubmitting={exporter.isPending}
         isDisabled={format === null}
         onConfirm={() =>
-          exporter.mutate(undefined, {
+          exporter.mutate(format?.value === "xlsx" ? "xlsx" : "csv", {
             onSuccess: onClose,
             onError: (error) => flags.error(`There was a problem retrieving your requirements export: ${error.message}`),
           })

@@ -18,12 +18,12 @@ export type XlsxReading = {
 
 /** What exceljs's streaming reader knows of the workbook once xl/workbook.xml is read; its types leave it out. */
 type ReaderState = { model?: { sheets?: { name: string }[] } };
-type SheetReader = AsyncIterable<ExcelJS.Row> & { name: string };
+type SheetReader = AsyncIterable<ExcelJS.Row> & { name: string; iterator: AsyncIterable<unknown> };
 
 /**
  * The records of one sheet of an .xlsx, as csvRecords gives a CSV file's: every cell as text, rows
  * whose cells are all blank skipped, the first record the header. Read with exceljs's streaming
- * reader: rows one at a time, the other sheets drained unread. Its memory holds the workbook's
+ * reader: rows one at a time, the other sheets read past unparsed. Its memory holds the workbook's
  * shared-string table (the distinct texts; Excel and LibreOffice write every text there) and one
  * row. Each cell is given in the form CSV_READING gives a cell of our CSV export
  * (toSpreadsheetSafe): a spreadsheet cell is typed, so its text is exact, and readRow's
@@ -33,27 +33,47 @@ type SheetReader = AsyncIterable<ExcelJS.Row> & { name: string };
 export async function* xlsxRecords(input: Readable, reading: XlsxReading): AsyncGenerator<string[]> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(await zipOnly(input), { styles: "cache" });
   const state = workbook as unknown as ReaderState;
+  const worksheets = (workbook as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
   let sheets: string[] | undefined;
+  let found = false;
+  let readToEnd = false;
   try {
-    for await (const worksheet of workbook as AsyncIterable<unknown> as AsyncIterable<SheetReader>) {
+    for (let next = await worksheets.next(); !next.done; next = await worksheets.next()) {
+      const worksheet = next.value;
       if (!sheets) {
         sheets = (state.model?.sheets ?? []).map((sheet) => sheet.name);
         if (reading.sheet !== null && !sheets.includes(reading.sheet)) throw fieldError("sheet", noSuchSheetMessage(reading.sheet));
         reading.onSheets?.(sheets);
       }
-      if (worksheet.name !== (reading.sheet ?? sheets[0])) continue;
+      if (found || worksheet.name !== (reading.sheet ?? sheets[0])) {
+        await skip(worksheet);
+        continue;
+      }
+      found = true;
       for await (const row of worksheet) {
         const cells = rowCells(row);
         if (cells.some((cell) => cell.trim() !== "")) yield cells.map(toSpreadsheetSafe);
       }
-      return;
     }
+    readToEnd = true;
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw fieldError("file_name", `${NOT_XLSX_MESSAGE}: ${(error as Error).message}`);
+  } finally {
+    // exceljs removes the temporary copy of a sheet (one that came before the shared strings) only as it moves past it.
+    if (!readToEnd) await skipRest(worksheets).catch(() => undefined);
   }
   // A zip without a worksheet: a .docx, say, or any other archive renamed.
-  throw fieldError("file_name", NOT_XLSX_MESSAGE);
+  if (!found) throw fieldError("file_name", NOT_XLSX_MESSAGE);
+}
+
+/** A sheet left unread: its bytes read past without parsing, so exceljs can move on (and remove its temporary copy). */
+async function skip(worksheet: SheetReader): Promise<void> {
+  for await (const _ of worksheet.iterator);
+}
+
+async function skipRest(worksheets: AsyncIterator<SheetReader>): Promise<void> {
+  for (let next = await worksheets.next(); !next.done; next = await worksheets.next()) await skip(next.value);
 }
 
 /** POST /api/import-issues refuses an .xlsx upload that is no workbook before any job exists (its first bytes suffice). */
