@@ -11,7 +11,7 @@ import { newStoredFileName, storageKey } from "../../storage/objectStorage.js";
 import type { Actor } from "../context.js";
 import { exportRequirementRows } from "./exportRequirements.js";
 
-export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const SHEET_NAME = "Requirements";
 
 /**

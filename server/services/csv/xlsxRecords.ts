@@ -3,8 +3,8 @@ import ExcelJS from "exceljs";
 import { toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { AppError, fieldError } from "../../errors.js";
 
-export const NOT_XLSX_MESSAGE = "The file is not an Excel workbook (.xlsx)";
-export const noSuchSheetMessage = (sheet: string) => `The workbook has no sheet named "${sheet}"`;
+const NOT_XLSX_MESSAGE = "The file is not an Excel workbook (.xlsx)";
+const noSuchSheetMessage = (sheet: string) => `The workbook has no sheet named "${sheet}"`;
 
 /** Every .xlsx is a zip archive: its first bytes are a local file header. */
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
