@@ -2,7 +2,7 @@ import Spinner from "@atlaskit/spinner";
 import { type ComponentType, Suspense } from "react";
 import { Outlet, type RouteObject } from "react-router-dom";
 import { useTokenRefresh } from "./api/auth.js";
-import { RouteError } from "./components/ErrorBoundary/ErrorBoundary.js";
+import { RouteError } from "./components/ErrorBoundary/RouteError.js";
 import { MainLayout } from "./components/MainLayout/MainLayout.js";
 import { AuthenticatePage } from "./pages/Authenticate/AuthenticatePage.js";
 import { AppStateProvider } from "./state/AppState.js";

@@ -1,14 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   IMPORT_UPLOAD_FAILED_MESSAGE,
+  type ImportPreview,
   type ImportRequestInput,
 } from "../../common/schemas/csvImport.js";
 import { IMPORT_NOT_CSV_MESSAGE, isUploadSuccess, type SignPutRequest, type SignPutResponse } from "../../common/schemas/storage.js";
 import { ApiError, api, buildUrl, tokenStore } from "./client.js";
 import { saveBlob } from "./download.js";
 import { folderKeys } from "./folders.js";
+import { downloadExport } from "./reqif.js";
 import { itemKeys } from "./items.js";
 import { requirementKeys } from "./requirements.js";
+import { useJob } from "../hooks/useJob.js";
+import { becauseOf } from "./queryClient.js";
 
 /**
  * Spec section 8's two upload messages: signing fails ('Did you upload a .csv?'), or storage
@@ -30,6 +34,14 @@ export async function uploadImportFile(file: File): Promise<string> {
   if (!response || !isUploadSuccess(response.status)) throw new Error(IMPORT_UPLOAD_FAILED_MESSAGE);
   return signed.uuid_file_name;
 }
+
+/** POST /api/import-issues/preview: an uploaded .xlsx's sheets, and the header row and column values of the sheet shown (null: the first). */
+export const previewImportFile = (fileName: string, sheet: string | null) =>
+  api.post<ImportPreview>("/api/import-issues/preview", { file_name: fileName, sheet });
+
+/** POST /api/requirement/export/xlsx: the job to follow. */
+const startXlsxExport = (projectId: number) =>
+  api.post<{ job_id: string }>("/api/requirement/export/xlsx", { atlassian_project_id: projectId });
 
 export function useStartImport(projectId: number) {
   const queryClient = useQueryClient();
@@ -75,6 +87,20 @@ export async function downloadRequirementsExport(projectId: number): Promise<str
   return name;
 }
 
+/**
+ * The export in the chosen format: CSV streamed at once, .xlsx as a job whose file downloads when it
+ * is ready (followed while the dialog that asked for it is open).
+ */
 export function useExportRequirements(projectId: number) {
-  return useMutation({ mutationFn: () => downloadRequirementsExport(projectId) });
+  const job = useJob();
+  return useMutation({
+    mutationFn: async (format: "csv" | "xlsx") => {
+      if (format === "csv") return downloadRequirementsExport(projectId);
+      const started = await startXlsxExport(projectId);
+      const end = await job.follow(started.job_id);
+      if (end.status !== "finished") throw new Error(end.error ?? "The export failed");
+      return downloadExport(end);
+    },
+    meta: { failure: becauseOf("There was a problem retrieving your requirements export") },
+  });
 }

@@ -28,6 +28,18 @@ const idSchema = z.union([z.number().int().positive(), z.string().regex(/^\d+$/)
   error: (issue) => (issue.input === undefined || issue.input === null || issue.input === "" ? "Required" : "Must be an id"),
 });
 
+/** Excel's own limit on a sheet's name is 31 characters; a longer name is no sheet of any workbook. */
+const sheetSchema = z
+  .string({ error: textError })
+  .trim()
+  .min(1, "Required")
+  .max(31, "Enter no more than 31 characters")
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** An Excel workbook is imported and exported as .xlsx (issue 35); any other import file is read as CSV. */
+export const isXlsxFileName = (fileName: string) => /\.xlsx$/i.test(fileName);
+
 /** The optional columns of host data an import may leave out: Jira's components and status. */
 export const IMPORT_LEAVABLE_COLUMNS = ["components", "status"] as const;
 export type ImportLeavableColumn = (typeof IMPORT_LEAVABLE_COLUMNS)[number];
@@ -56,6 +68,8 @@ export const ImportRequestSchema = z.object({
    * warned about it) instead of refusing the row.
    */
   leave_out_unknown_names: z.boolean().default(false),
+  /** Issue 35: the sheet of an .xlsx file to import, by its tab name; without it, the first. Not read for a CSV file. */
+  sheet: sheetSchema,
 });
 export type ImportRequestInput = z.input<typeof ImportRequestSchema>;
 export type ImportRequest = z.output<typeof ImportRequestSchema>;
@@ -72,6 +86,7 @@ export const ImportJobPayloadSchema: z.ZodType<ImportRequest> = z.object({
   assign_based_on_component: z.boolean(),
   left_out_columns: z.array(z.enum(IMPORT_LEAVABLE_COLUMNS)).default([]),
   leave_out_unknown_names: z.boolean().default(false),
+  sheet: z.string().nullable().default(null),
 });
 
 export const ImportResponseSchema = z.object({ job_id: z.string() });
@@ -94,3 +109,32 @@ export const ExportQuerySchema = z.object({ atlassian_project_id: projectParamSc
 
 /** The exported file's name: a fixed prefix and the export date (UTC). */
 export const exportFileName = (date: Date) => `rmcloud-requirements-${date.toISOString().slice(0, 10)}.csv`;
+
+/** POST /api/import-issues/preview: an uploaded import file, and for an .xlsx the sheet to show (null: the first). */
+export const ImportPreviewRequestSchema = z.object({
+  file_name: z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema),
+  sheet: sheetSchema,
+});
+
+/** The most distinct values of a column the preview lists. */
+export const PREVIEW_VALUES_MAX = 1000;
+
+/**
+ * What the mapping dialog shows of an uploaded file before the import: the workbook's sheets in
+ * tab order (empty for a CSV file), the sheet read (null for CSV), its header row, and the distinct
+ * values of its Component/s and Status columns (each at most PREVIEW_VALUES_MAX).
+ */
+export const ImportPreviewSchema = z.object({
+  sheets: z.array(z.string()),
+  sheet: z.string().nullable(),
+  headers: z.array(z.string()),
+  values: z.object({ components: z.array(z.string()), status: z.array(z.string()) }),
+});
+export type ImportPreview = z.infer<typeof ImportPreviewSchema>;
+
+/** POST /api/requirement/export/xlsx. */
+export const XlsxExportRequestSchema = z.object({ atlassian_project_id: projectParamSchema });
+export type XlsxExportRequest = z.output<typeof XlsxExportRequestSchema>;
+
+/** The .xlsx export's file name: as the CSV export's, as a workbook. */
+export const xlsxExportFileName = (date: Date) => exportFileName(date).replace(/\.csv$/, ".xlsx");

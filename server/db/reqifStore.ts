@@ -48,18 +48,22 @@ export async function saveReqifTargets(
   entries: { identifier: string; target: ReqifTarget }[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  await db("reqif_identifiers")
-    .insert(
-      entries.map(({ identifier, target }) => ({
-        tenant_id: tenantId,
-        project_id: projectId,
-        reqif_identifier: identifier,
-        requirement_id: "requirementId" in target ? target.requirementId : null,
-        folder_id: "folderId" in target ? target.folderId : null,
-      })),
-    )
-    .onConflict(["tenant_id", "project_id", "reqif_identifier"])
-    .merge(["requirement_id", "folder_id"]);
+  // One array per column: a row per bind parameter would pass PostgreSQL's 65,535 at 13,000 entries.
+  await db.raw(
+    `INSERT INTO reqif_identifiers (tenant_id, project_id, reqif_identifier, requirement_id, folder_id)
+     SELECT CAST(:tenantId AS uuid), CAST(:projectId AS bigint), entry.identifier, entry.requirement_id, entry.folder_id
+     FROM unnest(CAST(:identifiers AS text[]), CAST(:requirementIds AS bigint[]), CAST(:folderIds AS bigint[]))
+       AS entry(identifier, requirement_id, folder_id)
+     ON CONFLICT (tenant_id, project_id, reqif_identifier)
+     DO UPDATE SET requirement_id = EXCLUDED.requirement_id, folder_id = EXCLUDED.folder_id`,
+    {
+      tenantId,
+      projectId,
+      identifiers: entries.map(({ identifier }) => identifier),
+      requirementIds: entries.map(({ target }) => ("requirementId" in target ? target.requirementId : null)),
+      folderIds: entries.map(({ target }) => ("folderId" in target ? target.folderId : null)),
+    },
+  );
 }
 
 /** The identifier each requirement was imported under in its project, if any. */

@@ -1,10 +1,12 @@
-import { type ImportRequest, ImportJobPayloadSchema, type ImportResult } from "../../common/schemas/csvImport.js";
+import { type ImportRequest, ImportJobPayloadSchema, type ImportResult, isXlsxFileName } from "../../common/schemas/csvImport.js";
 import { setJobProgress } from "../db/jobStore.js";
 import type { AppDeps } from "../deps.js";
 import { requireProjectAccess } from "../services/access/projectAccess.js";
 import type { Actor } from "../services/context.js";
 import { checkImportFileSize } from "../services/csv/importFileSize.js";
 import { checkImportRequest, runImport } from "../services/csv/importRequirements.js";
+import { checkIsXlsx } from "../services/csv/xlsxRecords.js";
+import { storageKey } from "../storage/objectStorage.js";
 import { defineJob, JobFailure } from "./defineJob.js";
 import { startJob } from "./startJob.js";
 
@@ -49,5 +51,8 @@ export const importRequirementsJob = defineJob({
 export async function startImport(deps: Pick<AppDeps, "db" | "jobs" | "storage">, actor: Actor, request: ImportRequest): Promise<string> {
   await checkImportRequest(deps.db, actor, request);
   await checkImportFileSize(deps.storage, actor.tenantId, request.file_name);
+  if (isXlsxFileName(request.file_name)) {
+    await checkIsXlsx(await deps.storage.getObject(storageKey(actor.tenantId, "imports", request.file_name)));
+  }
   return startJob(deps, actor, importRequirementsJob, request);
 }

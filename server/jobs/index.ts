@@ -4,6 +4,7 @@ import { matrixExportCleanupJob } from "./matrixExportCleanupJob.js";
 import { matrixExportJob } from "./matrixExportJob.js";
 import { requirementSavedJob } from "./requirementSavedJob.js";
 import { reqifImportJob } from "../services/reqif/reqifImportJob.js";
+import { xlsxExportJob } from "../services/csv/xlsxExport.js";
 import { retentionJob } from "../services/retention/retentionJob.js";
 import type { AnyJobDefinition } from "./defineJob.js";
 import { issueDeletedJob } from "./issueDeletedJob.js";
@@ -18,4 +19,5 @@ export const jobDefinitions: readonly AnyJobDefinition[] = [
   retentionJob,
   reqifImportJob,
   reqifExportJob,
+  xlsxExportJob,
 ];

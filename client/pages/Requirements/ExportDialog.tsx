@@ -3,22 +3,21 @@ import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialo
 import Select from "@atlaskit/select";
 import { Suspense, useId, useState } from "react";
 import { useExportRequirements } from "../../api/csv.js";
-import { useFlags } from "../../components/Flags/Flags.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 
 const ReqifExportDialog = lazyNamed(() => import("../../components/ReqifExport/ReqifExportDialog.js"), "ReqifExportDialog");
 
-type FormatOption = { label: string; value: "csv" | "reqif" };
-/** Spec sections 5 and 9: requirements export as CSV; issue 35 adds ReqIF for other requirements tools. */
+type FormatOption = { label: string; value: "csv" | "xlsx" | "reqif" };
+/** Spec sections 5 and 9: requirements export as CSV; issue 35 adds Excel and ReqIF for other requirements tools. */
 const FORMATS: FormatOption[] = [
   { label: "CSV", value: "csv" },
+  { label: "Excel (.xlsx)", value: "xlsx" },
   { label: "ReqIF", value: "reqif" },
 ];
 
-/** Export requirements: choose the format, then the browser downloads the project's CSV. */
+/** Export requirements: choose the format, then the browser downloads the project's CSV or .xlsx (ReqIF has its own choices). */
 export function ExportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
-  const flags = useFlags();
   const formatId = useId();
   const [format, setFormat] = useState<FormatOption | null>(FORMATS[0] ?? null);
   const exporter = useExportRequirements(projectId);
@@ -42,16 +41,14 @@ export function ExportDialog({ projectId, onClose }: { projectId: number; onClos
       </ModalHeader>
       <ModalBody>
         {formatField}
+        {exporter.isPending && format?.value === "xlsx" ? <div role="status">Generating your export...</div> : null}
       </ModalBody>
       <DialogFooter
         label="Export"
         isSubmitting={exporter.isPending}
         isDisabled={format === null}
         onConfirm={() =>
-          exporter.mutate(undefined, {
-            onSuccess: onClose,
-            onError: (error) => flags.error(`There was a problem retrieving your requirements export: ${error.message}`),
-          })
+          exporter.mutate(format?.value === "xlsx" ? "xlsx" : "csv", { onSuccess: onClose })
         }
         onCancel={onClose}
       />

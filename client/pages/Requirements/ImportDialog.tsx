@@ -14,9 +14,10 @@ import {
   IMPORT_SUCCESS_MESSAGE,
   type ImportLeavableColumn,
   type ImportResult,
+  isXlsxFileName,
 } from "../../../common/schemas/csvImport.js";
 import { useAttributes } from "../../api/attributes.js";
-import { uploadImportFile, useStartImport } from "../../api/csv.js";
+import { previewImportFile, uploadImportFile, useStartImport } from "../../api/csv.js";
 import { isAbandoned } from "../../api/jobs.js";
 import { useJob } from "../../hooks/useJob.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
@@ -39,19 +40,23 @@ type ImportTarget = { folderId: number | null; ancestors: readonly number[] };
 /** The component and status values of the file's rows. */
 type FileValues = { components: string[]; status: string[] };
 const NO_VALUES: FileValues = { components: [], status: [] };
+/** An .xlsx uploaded when it was chosen (its preview is the server's): its stored name, its sheets and the one shown. */
+type Workbook = { fileName: string; sheets: string[]; sheet: string | null };
 /** Row errors listed in the dialog; the job's result holds them all. */
 const SHOWN_ROW_ERRORS = 50;
 
 /**
  * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
  * the requirement type and the folder (at any depth) the requirements go into, see how the file's headers map, keep
- * other headers in the description, then follow the job every 2 s until it ends.
+ * other headers in the description, then follow the job every 2 s until it ends. Issue 35: an
+ * .xlsx goes through the same mapping and job; it is uploaded when chosen and read by the server
+ * (POST /api/import-issues/preview), which lists its sheets when there are several.
  */
 export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
   const nav = useNav();
   const { setFolderOpen } = useAppActions();
-  const ids = { file: useId(), type: useId() };
+  const ids = { file: useId(), type: useId(), sheet: useId() };
   const [file, setFile] = useState<File | undefined>();
   const [headers, setHeaders] = useState<string[]>([]);
   const [typeId, setTypeId] = useState<number | undefined>();
@@ -66,6 +71,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const [isSubmitting, setSubmitting] = useState(false);
   const { status: job, follow, forget: forgetJob } = useJob();
   const [reqifFile, setReqifFile] = useState<File | undefined>();
+  const [workbook, setWorkbook] = useState<Workbook | undefined>();
+  const [isPreviewing, setPreviewing] = useState(false);
 
   const isProject = projectId !== GLOBAL_PROJECT_ID;
   const types = useRequirementTypes();
@@ -99,6 +106,10 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     setKept([]);
     setLeftOut([]);
     setFileValues(NO_VALUES);
+    setWorkbook(undefined);
+    setHeaders([]);
+    // Issue 35: an .xlsx is read by the server, as the import job reads it: uploaded now, then previewed sheet by sheet.
+    if (chosen && isXlsxFileName(chosen.name)) return showSheet(await uploadChosen(chosen), null);
     const fileHeaders = chosen ? await csvFileHeaders(chosen) : [];
     setHeaders(fileHeaders);
     if (!chosen || !isProject) return;
@@ -111,7 +122,43 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     );
   };
 
+  const uploadChosen = async (chosen: File): Promise<string | undefined> => {
+    setPreviewing(true);
+    try {
+      return await uploadImportFile(chosen);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      setPreviewing(false);
+      return undefined;
+    }
+  };
+
+  const showSheet = async (fileName: string | undefined, sheet: string | null) => {
+    if (fileName === undefined) return;
+    setPreviewing(true);
+    setProblem(undefined);
+    setKept([]);
+    setLeftOut([]);
+    try {
+      const preview = await previewImportFile(fileName, sheet);
+      setWorkbook({ fileName, sheets: preview.sheets, sheet: preview.sheet });
+      setHeaders(preview.headers);
+      setFileValues(isProject ? preview.values : NO_VALUES);
+    } catch (error) {
+      setWorkbook(undefined);
+      setHeaders([]);
+      setFileValues(NO_VALUES);
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setPreviewing(false);
+    }
+  };
+
   const submit = async () => {
+    if (file && isXlsxFileName(file.name) && !workbook) {
+      setProblem(problem ?? "Choose an Excel workbook (.xlsx) that can be read");
+      return;
+    }
     if (!file) {
       setProblem(IMPORT_NO_FILE_MESSAGE);
       window.alert(`${IMPORT_NO_FILE_MESSAGE}.`);
@@ -128,9 +175,10 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     setSubmitting(true);
     setProblem(undefined);
     try {
-      const fileName = await uploadImportFile(file);
+      const fileName = workbook?.fileName ?? (await uploadImportFile(file));
       const started = await importer.start({
         file_name: fileName,
+        ...(workbook?.sheet ? { sheet: workbook.sheet } : {}),
         requirement_type: typeId,
         location: location.folderId,
         atlassian_project_id: projectId,
@@ -176,16 +224,29 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
         <ModalTitle>Import requirements</ModalTitle>
       </ModalHeader>
       <ModalBody>
-        <Label htmlFor={ids.file}>CSV or ReqIF file</Label>
+        <Label htmlFor={ids.file}>CSV, Excel or ReqIF file</Label>
         <input
           id={ids.file}
           type="file"
-          accept=".csv,text/csv,.reqif,.reqifz"
-          disabled={isSubmitting}
+          accept=".csv,text/csv,.xlsx,.reqif,.reqifz"
+          disabled={isSubmitting || isPreviewing}
           onChange={(event) => void chooseFile(event.target.files?.[0])}
         />
         <HelperMessage>Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status, Folder (a path such as "Parent / Child" below Import into) and custom field names are read too.</HelperMessage>
         {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
+        {isPreviewing ? <div role="status">Reading the workbook...</div> : null}
+        {workbook && workbook.sheets.length > 1 ? (
+          <>
+            <Label htmlFor={ids.sheet}>Sheet</Label>
+            <Select<Option<string>>
+              inputId={ids.sheet}
+              options={workbook.sheets.map((name) => ({ label: name, value: name }))}
+              value={workbook.sheet === null ? null : { label: workbook.sheet, value: workbook.sheet }}
+              onChange={(option) => option && void showSheet(workbook.fileName, option.value)}
+              isDisabled={isSubmitting || isPreviewing}
+            />
+          </>
+        ) : null}
 
         <Label htmlFor={ids.type}>Requirement type (required)</Label>
         <Select<Option<number>>
@@ -253,7 +314,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       <DialogFooter
         label="Import"
         isSubmitting={isSubmitting}
-        isDisabled={components.isLoading || statuses.isLoading}
+        isDisabled={components.isLoading || statuses.isLoading || isPreviewing}
         onConfirm={() => void submit()}
         onCancel={onClose}
       />

@@ -84,12 +84,17 @@ describe("POST /api/sign-s3-put", () => {
     expect(signed.body.presigned_url).toContain(`/storage/${tenant.tenantId}/imports/${signed.body.uuid_file_name}?`);
   });
 
-  it("refuses an import that is not a .csv with the import dialog's message", async () => {
+  it("signs an Excel workbook (.xlsx) for import (issue 35)", async () => {
     const signed = await signPut({
       operation: "import",
       original_file_name: "requirements.xlsx",
       file_type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     });
+    expect(signed.status).toBe(200);
+  });
+
+  it("refuses an import that is no file the import reads with the import dialog's message", async () => {
+    const signed = await signPut({ operation: "import", original_file_name: "requirements.xls", file_type: "application/vnd.ms-excel" });
     expect(signed.status).toBe(400);
     expect(signed.body).toEqual({ Result: IMPORT_NOT_CSV_MESSAGE });
   });

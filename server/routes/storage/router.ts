@@ -19,7 +19,7 @@ export const docs: ApiRouteDoc[] = [
     method: "post",
     path: "/api/sign-s3-put",
     summary:
-      "Sign an upload (attachment, or a .csv for import); then PUT the file to presigned_url with its content type (success: 200 or 204). Attachments may be at most 25 MB (26214400 bytes).",
+      "Sign an upload (attachment, or a .csv, .xlsx, .reqif or .reqifz for import); then PUT the file to presigned_url with its content type (success: 200 or 204). Attachments may be at most 25 MB (26214400 bytes).",
     body: SignPutRequestSchema,
     response: SignPutResponseSchema,
   },

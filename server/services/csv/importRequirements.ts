@@ -29,9 +29,9 @@ import { fieldError } from "../../errors.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
-import { countRecords, csvRecords } from "./csvRecords.js";
 import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
+import { importFormatOf } from "./importFormat.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
 import type { ImportedRow } from "./importRows.js";
 
@@ -98,7 +98,7 @@ export async function runImport(
     progress({ completed: 0 });
     // Counted beside the import rather than before it: the import waits on the database most of the time.
     readFile()
-      .then(countRecords)
+      .then((input) => importFormatOf(request.file_name).count(input, request.sheet))
       .then((records) => progress({ total: Math.max(0, records - 1) }))
       .catch(() => undefined);
   }
@@ -272,7 +272,8 @@ async function checkAndWrite(
     batchRows: BATCH_ROWS,
     stopAtRefusedRow: mode.write,
   };
-  for await (const event of readFileRows(csvRecords(file), setup)) {
+  const records = importFormatOf(request.file_name).records(file, { sheet: request.sheet });
+  for await (const event of readFileRows(records, setup)) {
     if (event.kind === "rows") {
       await queue(event);
     } else {

@@ -1,9 +1,5 @@
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
+import { PassThrough } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
@@ -12,6 +8,7 @@ import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, toSpreadsheetSafe } from ".
 import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
 import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
+import { CSV_UTF8, soffice, TO_CSV_UTF8, throughLibreOffice } from "../../../test/helpers/libreOffice.js";
 import { PUMP_COMPONENTS, PUMP_STATUSES, pumpHostClient, putImportFile } from "../../../test/helpers/csvImport.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { createAttribute } from "../attributes/createAttribute.js";
@@ -19,6 +16,7 @@ import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { addLinks } from "../../db/requirementLinkStore.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "./exportRequirements.js";
+import { writeXlsx } from "./xlsxExport.js";
 import { runImport } from "./importRequirements.js";
 
 let ctx: TestContext;
@@ -44,8 +42,8 @@ async function newProject(): Promise<number> {
   return nextProject;
 }
 
-async function importCsv(projectId: number, csv: string) {
-  const file = await putImportFile(ctx.deps, actor.tenantId, csv);
+async function importCsv(projectId: number, csv: string | Buffer, fileName = "requirements.csv") {
+  const file = await putImportFile(ctx.deps, actor.tenantId, csv, fileName);
   return runImport(
     ctx.deps,
     actor,
@@ -94,7 +92,18 @@ const folderName = fc.oneof(
 );
 const folderPath = fc.oneof(fc.constant([]), fc.array(folderName, { minLength: 1, maxLength: 3 }));
 
-const table = fc.uniqueArray(
+type TableRow = {
+  name: string;
+  id: string;
+  description: string;
+  components: string[];
+  status: string;
+  priority: string;
+  rationale: string;
+  folder: readonly string[];
+};
+
+const table: fc.Arbitrary<TableRow[]> = fc.uniqueArray(
   fc.record({
     name: tricky.filter((name) => name.trim() !== "" && name.trim().length <= 255),
     id: fc.option(fc.stringMatching(/^[A-Z][A-Za-z0-9-]{0,10}$/), { nil: "" }),
@@ -108,25 +117,30 @@ const table = fc.uniqueArray(
   { minLength: 1, maxLength: 6, selector: (row) => row.id || Symbol() },
 );
 
+/** A generated table as a CSV file to import. */
+function csvOf(generated: TableRow[]): string {
+  const width = Math.max(1, ...generated.map((row) => row.components.length));
+  const header = ["Name", "ID", "Description", ...Array(width).fill("Component/s"), "Status", "Priority", "Rationale", "Folder"];
+  const body = generated.map((row) => [
+    row.name,
+    row.id,
+    row.description,
+    ...Array.from({ length: width }, (_, index) => row.components[index] ?? ""),
+    row.status,
+    row.priority,
+    row.rationale,
+    // Written as our export writes it, so the file means the generated names (a name may begin with ' and a tab).
+    toSpreadsheetSafe(row.folder.join(FOLDER_PATH_SEPARATOR)),
+  ]);
+  return stringify([header, ...body]);
+}
+
 describe("CSV round trip", () => {
   it("export → import into an empty project → export gives the same rows and folder tree", async () => {
     await fc.assert(
       fc.asyncProperty(table, async (generated) => {
-        const width = Math.max(1, ...generated.map((row) => row.components.length));
-        const header = ["Name", "ID", "Description", ...Array(width).fill("Component/s"), "Status", "Priority", "Rationale", "Folder"];
-        const body = generated.map((row) => [
-          row.name,
-          row.id,
-          row.description,
-          ...Array.from({ length: width }, (_, index) => row.components[index] ?? ""),
-          row.status,
-          row.priority,
-          row.rationale,
-          // Written as our export writes it, so the file means the generated names (a name may begin with ' and a tab).
-          toSpreadsheetSafe(row.folder.join(FOLDER_PATH_SEPARATOR)),
-        ]);
         const source = await newProject();
-        expect((await importCsv(source, stringify([header, ...body]))).errors).toEqual([]);
+        expect((await importCsv(source, csvOf(generated))).errors).toEqual([]);
         const first = await exportCsv(source);
         const folderCells = (csv: string) => rowsOf(csv).slice(1).map((row) => fromSpreadsheetSafe(row.at(-1) ?? ""));
         expect(folderCells(first)).toEqual(generated.map((row) => row.folder.join(FOLDER_PATH_SEPARATOR)));
@@ -157,6 +171,34 @@ async function exportWithLineBreaks(): Promise<{ projectId: number; csv: string 
   return { projectId, csv: await exportCsv(projectId) };
 }
 
+async function exportXlsx(projectId: number): Promise<Buffer> {
+  const out = new PassThrough();
+  const bytes = buffer(out);
+  await writeXlsx(exportRequirementRows(ctx.deps, actor, projectId), out);
+  return bytes;
+}
+
+/** Every cell's exact text; a carriage return as a sheet's cell keeps it, a line feed (docs/decisions.md). */
+const sheetTexts = (csv: string) => rowsOf(csv).map((row) => row.map((cell) => fromSpreadsheetSafe(cell).replace(/\r\n?/g, "\n")));
+
+describe("xlsx round trip", () => {
+  it("export as .xlsx → import into an empty project gives the same requirements, fields and folder tree", async () => {
+    await fc.assert(
+      fc.asyncProperty(table, async (generated) => {
+        const source = await newProject();
+        expect((await importCsv(source, csvOf(generated))).errors).toEqual([]);
+
+        const target = await newProject();
+        const again = await importCsv(target, await exportXlsx(source), "requirements.xlsx");
+        expect(again.errors).toEqual([]);
+        expect(again.imported).toBe(generated.length);
+        expect(sheetTexts(await exportCsv(target))).toEqual(sheetTexts(await exportCsv(source)));
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
+
 describe("the exported file's records", () => {
   it("keeps each requirement in one record of the header's width when its cells hold line breaks", async () => {
     const { csv } = await exportWithLineBreaks();
@@ -171,32 +213,9 @@ describe("the exported file's records", () => {
   });
 });
 
-const soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice"].find((candidate) => existsSync(candidate));
-
 /** The file as LibreOffice Calc opens it (comma-separated, UTF-8) and saves it again as CSV. */
-async function throughLibreOffice(csv: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "rmcloud-soffice-"));
-  try {
-    await writeFile(path.join(dir, "export.csv"), csv);
-    await promisify(execFile)(
-      soffice as string,
-      [
-        "--headless",
-        `-env:UserInstallation=file://${path.join(dir, "profile")}`,
-        "--infilter=CSV:44,34,76,1",
-        "--convert-to",
-        "csv:Text - txt - csv (StarCalc):44,34,76,1",
-        "--outdir",
-        path.join(dir, "out"),
-        path.join(dir, "export.csv"),
-      ],
-      { timeout: 120_000 },
-    );
-    return await readFile(path.join(dir, "out", "export.csv"), "utf8");
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const csvThroughLibreOffice = async (csv: string) =>
+  (await throughLibreOffice({ name: "export.csv", bytes: csv }, TO_CSV_UTF8, CSV_UTF8)).toString("utf8");
 
 describe("the exported file in LibreOffice", () => {
   it.runIf(soffice)("opens with the same rows and columns, formulas shown as text", async () => {
@@ -208,7 +227,7 @@ describe("the exported file in LibreOffice", () => {
     ]);
     expect((await importCsv(projectId, csv)).errors).toEqual([]);
     const exported = await exportCsv(projectId);
-    const converted = rowsOf(await throughLibreOffice(exported));
+    const converted = rowsOf(await csvThroughLibreOffice(exported));
     expect(converted).toEqual(rowsOf(exported));
     expect(converted[1]?.[1]).toBe("'=HYPERLINK(\"http://example.invalid\",\"click\")");
   }, 180_000);
@@ -216,7 +235,7 @@ describe("the exported file in LibreOffice", () => {
   it.runIf(soffice)("opens multi-line cells as one cell each, a formula on a later line of a cell shown as text", async () => {
     const { csv } = await exportWithLineBreaks();
 
-    const converted = rowsOf(await throughLibreOffice(csv));
+    const converted = rowsOf(await csvThroughLibreOffice(csv));
     expect(converted).toHaveLength(4);
     const header = converted[0] ?? [];
     const alarmLog = converted.find((row) => row[header.indexOf("Name")] === "Alarm log");

@@ -5,7 +5,7 @@ import { FOLDER_NAME_MAX } from "../../../common/schemas/folder.js";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../../../common/schemas/reqif.js";
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
-import { isDisplayIdTaken } from "../../db/displayIdStore.js";
+import { displayIdHolders } from "../../db/displayIdStore.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { findReqifTargets, lockReqifImports, type ReqifTarget, saveReqifTargets } from "../../db/reqifStore.js";
@@ -114,6 +114,8 @@ class ReqifImport {
   private readonly newTargets: { identifier: string; target: ReqifTarget }[] = [];
   private completed = 0;
   private readonly displayIds = new Set<string>();
+  /** The file's ForeignIDs that live requirements of the project held when the import began, each with its holder. */
+  private displayIdsHeld = new Map<string, number>();
   /** Chapter headings of the hierarchy: folders, not requirements. */
   private readonly headings = new Set<string>();
   /** New requirements waiting for their batch, per requirement type. */
@@ -135,6 +137,7 @@ class ReqifImport {
     const { document } = this;
     this.hooks.progress?.({ completed: 0, total: document.specObjects.size + document.relations.length });
     this.targets = await findReqifTargets(this.deps.db, this.actor.tenantId, this.projectId, this.identifiersOfFile());
+    this.displayIdsHeld = await displayIdHolders(this.deps.db, this.actor.tenantId, this.projectId, this.foreignIdsOfFile());
     await this.resolveTypes();
     await this.resolveFields();
     for (const specification of document.specifications) {
@@ -295,7 +298,7 @@ class ReqifImport {
     const target = this.targets.get(object.identifier);
     const currentId = target && "requirementId" in target ? target.requirementId : undefined;
     let displayId = content.displayId;
-    if (displayId !== null && !(await this.displayIdFree(displayId, currentId))) {
+    if (displayId !== null && !this.displayIdFree(displayId, currentId)) {
       extra.push(textToHtml(`ReqIF.ForeignID: ${displayId}`));
       displayId = null;
     }
@@ -358,12 +361,24 @@ class ReqifImport {
   /**
    * A ForeignID is the custom ID only while no other requirement of the project has it: tools
    * write one ID on many objects (anonymised or copied files), and the project's IDs are unique.
+   * The project's holders are read once for the whole file (displayIdHolders), not per object: an
+   * ID that a requirement of this very file gives up during the import stays taken for the others.
    */
-  private async displayIdFree(displayId: string, requirementId: number | undefined): Promise<boolean> {
+  private displayIdFree(displayId: string, requirementId: number | undefined): boolean {
     if (this.displayIds.has(displayId)) return false;
-    if (await isDisplayIdTaken(this.deps.db, this.actor.tenantId, this.projectId, displayId, requirementId)) return false;
+    const holder = this.displayIdsHeld.get(displayId);
+    if (holder !== undefined && holder !== requirementId) return false;
     this.displayIds.add(displayId);
     return true;
+  }
+
+  private foreignIdsOfFile(): string[] {
+    const ids = new Set<string>();
+    for (const object of this.document.specObjects.values()) {
+      const { displayId } = objectContentOf(this.document, object);
+      if (displayId !== null) ids.add(displayId);
+    }
+    return [...ids];
   }
 
   private step(): void {

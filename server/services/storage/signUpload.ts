@@ -11,8 +11,8 @@ import { badRequest } from "../../errors.js";
 import { areaOf, newStoredFileName, storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
-/** What the import dialog reads: CSV, and ReqIF as a file or an archive. */
-const IMPORT_FILE_EXTENSIONS = [".csv", ".reqif", ".reqifz"];
+/** What the import dialog reads: CSV, an Excel workbook, and ReqIF as a file or an archive. */
+const IMPORT_FILE_EXTENSIONS = [".csv", ".xlsx", ".reqif", ".reqifz"];
 
 export type SignUploadInput = { operation: UploadOperation; original_file_name: string; file_type: string };
 
