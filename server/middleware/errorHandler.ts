@@ -16,6 +16,8 @@ const PG_FOREIGN_KEY_VIOLATION = "23503";
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
+      // A store or a host away (503): logged with what it said, which the answer leaves out.
+      if (err.status >= 500) logger.warn({ err: err.cause ?? err, method: req.method, url: req.path }, err.message);
       res.status(err.status).json(err.body);
       return;
     }

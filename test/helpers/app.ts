@@ -18,6 +18,7 @@ import { createAccessCache } from "../../server/services/access/projectAccess.js
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { createMailer } from "../../server/mail/mailer.js";
+import { unreachableAs503 } from "../../server/storage/index.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "./fakeJira.js";
@@ -78,7 +79,7 @@ export async function createTestApp(
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },
-    storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
+    storage: unreachableAs503(new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret })),
     access: createAccessCache(),
     ...overrides,
   };
