@@ -21,6 +21,7 @@ const FAULT_TESTS: FaultTestFile[] = [
   { file: "test/faults/databaseOutage.faults.test.ts", about: "PostgreSQL going away while the API serves and jobs run" },
   { file: "test/faults/killedWorker.faults.test.ts", about: "A worker process killed (SIGKILL) mid-import and mid-export" },
   { file: "server/storage/storageOutage.db.test.ts", about: "File storage unreachable during an upload, a download and an export's write" },
+  { file: "server/services/jira/jiraFaults.db.test.ts", about: "Jira rate limiting (429, Retry-After), overloaded (503) and slow during an export and notifications" },
   { file: "server/connect/lifecycle.db.test.ts", about: "Install callbacks: forged, replayed, misdirected, taking over a site" },
   { file: "server/routes/auth/router.db.test.ts", about: "Sign-in: forged, expired, future and misdirected tokens, the license, the sign-in's week" },
   { file: "server/spa.development.test.ts", about: "The development server's files" },

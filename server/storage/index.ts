@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Readable } from "node:stream";
 import type { Express } from "express";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
@@ -50,10 +51,14 @@ export function unreachableAs503<S extends ObjectStorage>(storage: S): S {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || !REACHING_THE_STORE.has(property)) return value;
       return async (...args: unknown[]) => {
+        // A body that fails (an export whose Jira reads failed half way) is not the store failing.
+        let bodyFailure: unknown;
+        for (const arg of args) if (arg instanceof Readable) arg.once("error", (error) => (bodyFailure ??= error));
         try {
           return await value.apply(target, args);
         } catch (error) {
-          throw error instanceof ObjectNotFoundError || error instanceof AppError ? error : new StorageUnreachableError(error);
+          if (bodyFailure !== undefined || error instanceof ObjectNotFoundError || error instanceof AppError) throw bodyFailure ?? error;
+          throw new StorageUnreachableError(error);
         }
       };
     },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bearer, createTenant, createTestApp, seedRequirementTypes, type TestContext, testConfig } from "../../test/helpers/app.js";
+import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, testConfig } from "../../test/helpers/app.js";
 import { fakeJira } from "../../test/helpers/fakeJira.js";
 import { localPath, uploadAttachment } from "../../test/helpers/storage.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../services/storage/verifyUploadedAttachment.js";
@@ -26,12 +26,8 @@ async function siteOn(storage: ObjectStorage): Promise<Site> {
   const tenant = await createTenant(ctx.deps.db);
   const auth = await bearer(ctx, tenant);
   const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
-  const created = await request(ctx.app)
-    .post("/api/requirement")
-    .set("Authorization", auth)
-    .send({ name: "Log every dose", requirement_type_id: types.SYS, project: PROJECT, parent_folder_id: null });
-  expect(created.status).toBe(201);
-  return { ctx, auth, tenantId: tenant.tenantId, requirementId: created.body.requirement_id };
+  const requirementId = await postRequirement(ctx, auth, "Log every dose", types.SYS, PROJECT);
+  return { ctx, auth, tenantId: tenant.tenantId, requirementId };
 }
 
 const attachmentsOf = async (site: Site) =>

@@ -5,7 +5,7 @@ import type { HostClient } from "../../server/connect/hostClient.js";
 import { startImport } from "../../server/jobs/importRequirementsJob.js";
 import { jobSchemaOf } from "../../server/jobs/queue.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
-import { bearer, createTenant, createTestApp, seedRequirementTypes, type TestContext, type TestTenant } from "../helpers/app.js";
+import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, type TestTenant } from "../helpers/app.js";
 import { putImportFile } from "../helpers/csvImport.js";
 import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
 import { fakeJira } from "../helpers/fakeJira.js";
@@ -52,12 +52,8 @@ const importedRows = async () =>
 
 describe("PostgreSQL going away (every connection of the add-on's database cut, new ones refused)", () => {
   it(`for ${OUTAGE_MS / 1000} s while the API serves reads and an import and a Word export run: 503 meanwhile, then the API recovers without a restart, the import is whole or absent and then whole, the export finishes, each job once`, async () => {
-    const created = await api()
-      .post("/api/requirement")
-      .set("Authorization", auth)
-      .send({ name: "Dose within 2 % of the set rate", requirement_type_id: types.SYS, project: PROJECT, parent_folder_id: null });
-    expect(created.status).toBe(201);
-    const read = () => api().get(`/api/requirement/${created.body.requirement_id}`).set("Authorization", auth);
+    const requirementId = await postRequirement(ctx, auth, "Dose within 2 % of the set rate", types.SYS, PROJECT);
+    const read = () => api().get(`/api/requirement/${requirementId}`).set("Authorization", auth);
     expect((await read()).status).toBe(200);
 
     const file = await putImportFile(

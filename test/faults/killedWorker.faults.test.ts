@@ -8,8 +8,9 @@ import type { HostClient } from "../../server/connect/hostClient.js";
 import { startImport } from "../../server/jobs/importRequirementsJob.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
-import { type AddonProcess, PROCESS_TOKEN_SECRET, type StubHost, startAddonProcess, startStubHost } from "../helpers/addonProcess.js";
-import { bearer, createTenant, createTestApp, seedRequirementTypes, type TestContext, type TestTenant, testConfig } from "../helpers/app.js";
+import { type AddonProcess, PROCESS_TOKEN_SECRET, startAddonProcess } from "../helpers/addonProcess.js";
+import { type StubHost, startStubHost } from "../helpers/stubHost.js";
+import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, type TestTenant, testConfig } from "../helpers/app.js";
 import { putImportFile } from "../helpers/csvImport.js";
 import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
 import { fakeJira } from "../helpers/fakeJira.js";
@@ -118,11 +119,7 @@ describe("a worker process killed with SIGKILL", () => {
   }, 120_000);
 
   it("mid-export: another worker writes the Word file again and the export finishes once", async () => {
-    const created = await request(ctx.app)
-      .post("/api/requirement")
-      .set("Authorization", auth)
-      .send({ name: "Alarm within 1 s of an occlusion", requirement_type_id: types.SYS, project: PROJECT, parent_folder_id: null });
-    expect(created.status).toBe(201);
+    await postRequirement(ctx, auth, "Alarm within 1 s of an occlusion", types.SYS, PROJECT);
     const asked = new Promise<void>((resolve) => {
       issueTypesAsked = resolve;
     });

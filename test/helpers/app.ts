@@ -1,3 +1,4 @@
+import request from "supertest";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -158,4 +159,14 @@ export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Re
   await seedDefaultRequirementTypes({ db }, appActor(tenantId));
   const types = await listRequirementTypes(db, tenantId);
   return Object.fromEntries(types.map((type) => [type.prefix, type.requirement_type_id]));
+}
+
+/** A requirement created as the form creates it, at the top of `project`; answers its id. */
+export async function postRequirement(ctx: TestContext, auth: string, name: string, requirementTypeId: number | undefined, project = 10000): Promise<number> {
+  const created = await request(ctx.app)
+    .post("/api/requirement")
+    .set("Authorization", auth)
+    .send({ name, requirement_type_id: requirementTypeId, project, parent_folder_id: null });
+  if (created.status !== 201) throw new Error(`POST /api/requirement answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return created.body.requirement_id;
 }
