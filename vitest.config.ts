@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Integration tests (`*.db.test.ts`) run once on the embedded PGlite and, when
- * TEST_DATABASE_URL is set, once more on that PostgreSQL. Browser specs live in test/e2e.
+ * TEST_DATABASE_URL is set, once more on that PostgreSQL. Browser specs live in test/e2e; the fault
+ * tests that need PostgreSQL itself (and the add-on's processes) in test/faults.
  */
 const dbProjects = [
   { name: "db-pglite", env: { TEST_DB: "pglite" } },
@@ -20,7 +21,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{common,server,client,emulator,test,bench}/**/*.test.{ts,tsx}"],
-          exclude: ["**/*.db.test.ts", "test/e2e/**", "**/node_modules/**"],
+          exclude: ["**/*.db.test.ts", "test/e2e/**", "test/faults/**", "**/node_modules/**"],
         },
       },
       ...dbProjects.map((project) => ({
@@ -32,6 +33,11 @@ export default defineConfig({
           env: project.env,
         },
       })),
+      // Faults of the database and of whole processes: PostgreSQL only, on a database of each file's own
+      // (its connections are killed and refused), with child processes, one file at a time.
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ extends: true as const, test: { name: "faults", include: ["test/faults/**/*.faults.test.ts"], fileParallelism: false } }]
+        : []),
       {
         extends: true,
         test: {

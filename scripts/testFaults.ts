@@ -17,6 +17,11 @@ const FAULT_TESTS: FaultTestFile[] = [
   { file: "server/routes/abuse.db.test.ts", about: "Bodies built to cost CPU, caching of answers, error bodies" },
   { file: "server/middleware/rateLimit.db.test.ts", about: "A flood from one site or one person" },
   { file: "server/listen.test.ts", about: "Slow clients, load balancers' kept-alive connections and stopping under them" },
+  { file: "test/faults/stoppedUnderLoad.faults.test.ts", about: "The add-on's process stopped (SIGTERM) under load" },
+  { file: "test/faults/databaseOutage.faults.test.ts", about: "PostgreSQL going away while the API serves and jobs run" },
+  { file: "test/faults/killedWorker.faults.test.ts", about: "A worker process killed (SIGKILL) mid-import and mid-export" },
+  { file: "server/storage/storageOutage.db.test.ts", about: "File storage unreachable during an upload, a download and an export's write" },
+  { file: "server/services/jira/jiraFaults.db.test.ts", about: "Jira rate limiting (429, Retry-After), overloaded (503) and slow during an export and notifications" },
   { file: "server/connect/lifecycle.db.test.ts", about: "Install callbacks: forged, replayed, misdirected, taking over a site" },
   { file: "server/routes/auth/router.db.test.ts", about: "Sign-in: forged, expired, future and misdirected tokens, the license, the sign-in's week" },
   { file: "server/spa.development.test.ts", about: "The development server's files" },
@@ -30,9 +35,18 @@ const FAULT_TESTS: FaultTestFile[] = [
 type Project = { name: string; label: string; matches: (file: string) => boolean };
 
 const PROJECTS: Project[] = [
-  { name: "unit", label: "unit", matches: (file) => !file.endsWith(".db.test.ts") && !file.startsWith("test/e2e/") },
+  {
+    name: "unit",
+    label: "unit",
+    matches: (file) => !file.endsWith(".db.test.ts") && !file.startsWith("test/e2e/") && !file.startsWith("test/faults/"),
+  },
   { name: "db-pglite", label: "PGlite", matches: (file) => file.endsWith(".db.test.ts") },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: "db-postgres", label: "PostgreSQL", matches: (file: string) => file.endsWith(".db.test.ts") }] : []),
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        { name: "db-postgres", label: "PostgreSQL", matches: (file: string) => file.endsWith(".db.test.ts") },
+        { name: "faults", label: "PostgreSQL, a database of its own", matches: (file: string) => file.startsWith("test/faults/") },
+      ]
+    : []),
   { name: "e2e", label: "browser", matches: (file) => file.startsWith("test/e2e/") },
 ];
 

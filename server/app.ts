@@ -1,6 +1,7 @@
 import compression from "compression";
 import express, { type Express } from "express";
 import { mountConnect } from "./connect/index.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "./db/queryHelpers.js";
 import type { AppDeps } from "./deps.js";
 import { requestLogger } from "./logger.js";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.js";
@@ -30,7 +31,7 @@ export async function createApp(deps: AppDeps, mountSpa?: SpaMount): Promise<Exp
       await deps.db.raw("select 1");
       res.json({ status: "ok" });
     } catch {
-      res.status(503).json({ Result: "The database is not reachable" });
+      res.status(503).json({ Result: DATABASE_UNREACHABLE_MESSAGE });
     }
   });
 

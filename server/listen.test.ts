@@ -2,7 +2,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listen } from "./listen.js";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listen, STOP_IDLE_MS } from "./listen.js";
 
 const agents: http.Agent[] = [];
 const cleanups: (() => void)[] = [];
@@ -133,6 +133,28 @@ describe("stopping the HTTP server while a load balancer holds kept-alive connec
     const took = await durationOf(stop(), 3_000);
     expect(await answer).toMatchObject({ status: 200, connection: "keep-alive" });
     expect(took).not.toBe("unsettled");
+  });
+
+  it("answers a request its client sends on an idle kept-alive connection just after the stop began, then closes the connection once idle", async () => {
+    const { app } = slowApp(0);
+    const { server, stop } = await listen(app, 0);
+    const balancer = keptAliveClient((server.address() as AddressInfo).port);
+    expect(await balancer("/fast")).toMatchObject({ status: 200, connection: "keep-alive" });
+
+    const stopping = stop();
+    expect(await balancer("/fast")).toMatchObject({ status: 200, reusedSocket: true, connection: "close" });
+    const took = await durationOf(stopping, 3_000);
+    expect(took).not.toBe("unsettled");
+  });
+
+  it("closes a kept-alive connection no request comes on within STOP_IDLE_MS of the stop", async () => {
+    const { app } = slowApp(0);
+    const { server, stop } = await listen(app, 0);
+    expect(await keptAliveClient((server.address() as AddressInfo).port)("/fast")).toMatchObject({ status: 200 });
+
+    const took = await durationOf(stop(), 3_000);
+    expect(took).toBeGreaterThanOrEqual(STOP_IDLE_MS - 100);
+    expect(took).toBeLessThan(STOP_IDLE_MS + 1000);
   });
 
   it("cuts a response that outlasts the grace time", async () => {

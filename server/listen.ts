@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
 import type { Express } from "express";
 
 /**
@@ -36,21 +37,37 @@ type Listening = {
   stop: (graceMs?: number) => Promise<void>;
 };
 
+/**
+ * After stopping, a kept-alive connection is closed once it has been idle this long, not at once:
+ * its client may be sending its next request at that very moment (a balancer reuses a connection as
+ * soon as an answer is in), and would meet a reset. A request that arrives meanwhile is answered,
+ * with `Connection: close`.
+ */
+export const STOP_IDLE_MS = 1000;
+const STOP_SWEEP_MS = 100;
+
 /** `host` undefined: every interface (production, in a container); development passes the loopback (Config.host). */
 export function listen(app: Express, port: number, host?: string): Promise<Listening> {
   return new Promise((resolve) => {
     const inFlight = new Set<ServerResponse>();
+    /** Open connections without a request in flight, and since when. */
+    const idleSince = new Map<Socket, number>();
     let stopping = false;
     const stop = (graceMs = STOP_GRACE_MS) =>
       new Promise<void>((stopped) => {
         stopping = true;
         const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-        // close() also closes the connections idle right now (Node 19+); the busy ones close after their response.
-        server.close(() => {
+        const sweep = setInterval(() => {
+          for (const [socket, since] of idleSince) if (Date.now() - since >= STOP_IDLE_MS) socket.destroy();
+        }, STOP_SWEEP_MS);
+        // net's close, not http's: it stops accepting and calls back once every connection is closed,
+        // without http's closing of the idle ones at once (the sweep closes them once really idle).
+        NetServer.prototype.close.call(server, () => {
           clearTimeout(cut);
+          clearInterval(sweep);
           stopped();
         });
-        for (const res of inFlight) closeConnectionAfter(server, res);
+        for (const res of inFlight) closeConnectionAfter(res);
       });
 
     const server = createServer(
@@ -65,10 +82,18 @@ export function listen(app: Express, port: number, host?: string): Promise<Liste
     const listening = () => resolve({ server, stop });
     if (host === undefined) server.listen(port, listening);
     else server.listen(port, host, listening);
+    server.on("connection", (socket: Socket) => {
+      idleSince.set(socket, Date.now());
+      socket.once("close", () => idleSince.delete(socket));
+    });
     // Ahead of Express, so a response it writes at once still gets the header when stopping.
-    server.prependListener("request", (_req, res) => {
+    server.prependListener("request", (req, res) => {
+      idleSince.delete(req.socket);
+      res.once("close", () => {
+        if (!req.socket.destroyed) idleSince.set(req.socket, Date.now());
+      });
       if (stopping) {
-        closeConnectionAfter(server, res);
+        closeConnectionAfter(res);
         return;
       }
       inFlight.add(res);
@@ -79,10 +104,9 @@ export function listen(app: Express, port: number, host?: string): Promise<Liste
 
 /**
  * A response not yet started tells its client not to reuse the connection, and Node closes it after
- * the response. One whose headers already promised keep-alive (a streamed export) closes once it has
- * finished, when its connection is idle.
+ * the response. One whose headers already promised keep-alive (a streamed export) is left to the
+ * sweep once it has finished, when its connection is idle.
  */
-function closeConnectionAfter(server: Server, res: ServerResponse): void {
+function closeConnectionAfter(res: ServerResponse): void {
   if (!res.headersSent) res.setHeader("Connection", "close");
-  else res.once("finish", () => server.closeIdleConnections());
 }

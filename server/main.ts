@@ -25,7 +25,11 @@ export async function createDeps(config: Config, options: { works: boolean }): P
   warnAboutStateOfItsOwn(config, logger);
   const db = createDb(dbOptionsFromConfig(config));
   await migrateToLatest(db);
-  const jobs = new JobQueue(db, logger, { definitions: jobDefinitions, sendsScheduledJobs: options.works });
+  const jobs = new JobQueue(db, logger, {
+    definitions: jobDefinitions,
+    sendsScheduledJobs: options.works,
+    ...(config.jobExpireSeconds ? { retry: { expireInSeconds: config.jobExpireSeconds }, maintenanceIntervalSeconds: config.jobExpireSeconds } : {}),
+  });
   await jobs.start();
   return {
     config,

@@ -1,3 +1,4 @@
+import pRetry from "p-retry";
 import type { Logger } from "pino";
 import type { Db } from "../db/knex.js";
 import { findEnabledInstallation } from "../db/installationStore.js";
@@ -71,4 +72,34 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   if (/^\d+$/.test(header.trim())) return Number(header.trim());
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export type Sleep = (ms: number) => Promise<void>;
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Tries of one call, the first included. */
+export const HOST_CALL_TRIES = 8;
+const MAX_WAIT_SECONDS = 60;
+/** Jira's rate limit (429), its overload (503), and no answer at all (our 502 and 504: a reset connection, a timeout). */
+const RETRYABLE = new Set([429, 502, 503, 504]);
+const isRetryable = (error: unknown): error is HostCallError => error instanceof HostCallError && RETRYABLE.has(error.status);
+
+/**
+ * One host call (the exports', the notifications', the coverage's reads of issues), tried again (p-retry)
+ * while the host is rate limiting, overloaded or unreachable, at most HOST_CALL_TRIES times: each time
+ * after the Retry-After it sent (at most a minute), else after a second. Any other failure, and the
+ * last, is thrown. `sleep` is the wait, for tests.
+ */
+export function callWithHostRetries<T>(call: () => Promise<T>, sleep: Sleep = realSleep): Promise<T> {
+  return pRetry(call, {
+    retries: HOST_CALL_TRIES - 1,
+    shouldRetry: ({ error }) => isRetryable(error),
+    // The wait is the host's (Retry-After) or ours, taken here so that a test can shorten it; p-retry adds none.
+    minTimeout: 0,
+    maxTimeout: 0,
+    onFailedAttempt: async ({ error, retriesLeft }) => {
+      if (retriesLeft === 0 || !isRetryable(error)) return;
+      await sleep(Math.min(error.retryAfterSeconds ?? 1, MAX_WAIT_SECONDS) * 1000);
+    },
+  });
 }

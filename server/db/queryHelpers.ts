@@ -50,3 +50,31 @@ export function isUniqueViolationOf(error: unknown, constraint: string): boolean
   const candidate = error as DatabaseError | null;
   return candidate?.code === "23505" && String(candidate.constraint ?? candidate.message ?? "").includes(constraint);
 }
+
+/**
+ * SQLSTATEs of a database that is going away or not there (yet): its connection was cut
+ * (57P01 pg_terminate_backend or a fast shutdown, 57P02 a crash), it is starting up (57P03),
+ * it refuses connections (08xxx, 53300 too many, 55000 a database closed to connections).
+ */
+const UNREACHABLE_CODES = new Set(["57P01", "57P02", "57P03", "53300", "55000"]);
+/** The same from the driver: the socket refused or cut before the server could say why. */
+const UNREACHABLE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+
+export const DATABASE_UNREACHABLE_MESSAGE = "The database is not reachable";
+
+/**
+ * Whether a failure means the database could not be reached (a restart, a failover, a cut
+ * connection) rather than that the statement was wrong: the request may simply be tried again.
+ * 55000 is also "not in prerequisite state" for statements, so only its connection refusal counts.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const candidate = error as (DatabaseError & { name?: string }) | null;
+  if (!candidate || typeof candidate !== "object") return false;
+  const code = String(candidate.code ?? "");
+  const message = String(candidate.message ?? "");
+  if (code === "55000") return message.includes("not currently accepting connections");
+  if (UNREACHABLE_CODES.has(code) || code.startsWith("08") || UNREACHABLE_SOCKET_CODES.has(code)) return true;
+  // Knex's pool waited too long for a connection; pg lost its socket mid-query, or was asked again
+  // on a connection it had lost (knex puts the statement before pg's message).
+  return candidate.name === "KnexTimeoutError" || /Connection terminated|encountered a connection error/.test(message);
+}

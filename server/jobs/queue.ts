@@ -1,7 +1,9 @@
 import type { Knex } from "knex";
 import PgBoss from "pg-boss";
+import pRetry from "p-retry";
 import type { Logger } from "pino";
 import type { Db } from "../db/knex.js";
+import { isDatabaseUnreachable } from "../db/queryHelpers.js";
 import type { AppDeps } from "../deps.js";
 import type { AnyJobDefinition, JobDefinition, RetryPolicy } from "./defineJob.js";
 import { pgBossDb } from "./pgBossDb.js";
@@ -20,6 +22,8 @@ export type JobQueueOptions = {
    * all processes, however many run it). Processes that work on jobs run it; web-only ones need not poll for it.
    */
   sendsScheduledJobs?: boolean;
+  /** How often tries that outlived their expiry (their worker died) are failed and retried; pg-boss's 2 min unless set. */
+  maintenanceIntervalSeconds?: number;
 };
 
 /** One of this process's workers, and whether it is running a job. */
@@ -59,6 +63,7 @@ export class JobQueue {
       schema: jobSchemaOf(db),
       schedule: options.sendsScheduledJobs ?? false,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+      ...(options.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds } : {}),
     });
     this.boss.on("error", (err) => logger.error({ err }, "job queue error"));
   }
@@ -96,6 +101,11 @@ export class JobQueue {
           worker.busy = true;
           try {
             await runDefinition(deps, definition, job);
+          } catch (err) {
+            // pg-boss records the failure, and so the retry, without awaiting it: with the database still
+            // away the record would be lost (the job left "active" until it expires) and its rejection unhandled.
+            if (isDatabaseUnreachable(err)) await untilDatabaseAnswers(deps.db, this.logger);
+            throw err;
           } finally {
             worker.busy = false;
           }
@@ -160,6 +170,16 @@ export class JobQueue {
     await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 30_000, wait: true });
     this.logger.debug("job queue stopped");
   }
+}
+
+/** How long a worker waits for its database to come back before handing a failed try back anyway. */
+const DATABASE_RETURN_WAIT_MS = 5 * 60_000;
+
+/** Resolves once the database answers again (a restart or failover), or after DATABASE_RETURN_WAIT_MS. */
+async function untilDatabaseAnswers(db: Db, logger: Logger): Promise<void> {
+  await pRetry(() => db.raw("select 1"), { retries: Number.POSITIVE_INFINITY, minTimeout: 250, maxTimeout: 2000, maxRetryTime: DATABASE_RETURN_WAIT_MS }).catch(
+    (err: unknown) => logger.warn({ err }, "the database did not come back; handing the job back anyway"),
+  );
 }
 
 /**

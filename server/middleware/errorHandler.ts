@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { reportError } from "../errorReporting.js";
-import type { DatabaseError } from "../db/queryHelpers.js";
+import { DATABASE_UNREACHABLE_MESSAGE, type DatabaseError, isDatabaseUnreachable } from "../db/queryHelpers.js";
 import { AppError } from "../errors.js";
 import { TOO_DEEP, TOO_DEEP_MESSAGE } from "./jsonBody.js";
 
@@ -16,6 +16,8 @@ const PG_FOREIGN_KEY_VIOLATION = "23503";
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
+      // A store or a host away (503): logged with what it said, which the answer leaves out.
+      if (err.status >= 500) logger.warn({ err: err.cause ?? err, method: req.method, url: req.path }, err.message);
       res.status(err.status).json(err.body);
       return;
     }
@@ -36,6 +38,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.warn({ code, constraint, table, method: req.method, url: req.path }, "constraint violation answered as bad input");
       if (code === PG_UNIQUE_VIOLATION) res.status(409).json({ Result: "A record with the same unique value already exists" });
       else res.status(400).json({ Result: "A referenced record does not exist" });
+      return;
+    }
+    if (isDatabaseUnreachable(err)) {
+      // A restart or failover: the pool reconnects by itself, so the client may try again shortly.
+      logger.warn({ err, method: req.method, url: req.path }, "database not reachable");
+      res.status(503).set("Retry-After", "1").json({ Result: DATABASE_UNREACHABLE_MESSAGE });
       return;
     }
     logger.error({ err, method: req.method, url: req.path }, "request failed");

@@ -1,3 +1,4 @@
+import request from "supertest";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { createAccessCache } from "../../server/services/access/projectAccess.js
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { createMailer } from "../../server/mail/mailer.js";
+import { unreachableAs503 } from "../../server/storage/index.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "./fakeJira.js";
@@ -78,7 +80,7 @@ export async function createTestApp(
         throw new Error("This test has no host product; pass a hostClient to createTestApp");
       },
     },
-    storage: new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret }),
+    storage: unreachableAs503(new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret })),
     access: createAccessCache(),
     ...overrides,
   };
@@ -157,4 +159,14 @@ export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Re
   await seedDefaultRequirementTypes({ db }, appActor(tenantId));
   const types = await listRequirementTypes(db, tenantId);
   return Object.fromEntries(types.map((type) => [type.prefix, type.requirement_type_id]));
+}
+
+/** A requirement created as the form creates it, at the top of `project`; answers its id. */
+export async function postRequirement(ctx: TestContext, auth: string, name: string, requirementTypeId: number | undefined, project = 10000): Promise<number> {
+  const created = await request(ctx.app)
+    .post("/api/requirement")
+    .set("Authorization", auth)
+    .send({ name, requirement_type_id: requirementTypeId, project, parent_folder_id: null });
+  if (created.status !== 201) throw new Error(`POST /api/requirement answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return created.body.requirement_id;
 }

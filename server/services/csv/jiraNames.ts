@@ -1,5 +1,6 @@
 import type { HostCall } from "../../connect/hostClient.js";
-import { callRespectingRateLimits, type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
+import { callWithHostRetries } from "../../connect/hostClientImpl.js";
+import { type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
 import type { ServiceDeps } from "../context.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
 
@@ -87,7 +88,7 @@ export class JiraNames {
 
   private async read<T>(call: HostCall): Promise<T | undefined> {
     try {
-      return await callRespectingRateLimits(() => this.deps.hostClient.call<T>(this.tenantId, "jira", call));
+      return await callWithHostRetries(() => this.deps.hostClient.call<T>(this.tenantId, "jira", call));
     } catch (err) {
       this.lookupFailed(err, call.path);
       return undefined;

@@ -1,5 +1,5 @@
 import type { HostClient } from "../../connect/hostClient.js";
-import { HostCallError } from "../../connect/hostClientImpl.js";
+import { callWithHostRetries, realSleep, type Sleep } from "../../connect/hostClientImpl.js";
 
 /** What the Word export shows of an issue. */
 export type IssueDetails = { key: string; summary: string; status: string; issueTypeId: string };
@@ -16,34 +16,9 @@ export const ISSUE_DETAILS_PARALLEL = 4;
 const DETAIL_FIELDS = ["summary", "status", "issuetype"];
 const KEY_FIELDS = ["summary"];
 const STATUS_FIELDS = ["status"];
-const MAX_ATTEMPTS = 8;
-const MAX_WAIT_SECONDS = 60;
-
 type BulkFetchAnswer = {
   issues?: { id: string; key: string; fields?: { summary?: string; status?: { name?: string; statusCategory?: { key?: string } }; issuetype?: { id?: string } } }[];
 };
-
-export type Sleep = (ms: number) => Promise<void>;
-const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Jira's rate limit (429), its overload (503), and no answer at all (our 502 and 504: a reset connection, a timeout). */
-const RETRYABLE = new Set([429, 502, 503, 504]);
-
-/**
- * One read from the host, tried again while Jira is rate limiting or unreachable, each time after
- * the Retry-After it sent (1 s when it sent none, at most a minute); any other failure fails at once.
- */
-export async function callRespectingRateLimits<T>(call: () => Promise<T>, sleep: Sleep = realSleep): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const limited = error instanceof HostCallError && RETRYABLE.has(error.status);
-      if (!limited || attempt >= MAX_ATTEMPTS) throw error;
-      await sleep(Math.min(error.retryAfterSeconds ?? 1, MAX_WAIT_SECONDS) * 1000);
-    }
-  }
-}
 
 /** Runs the calls given to it at most `limit` at a time, the others waiting their turn in order. */
 export function limitInFlight(limit: number): <T>(call: () => Promise<T>) => Promise<T> {
@@ -92,7 +67,7 @@ function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: reado
   const readCall = async (ids: string[], take: (issue: BulkFetchedIssue) => void) => {
     const body = { issueIdsOrKeys: ids, fields };
     const answer = await limited(() =>
-      callRespectingRateLimits(() => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }), sleep),
+      callWithHostRetries(() => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }), sleep),
     );
     for (const issue of answer.issues ?? []) take(issue);
   };

@@ -4,7 +4,8 @@ import { issueIdsLinkedInProject } from "../../db/issueLinkStore.js";
 import { forbidden, unavailable } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
-import { callRespectingRateLimits, ISSUE_DETAILS_PARALLEL, issueIdBatches, limitInFlight, type Sleep } from "./issueDetails.js";
+import { callWithHostRetries, type Sleep } from "../../connect/hostClientImpl.js";
+import { ISSUE_DETAILS_PARALLEL, issueIdBatches, limitInFlight } from "./issueDetails.js";
 
 /**
  * Jira's bulk permission check. Asked by the app's server it answers for any account, without
@@ -91,7 +92,7 @@ export async function issuesUserMayBrowse(
       accountId: actor.accountId,
       projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: batch.map(Number) }],
     };
-    const answer = await callRespectingRateLimits(
+    const answer = await callWithHostRetries(
       () => deps.hostClient.call<BulkPermissionGrants>(actor.tenantId, "jira", checkCall(body)),
       sleep,
     );

@@ -1,10 +1,12 @@
 import { requirementPageUrl } from "../../../common/requirementLink.js";
+import { callWithHostRetries } from "../../connect/hostClientImpl.js";
 import { isPermanentRefusal, type NotificationContext, deliveryKey, sendOnce } from "./delivery.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
 import type { RequirementSaved } from "../../../common/schemas/requirementSaved.js";
 
 /**
- * Posts the comments of one saved revision as the app. Each issue is tried on its own: a deleted or
+ * Posts the comments of one saved revision as the app. Each issue is tried on its own (a rate limit or
+ * a failure of Jira's waited out and tried again, callWithHostRetries): a deleted or
  * forbidden issue is logged and skipped; any other failure fails the delivery after the others had
  * their turn, so the job retries just the comments not yet posted.
  */
@@ -25,11 +27,14 @@ export async function commentOnIssues(context: NotificationContext, saved: Requi
     comments.map(async (comment) => {
       try {
         await sendOnce(context, saved, deliveryKey(saved, "comment", comment.issueId), async () => {
-          await context.hostClient.call(saved.tenantId, "jira", {
-            method: "POST",
-            path: `/rest/api/3/issue/${encodeURIComponent(comment.issueId)}/comment`,
-            body: { body: commentDocument(comment, url, statusName) },
-          });
+          // Jira rate limiting or failing for a moment: waited out here (its Retry-After), before the job's own retries.
+          await callWithHostRetries(() =>
+            context.hostClient.call(saved.tenantId, "jira", {
+              method: "POST",
+              path: `/rest/api/3/issue/${encodeURIComponent(comment.issueId)}/comment`,
+              body: { body: commentDocument(comment, url, statusName) },
+            }),
+          );
         });
       } catch (err) {
         context.logger.warn({ err, issueId: comment.issueId }, "could not comment on a linked issue");
