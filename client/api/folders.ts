@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Folder } from "../../common/schemas/folder.js";
 import { type FolderItem, itemKeys } from "./items.js";
@@ -20,6 +20,29 @@ export const folderQuery = (folderId: number) => ({
 
 export function useFolder(folderId: number | undefined) {
   return useQuery({ ...folderQuery(folderId ?? 0), enabled: folderId !== undefined });
+}
+
+/** Deeper than any tree a person builds; guards the walk up against a cycle. */
+const MAX_DEPTH = 100;
+
+/** A folder and every folder above it, innermost first, each read once into the cache. */
+export async function folderAndAncestors(queryClient: QueryClient, folderId: number): Promise<number[]> {
+  const folders: number[] = [];
+  for (let id: number | null = folderId; id !== null && folders.length < MAX_DEPTH; ) {
+    folders.push(id);
+    id = (await queryClient.fetchQuery(folderQuery(id))).parent_folder_id;
+  }
+  return folders;
+}
+
+/** The folders above a folder, outermost first (none for a top-level folder or none at all). */
+export function useFolderAncestors(folderId: number | null | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: [...folderKeys.detail(folderId ?? 0), "ancestors"],
+    queryFn: async () => (await folderAndAncestors(queryClient, folderId ?? 0)).slice(1).reverse(),
+    enabled: typeof folderId === "number",
+  });
 }
 
 /** Folders only, for the move-target picker: the top level... */
