@@ -1,7 +1,9 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Folder } from "../../common/schemas/folder.js";
+import type { PageFields } from "../../common/schemas/paging.js";
 import { type FolderItem, itemKeys } from "./items.js";
+import { usePagedList } from "./pages.js";
 
 export const folderKeys = {
   all: ["folders"] as const,
@@ -10,7 +12,7 @@ export const folderKeys = {
   children: (projectId: number, folderId: number) => ["folders", "children", projectId, folderId] as const,
 };
 
-type FoldersResponse = { folders: FolderItem[] };
+type FoldersResponse = { folders: FolderItem[] } & PageFields;
 
 /** One folder, with its parent: for its detail, and to walk up to the top level. */
 export const folderQuery = (folderId: number) => ({
@@ -45,25 +47,25 @@ export function useFolderAncestors(folderId: number | null | undefined) {
   });
 }
 
-/** Folders only, for the move-target picker: the top level... */
-export function useTopLevelFolders(projectId: number, enabled = true) {
-  return useQuery({
-    queryKey: folderKeys.topLevel(projectId),
-    queryFn: async () =>
-      (await api.get<FoldersResponse>("/api/folder/primary", { atlassian_project_id: projectId })).folders,
-    enabled,
-  });
+const foldersPage = async (path: string, query: Record<string, number>) => {
+  const { folders, ...paging } = await api.get<FoldersResponse>(path, query);
+  return { items: folders, ...paging };
+};
+
+/** Folders only, for the move-target picker, a page at a time: the top level... */
+export function useTopLevelFolders(projectId: number) {
+  return usePagedList(folderKeys.topLevel(projectId), (offset) =>
+    foldersPage("/api/folder/primary", { atlassian_project_id: projectId, offset }),
+  );
 }
 
 /** ...and a folder's child folders, fetched when the picker opens it. */
 export function useChildFolders(projectId: number, folderId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: folderKeys.children(projectId, folderId),
-    queryFn: async () =>
-      (await api.get<FoldersResponse>(`/api/folder/${folderId}/descendant`, { atlassian_project_id: projectId }))
-        .folders,
+  return usePagedList(
+    folderKeys.children(projectId, folderId),
+    (offset) => foldersPage(`/api/folder/${folderId}/descendant`, { atlassian_project_id: projectId, offset }),
     enabled,
-  });
+  );
 }
 
 /** After any folder change the tree and every cached folder may be stale. */

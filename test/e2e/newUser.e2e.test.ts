@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { FOLDER_PAGE_MAX } from "../../common/schemas/folder.js";
 import { addonFrame } from "./harness.js";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
@@ -151,6 +152,23 @@ describe("a new user's first steps on the requirements screen", () => {
     const imported = (await requirementsOf(PUMP)).find((requirement) => requirement.name === "Goes into the nested folder");
     expect(imported?.parent_folder_id).toBe(inner.folder_id);
   });
+
+  it("offers the folders of a level beyond the first page of the picker on request", async () => {
+    const parent = await screen.createFolder("Holds more than a page");
+    const names = Array.from({ length: FOLDER_PAGE_MAX + 1 }, (_, index) => `Child ${String(index).padStart(4, "0")}`);
+    for (let start = 0; start < names.length; start += 20) {
+      await Promise.all(names.slice(start, start + 20).map((name) => screen.createFolder(name, { parentFolderId: parent.folder_id })));
+    }
+    const dialog = await importDialogWith(PUMP, { name: "one.csv", buffer: Buffer.from("Name\nGoes into the last folder\n") });
+    const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
+    await importInto.getByRole("button", { name: "Expand Holds more than a page" }).click();
+    await importInto.getByRole("radio", { name: "Child 0999" }).waitFor();
+    expect(await importInto.getByRole("radio", { name: `Child ${FOLDER_PAGE_MAX}` }).count()).toBe(0);
+    await importInto.getByRole("button", { name: "More folders" }).click();
+    await importInto.getByRole("radio", { name: `Child ${FOLDER_PAGE_MAX}` }).check();
+    await expect.poll(() => importInto.getByRole("button", { name: "More folders" }).count()).toBe(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  }, 180_000);
 
   it("offers each requirement type by its name and prefix in the requirement form", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });

@@ -1,4 +1,4 @@
-import { IconButton } from "@atlaskit/button/new";
+import Button, { IconButton } from "@atlaskit/button/new";
 import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
 import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
@@ -82,7 +82,8 @@ export function FolderPicker({
     <div role="radiogroup" aria-label={label} style={{ maxHeight: 360, overflow: "auto" }}>
       {topLevelLabel ? <TargetOption {...picker} folderId={null} label={topLevelLabel} ancestors={[]} /> : null}
       {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} ancestors={[]} /> : null}
+      {topLevel.items ? <FolderOptions {...picker} folders={topLevel.items} ancestors={[]} /> : null}
+      <MoreFolders list={topLevel} ancestors={[]} />
     </div>
   );
 }
@@ -133,10 +134,25 @@ function FolderOption({ folder, ancestors, ...picker }: PickerProps & Placement 
         }
       />
       {isOpen && children.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {isOpen && children.data ? (
-        <FolderOptions {...picker} folders={children.data} ancestors={[...ancestors, folder.folder_id]} />
+      {isOpen && children.items ? (
+        <>
+          <FolderOptions {...picker} folders={children.items} ancestors={[...ancestors, folder.folder_id]} />
+          <MoreFolders list={children} ancestors={[...ancestors, folder.folder_id]} />
+        </>
       ) : null}
     </>
+  );
+}
+
+/** A level holds more folders than one page (1,000): the next page on request. */
+function MoreFolders({ list, ancestors }: { list: ReturnType<typeof useTopLevelFolders> } & Placement) {
+  if (!list.hasMore) return null;
+  return (
+    <div style={{ paddingLeft: ancestors.length * 20 + 24 }}>
+      <Button appearance="subtle" spacing="compact" isLoading={list.isLoadingMore} onClick={list.loadMore}>
+        More folders
+      </Button>
+    </div>
   );
 }
 
