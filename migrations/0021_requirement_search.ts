@@ -45,7 +45,7 @@ export async function down(knex: Knex): Promise<void> {
  * other schemas on its operator classes with it. The lock lets schemas migrating at once (tests,
  * replicas) create it one after the other.
  */
-async function extensionSchema(knex: Knex, name: string): Promise<string> {
+export async function extensionSchema(knex: Knex, name: string): Promise<string> {
   await knex.raw("SELECT pg_advisory_xact_lock(hashtext(?))", [`rmcloud extension ${name}`]);
   await knex.raw(`CREATE EXTENSION IF NOT EXISTS ${name} SCHEMA public`);
   const { rows } = await knex.raw<{ rows: { schema: string }[] }>(

@@ -6,7 +6,9 @@ import type {
   Comparison,
   CreateBaselineInput,
 } from "../../common/schemas/baseline.js";
+import type { PageFields } from "../../common/schemas/paging.js";
 import { api } from "./client.js";
+import { usePagedList } from "./pages.js";
 import { becauseOf } from "./queryClient.js";
 
 export type { Baseline, BaselineRevision, Comparison, RequirementDiff } from "../../common/schemas/baseline.js";
@@ -26,11 +28,11 @@ export const baselineKeys = {
 };
 
 /** GET /api/baseline: newest first. */
+/** A project's baselines, newest first, a page at a time. */
 export function useBaselines(projectId: number) {
-  return useQuery({
-    queryKey: baselineKeys.list(projectId),
-    queryFn: async () =>
-      (await api.get<{ baselines: Baseline[] }>("/api/baseline", { atlassian_project_id: projectId })).baselines,
+  return usePagedList(baselineKeys.list(projectId), async (offset) => {
+    const { baselines, ...paging } = await api.get<{ baselines: Baseline[] } & PageFields>("/api/baseline", { atlassian_project_id: projectId, offset });
+    return { items: baselines, ...paging };
   });
 }
 

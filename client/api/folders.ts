@@ -1,7 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Folder } from "../../common/schemas/folder.js";
+import type { PageFields } from "../../common/schemas/paging.js";
 import { type FolderItem, itemKeys } from "./items.js";
+import { usePagedList } from "./pages.js";
 import { becauseOf } from "./queryClient.js";
 
 export const folderKeys = {
@@ -11,7 +13,7 @@ export const folderKeys = {
   children: (projectId: number, folderId: number) => ["folders", "children", projectId, folderId] as const,
 };
 
-type FoldersResponse = { folders: FolderItem[] };
+type FoldersResponse = { folders: FolderItem[] } & PageFields;
 
 /** One folder, with its parent: for its detail, and to walk up to the top level. */
 export const folderQuery = (folderId: number) => ({
@@ -23,25 +25,48 @@ export function useFolder(folderId: number | undefined) {
   return useQuery({ ...folderQuery(folderId ?? 0), enabled: folderId !== undefined });
 }
 
-/** Folders only, for the move-target picker: the top level... */
-export function useTopLevelFolders(projectId: number, enabled = true) {
+/** Deeper than any tree a person builds; guards the walk up against a cycle. */
+const MAX_DEPTH = 100;
+
+/** A folder and every folder above it, innermost first, each read once into the cache. */
+export async function folderAndAncestors(queryClient: QueryClient, folderId: number): Promise<number[]> {
+  const folders: number[] = [];
+  for (let id: number | null = folderId; id !== null && folders.length < MAX_DEPTH; ) {
+    folders.push(id);
+    id = (await queryClient.fetchQuery(folderQuery(id))).parent_folder_id;
+  }
+  return folders;
+}
+
+/** The folders above a folder, outermost first (none for a top-level folder or none at all). */
+export function useFolderAncestors(folderId: number | null | undefined) {
+  const queryClient = useQueryClient();
   return useQuery({
-    queryKey: folderKeys.topLevel(projectId),
-    queryFn: async () =>
-      (await api.get<FoldersResponse>("/api/folder/primary", { atlassian_project_id: projectId })).folders,
-    enabled,
+    queryKey: [...folderKeys.detail(folderId ?? 0), "ancestors"],
+    queryFn: async () => (await folderAndAncestors(queryClient, folderId ?? 0)).slice(1).reverse(),
+    enabled: typeof folderId === "number",
   });
+}
+
+const foldersPage = async (path: string, query: Record<string, number>) => {
+  const { folders, ...paging } = await api.get<FoldersResponse>(path, query);
+  return { items: folders, ...paging };
+};
+
+/** Folders only, for the move-target picker, a page at a time: the top level... */
+export function useTopLevelFolders(projectId: number) {
+  return usePagedList(folderKeys.topLevel(projectId), (offset) =>
+    foldersPage("/api/folder/primary", { atlassian_project_id: projectId, offset }),
+  );
 }
 
 /** ...and a folder's child folders, fetched when the picker opens it. */
 export function useChildFolders(projectId: number, folderId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: folderKeys.children(projectId, folderId),
-    queryFn: async () =>
-      (await api.get<FoldersResponse>(`/api/folder/${folderId}/descendant`, { atlassian_project_id: projectId }))
-        .folders,
+  return usePagedList(
+    folderKeys.children(projectId, folderId),
+    (offset) => foldersPage(`/api/folder/${folderId}/descendant`, { atlassian_project_id: projectId, offset }),
     enabled,
-  });
+  );
 }
 
 /** After any folder change the tree and every cached folder may be stale. */

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PageFields } from "../../common/schemas/paging.js";
 import { api } from "./client.js";
+import { usePagedList } from "./pages.js";
 import { becauseOf } from "./queryClient.js";
 import type { Attribute } from "../../common/schemas/attribute.js";
 import type { RequirementDetail, Revision } from "../../common/schemas/requirement.js";
@@ -47,11 +49,11 @@ export function useRequirement(requirementId: number | undefined) {
   });
 }
 
+/** The Activity list, newest first, a page at a time. */
 export function useRequirementRevisions(requirementId: number) {
-  return useQuery({
-    queryKey: requirementKeys.revisions(requirementId),
-    queryFn: async () =>
-      (await api.get<{ revisions: Revision[] }>(`/api/requirement/${requirementId}/revision`)).revisions,
+  return usePagedList(requirementKeys.revisions(requirementId), async (offset) => {
+    const { revisions, ...paging } = await api.get<{ revisions: Revision[] } & PageFields>(`/api/requirement/${requirementId}/revision`, { offset });
+    return { items: revisions, ...paging };
   });
 }
 

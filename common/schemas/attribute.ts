@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageFields, pageQuerySchema } from "./paging.js";
 import { textError } from "./item.js";
 
 /** Spec sections 5 and 9: a select field has 1 to 10 options of 1 to 75 characters. */
@@ -67,9 +68,11 @@ export const CreateAttributeSchema = z
 export type CreateAttributeInput = z.input<typeof CreateAttributeSchema>;
 export type CreateAttribute = z.output<typeof CreateAttributeSchema>;
 
-export const AttributeListQuerySchema = z.object({
-  atlassian_project_id: projectIdSchema.optional(),
-});
+/** GET /api/attribute: custom fields a page holds at most (also the default). */
+export const ATTRIBUTE_PAGE_MAX = 1000;
+export const AttributeListQuerySchema = z
+  .object({ atlassian_project_id: projectIdSchema.optional() })
+  .extend(pageQuerySchema(ATTRIBUTE_PAGE_MAX, ATTRIBUTE_PAGE_MAX).shape);
 
 export const AttributeOptionSchema = z.object({
   attribute_option_id: z.number(),
@@ -88,5 +91,5 @@ export const AttributeSchema = z.object({
 });
 export type Attribute = z.infer<typeof AttributeSchema>;
 
-export const AttributeListSchema = z.object({ attributes: z.array(AttributeSchema) });
+export const AttributeListSchema = z.object({ attributes: z.array(AttributeSchema), ...pageFields });
 export type AttributeList = z.infer<typeof AttributeListSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { numericIdSchema, projectParamSchema, requirementRefSchema, textError} from "./item.js";
 import { RequirementSnapshotSchema } from "./requirement.js";
+import { pageFields, pageQuerySchema } from "./paging.js";
 
 export const BASELINE_NAME_MAX = 255;
 
@@ -35,7 +36,9 @@ export const BaselineSchema = z.object({
   requirement_count: z.number(),
 });
 export type Baseline = z.infer<typeof BaselineSchema>;
-export const BaselinesResponseSchema = z.object({ baselines: z.array(BaselineSchema) });
+/** GET /api/baseline: newest first, at most BASELINE_LIST_MAX a page (also the default). */
+export const BASELINE_LIST_MAX = 500;
+export const BaselinesResponseSchema = z.object({ baselines: z.array(BaselineSchema), ...pageFields });
 
 /** A requirement as the baseline froze it (spec section 3), plus which of its revisions that is. */
 export const BaselineRevisionSchema = RequirementSnapshotSchema.omit({
@@ -86,26 +89,17 @@ export type CreateBaselineValues = z.output<typeof CreateBaselineSchema>;
 
 export const BaselineIdSchema = numericIdSchema;
 export const BaselineProjectQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
+export const BaselineListQuerySchema = BaselineProjectQuerySchema.extend(pageQuerySchema(BASELINE_LIST_MAX, BASELINE_LIST_MAX).shape);
 
 export const BASELINE_PAGE_DEFAULT = 1000;
 export const BASELINE_PAGE_MAX = 5000;
 export const COMPARISON_PAGE_DEFAULT = 50;
 export const COMPARISON_PAGE_MAX = 500;
 
-const pageSchema = (fallback: number, max: number) =>
-  z.object({
-    offset: z.coerce.number({ error: "Must be a number" }).int("Must be a whole number").min(0, "Must be at least 0").default(0),
-    limit: z.coerce
-      .number({ error: "Must be a number" })
-      .int("Must be a whole number")
-      .min(1, "Must be at least 1")
-      .max(max, `Must be at most ${max}`)
-      .default(fallback),
-  });
 
 /** GET /api/baseline/{id}?atlassian_project_id&offset&limit: requirements in id order, `limit` of them from `offset`. */
 export const BaselineDetailQuerySchema = BaselineProjectQuerySchema.partial().extend(
-  pageSchema(BASELINE_PAGE_DEFAULT, BASELINE_PAGE_MAX).shape,
+  pageQuerySchema(BASELINE_PAGE_DEFAULT, BASELINE_PAGE_MAX).shape,
 );
 
 /** GET /api/baseline/compare?atlassian_project_id&baseline1&baseline2&offset&limit&include_unchanged. */
@@ -113,7 +107,7 @@ export const CompareQuerySchema = BaselineProjectQuerySchema.extend({
   baseline1: numericIdSchema,
   baseline2: numericIdSchema,
   include_unchanged: flagSchema,
-}).extend(pageSchema(COMPARISON_PAGE_DEFAULT, COMPARISON_PAGE_MAX).shape);
+}).extend(pageQuerySchema(COMPARISON_PAGE_DEFAULT, COMPARISON_PAGE_MAX).shape);
 
 export const DIFF_STATUSES = ["added", "removed", "changed", "unchanged"] as const;
 export type DiffStatus = (typeof DIFF_STATUSES)[number];

@@ -100,10 +100,20 @@ export const ImportResultSchema = z.object({
   errors: z.array(z.object({ row: z.number(), reason: z.string() })),
   /** All refused rows, also those beyond the list. */
   error_count: z.number(),
+  /**
+   * Every error of a file refused with more than ROW_ERRORS_SHOWN_IN_DIALOG, as a CSV (Row, Reason)
+   * to download through POST /api/sign-s3-get.
+   */
+  errors_file: z.object({ file_name: z.string(), original_file_name: z.string() }).optional(),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
 export const MAX_REPORTED_ROW_ERRORS = 1000;
+/** Row errors the import dialog lists; a result with more carries the complete list as a file. */
+export const ROW_ERRORS_SHOWN_IN_DIALOG = 50;
+
+/** The name a refused import's complete error list downloads under (UTC date). */
+export const importErrorsFileName = (date: Date) => `rmcloud-import-errors-${date.toISOString().slice(0, 10)}.csv`;
 
 export const ExportQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
 

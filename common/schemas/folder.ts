@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageFields, pageQuerySchema } from "./paging.js";
 import {
   type FolderItem,
   FolderItemSchema,
@@ -24,7 +25,10 @@ export const folderNameSchema = z
 export const FolderSchema = FolderItemSchema.extend({ project: z.number() });
 export type Folder = FolderItem & { project: number };
 
-export const FoldersResponseSchema = z.object({ folders: z.array(FolderItemSchema) });
+export const FoldersResponseSchema = z.object({ folders: z.array(FolderItemSchema), ...pageFields });
+/** GET /api/folder/primary and /api/folder/{id}/descendant: folders a page holds at most (also the default). */
+export const FOLDER_PAGE_MAX = 1000;
+const folderPage = pageQuerySchema(FOLDER_PAGE_MAX, FOLDER_PAGE_MAX).shape;
 
 export const CreateFolderSchema = z.object({
   name: folderNameSchema,
@@ -43,4 +47,6 @@ export const UpdateFolderSchema = z.object({
 export type UpdateFolderInput = z.input<typeof UpdateFolderSchema>;
 
 export const FolderQuerySchema = z.object({ atlassian_project_id: projectParamSchema });
+export const FolderListQuerySchema = FolderQuerySchema.extend(folderPage);
+export const SubfolderListQuerySchema = FolderQuerySchema.partial().extend(folderPage);
 export const FolderIdSchema = numericIdSchema;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageFields, pageQuerySchema } from "./paging.js";
 import {
   hostIdSchema,
   hostRefSchema,
@@ -148,7 +149,10 @@ export const RevisionSchema = z.object({
   changed_fields: z.string(),
 });
 export type Revision = z.infer<typeof RevisionSchema>;
-export const RevisionsResponseSchema = z.object({ revisions: z.array(RevisionSchema) });
+export const RevisionsResponseSchema = z.object({ revisions: z.array(RevisionSchema), ...pageFields });
+/** GET /api/requirement/{id}/revision: revisions a page holds at most (also the default). */
+export const REVISION_PAGE_MAX = 200;
+export const RevisionsQuerySchema = pageQuerySchema(REVISION_PAGE_MAX, REVISION_PAGE_MAX);
 
 const requirementNameSchema = z
   .string({ error: textError })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageFields, pageQuerySchema } from "./paging.js";
 import { textError } from "./item.js";
 
 export const REQUIREMENT_TYPE_NAME_MAX = 100;
@@ -14,7 +15,10 @@ export const RequirementTypeSchema = z.object({
 });
 export type RequirementType = z.infer<typeof RequirementTypeSchema>;
 
-export const RequirementTypesResponseSchema = z.object({ requirement_types: z.array(RequirementTypeSchema) });
+export const RequirementTypesResponseSchema = z.object({ requirement_types: z.array(RequirementTypeSchema), ...pageFields });
+/** GET /api/requirement/type: types a page holds at most (also the default): every site's few types fit one page. */
+export const REQUIREMENT_TYPE_PAGE_MAX = 1000;
+export const RequirementTypesQuerySchema = pageQuerySchema(REQUIREMENT_TYPE_PAGE_MAX, REQUIREMENT_TYPE_PAGE_MAX);
 
 const requiredText = (max: number) =>
   z

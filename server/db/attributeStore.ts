@@ -1,3 +1,4 @@
+import type { PageQuery } from "../../common/schemas/paging.js";
 import type { Attribute, AttributeType } from "../../common/schemas/attribute.js";
 import type { Db } from "./knex.js";
 import { lockName } from "./queryHelpers.js";
@@ -5,12 +6,14 @@ import { lockName } from "./queryHelpers.js";
 type AttributeRow = { attribute_id: number; project_id: number; name: string; type: AttributeType };
 type OptionRow = { attribute_id: number; attribute_option_id: number; name: string };
 
-export async function listAttributes(db: Db, tenantId: string, projectId?: number): Promise<Attribute[]> {
+/** Custom fields in id order; with a page, `limit + 1` of them from `offset` (the caller tells whether another page follows). */
+export async function listAttributes(db: Db, tenantId: string, projectId?: number, page?: PageQuery): Promise<Attribute[]> {
   const query = db("attributes")
     .where({ tenant_id: tenantId })
     .select("attribute_id", "project_id", "name", "type")
     .orderBy("attribute_id");
   if (projectId !== undefined) query.andWhere({ project_id: projectId });
+  if (page) query.offset(page.offset).limit(page.limit + 1);
   const rows: AttributeRow[] = await query;
   if (rows.length === 0) return [];
   const options: OptionRow[] = await db("attribute_options")

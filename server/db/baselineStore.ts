@@ -1,3 +1,4 @@
+import type { PageQuery } from "../../common/schemas/paging.js";
 import type { ComparedField, DiffStatus } from "../../common/schemas/baseline.js";
 import type { RequirementSnapshot } from "../../common/schemas/requirement.js";
 import type { Knex } from "knex";
@@ -100,11 +101,14 @@ export async function requirementIdsOutsideProject(
 }
 
 /** The project's baselines, newest first. */
-export async function listBaselines(db: Db, tenantId: string, projectId: number): Promise<BaselineRow[]> {
+/** Newest first; `limit + 1` rows from `offset`, so the caller knows whether another page follows. */
+export async function listBaselines(db: Db, tenantId: string, projectId: number, page: PageQuery): Promise<BaselineRow[]> {
   const rows = await db("baselines")
     .where({ tenant_id: tenantId, project_id: projectId })
     .whereNull("deleted_at")
     .orderBy("baseline_id", "desc")
+    .offset(page.offset)
+    .limit(page.limit + 1)
     .select(BASELINE_COLUMNS);
   return rows.map(toRow);
 }

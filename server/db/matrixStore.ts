@@ -10,6 +10,46 @@ export type MatrixWindow = { offset: number; limit: number; words: readonly stri
  */
 const LABEL_SQL = `lower(CASE WHEN t.prefix <> '' THEN t.prefix || '-' ELSE '' END
   || COALESCE(NULLIF(btrim(r.display_id), ''), r.requirement_id::text) || ': ' || r.name)`;
+/** The label after the type's prefix, as requirements_matrix_label (migration 0028) indexes it by trigrams. */
+const OWN_LABEL_SQL = `lower(COALESCE(NULLIF(btrim(r.display_id), ''), r.requirement_id::text) || ': ' || r.name)`;
+/** Rows a filter may find for its index lookup to beat reading the project in id order (measured at 100,000, docs/decisions.md). */
+const FEW_ROWS = 1000;
+/** Words shorter than a trigram find nothing in the index: the label's own test alone keeps them. */
+const INDEXED_WORD_LENGTH = 3;
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * What a word of the filter needs of a requirement, in terms the trigram index serves: the word is
+ * in the label's own part, or it is in the type's label prefix ("sys-"), or it starts in that
+ * prefix and goes on at the start of the own part ("sys-12" of SYS: the own part starts with
+ * "12"). The site's types are few, so each is tried here. Implied by the label holding the word,
+ * which is still tested as it was: this only lets PostgreSQL find the candidates by index.
+ */
+function wordCandidates(word: string, types: readonly { requirement_type_id: number; prefix: string }[]): { sql: string; bindings: (string | number)[] } {
+  const terms = [`${OWN_LABEL_SQL} LIKE ?`];
+  const bindings: (string | number)[] = [`%${likeEscaped(word)}%`];
+  const wholeTypes: number[] = [];
+  for (const type of types) {
+    if (type.prefix === "") continue;
+    const prefix = `${type.prefix}-`;
+    if (prefix.includes(word)) {
+      wholeTypes.push(type.requirement_type_id);
+      continue;
+    }
+    for (let start = 1; start <= prefix.length; start += 1) {
+      const inPrefix = prefix.slice(prefix.length - start);
+      if (!word.startsWith(inPrefix)) continue;
+      terms.push(`(r.requirement_type_id = ? AND ${OWN_LABEL_SQL} LIKE ?)`);
+      bindings.push(type.requirement_type_id, `${likeEscaped(word.slice(inPrefix.length))}%`);
+    }
+  }
+  if (wholeTypes.length > 0) {
+    terms.push(`r.requirement_type_id IN (${wholeTypes.map(() => "?").join(", ")})`);
+    bindings.push(...wholeTypes);
+  }
+  return { sql: `(${terms.join(" OR ")})`, bindings };
+}
 
 /**
  * One window of a project's matrix rows as JSON text, and how many rows the filter leaves, built
@@ -25,15 +65,36 @@ export async function matrixWindowJson(
 ): Promise<{ rows: string; totalRows: number }> {
   // Without words neither the count nor the window's ids need more than requirements_in_project
   // (index-only); the columns are read for the window's rows alone, by primary key.
-  const matching =
-    window.words.length === 0
-      ? "FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL"
-      : `FROM requirements r
+  const matchingOf = (candidates: { sql: string; bindings: (string | number)[] }[]) => ({
+    sql:
+      window.words.length === 0
+        ? "FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL"
+        : `FROM requirements r
          JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
-         WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`;
-  const matchingBindings = [tenantId, projectId, ...window.words];
+         WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${candidates.map((candidate) => ` AND ${candidate.sql}`).join("")}${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`,
+    bindings: [tenantId, projectId, ...candidates.flatMap((candidate) => candidate.bindings), ...window.words],
+  });
+  const matching = matchingOf([]);
+  // The rows of a filter are counted and the window's ids found by one of two ways: a filter with
+  // words long enough for a trigram is looked up in requirements_matrix_label, and when that
+  // finds few rows, their ids are the answer (sorted here); a word most labels hold is answered
+  // faster by reading the project in id order, where the window's rows come first.
+  let found: number[] | undefined;
+  const indexed = window.words.filter((word) => word.length >= INDEXED_WORD_LENGTH);
+  if (indexed.length > 0) {
+    const types = await listTypePrefixes(db, tenantId);
+    const lookup = matchingOf(indexed.map((word) => wordCandidates(word, types)));
+    const { rows } = await db.raw(`SELECT r.requirement_id ${lookup.sql} LIMIT ?`, [...lookup.bindings, FEW_ROWS + 1]);
+    if (rows.length <= FEW_ROWS) found = rows.map((row: { requirement_id: string | number }) => Number(row.requirement_id)).sort((a: number, b: number) => a - b);
+  }
+  const [counted, windowIds] = found
+    ? [{ sql: "?::bigint", bindings: [found.length] }, { sql: "SELECT unnest(?::bigint[]) AS requirement_id", bindings: [found.slice(window.offset, window.offset + window.limit)] }]
+    : [
+        { sql: `SELECT count(*) ${matching.sql}`, bindings: matching.bindings },
+        { sql: `SELECT r.requirement_id ${matching.sql} ORDER BY r.requirement_id OFFSET ? LIMIT ?`, bindings: [...matching.bindings, window.offset, window.limit] },
+      ];
   const result = await db.raw(
-    `SELECT (SELECT count(*) ${matching}) AS total_rows,
+    `SELECT (${counted.sql}) AS total_rows,
        (SELECT COALESCE(json_agg(json_build_object(
           'requirements', json_build_array(json_build_object(
             'requirement_id', r.requirement_id,
@@ -43,7 +104,7 @@ export async function matrixWindowJson(
             'requirement_type_id', r.requirement_type_id)),
           'issues', COALESCE(l.issues, '[]'::json)
         ) ORDER BY r.requirement_id), '[]'::json)::text
-        FROM (SELECT r.requirement_id ${matching} ORDER BY r.requirement_id OFFSET ? LIMIT ?) w
+        FROM (${windowIds.sql}) w
         JOIN requirements r ON r.tenant_id = ? AND r.requirement_id = w.requirement_id
         JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
         LEFT JOIN LATERAL (
@@ -52,10 +113,16 @@ export async function matrixWindowJson(
           FROM requirement_issue_links il
           WHERE il.tenant_id = r.tenant_id AND il.requirement_id = r.requirement_id
         ) l ON true) AS rows`,
-    [...matchingBindings, ...matchingBindings, window.offset, window.limit, tenantId],
+    [...counted.bindings, ...windowIds.bindings, tenantId],
   );
   const row = (result.rows as { total_rows: string | number; rows: string }[])[0];
   return { rows: String(row?.rows ?? "[]"), totalRows: Number(row?.total_rows ?? 0) };
+}
+
+/** The site's types (deleted ones too: their requirements may still be asked for) with their prefixes lower-cased as the label is. */
+async function listTypePrefixes(db: Db, tenantId: string): Promise<{ requirement_type_id: number; prefix: string }[]> {
+  const rows = await db("requirement_types").where({ tenant_id: tenantId }).select("requirement_type_id", db.raw("lower(prefix) AS prefix"));
+  return rows.map((row) => ({ requirement_type_id: Number(row.requirement_type_id), prefix: String(row.prefix) }));
 }
 
 export async function countMatrixRows(db: Db, tenantId: string, projectId: number): Promise<number> {

@@ -1,3 +1,4 @@
+import type { PageQuery } from "../../common/schemas/paging.js";
 import type { Db } from "./knex.js";
 
 export type RequirementTypeRow = {
@@ -18,12 +19,15 @@ const toRow = (row: Record<string, unknown>): RequirementTypeRow => ({
   level_editable: row.level_editable === true,
 });
 
-export async function listRequirementTypes(db: Db, tenantId: string): Promise<RequirementTypeRow[]> {
-  const rows = await db("requirement_types")
+/** The site's types by level; with a page, `limit + 1` of them from `offset` (the caller tells whether another page follows). */
+export async function listRequirementTypes(db: Db, tenantId: string, page?: PageQuery): Promise<RequirementTypeRow[]> {
+  const query = db("requirement_types")
     .where({ tenant_id: tenantId })
     .whereNull("deleted_at")
     .orderBy([{ column: "level" }, { column: "requirement_type_id" }])
     .select(COLUMNS);
+  if (page) query.offset(page.offset).limit(page.limit + 1);
+  const rows = await query;
   return rows.map(toRow);
 }
 

@@ -1,3 +1,4 @@
+import type { PageQuery } from "../../common/schemas/paging.js";
 import type { RequirementSnapshot, RevisionAction } from "../../common/schemas/requirement.js";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
@@ -82,11 +83,13 @@ export function snapshotFromStored(stored: unknown, requirementId: number): Requ
   };
 }
 
-/** Newest first. Deleted requirements keep theirs. */
-export async function listRevisions(db: Db, tenantId: string, requirementId: number): Promise<RevisionRow[]> {
+/** Newest first, `limit + 1` from `offset` (the caller tells whether another page follows). Deleted requirements keep theirs. */
+export async function listRevisions(db: Db, tenantId: string, requirementId: number, page: PageQuery): Promise<RevisionRow[]> {
   const rows = await db("requirement_revisions")
     .where({ tenant_id: tenantId, requirement_id: requirementId })
     .orderBy("revision", "desc")
+    .offset(page.offset)
+    .limit(page.limit + 1)
     .select("requirement_id", "revision", "account_id", "action", "changed_fields", "created_at");
   return rows.map((row) => ({
     requirement_id: Number(row.requirement_id),

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { FOLDER_PAGE_MAX } from "../../common/schemas/folder.js";
 import { addonFrame } from "./harness.js";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
@@ -29,21 +30,40 @@ describe("a new user's first steps on the requirements screen", () => {
     return dialog;
   };
 
-  it("imports Jira's own export into every seeded project, told which components are left out, and into Global Requirements", async () => {
+  /** The body of every POST /api/import-issues the page sends while `run` runs. */
+  const importRequestsDuring = async (run: () => Promise<void>) => {
+    const bodies: { leave_out_unknown_names?: boolean }[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/import-issues") bodies.push(request.postDataJSON());
+    };
+    screen.page.on("request", onRequest);
+    try {
+      await run();
+    } finally {
+      screen.page.off("request", onRequest);
+    }
+    return bodies;
+  };
+
+  it("imports Jira's own export into every seeded project, told which components it lacks and leaving them out as chosen, and into Global Requirements", async () => {
     const buffer = await readFile(JIRA_EXPORT);
     const expected: [number, RegExp][] = [
-      [PUMP, /^4 component values are not components of PUMP and will be left out: Dosing, Firmware, UI, Logging\.$/],
-      [ROVER, /^5 component values are not components of ROVER and will be left out: Dosing, Firmware, Alarms, UI, Logging\.$/],
-      [PAY, /^5 component values are not components of PAY and will be left out/],
+      [PUMP, /^4 component values are not components of PUMP: Dosing, Firmware, UI, Logging\.$/],
+      [ROVER, /^5 component values are not components of ROVER: Dosing, Firmware, Alarms, UI, Logging\.$/],
+      [PAY, /^5 component values are not components of PAY/],
     ];
     for (const [projectId, warning] of expected) {
       const dialog = await importDialogWith(projectId, { name: "jira.csv", buffer });
       await dialog.getByText(warning).waitFor();
       await dialog.getByRole("checkbox", { name: "Leave out the Component/s columns" }).waitFor();
       await expect(dialog.getByText(/status values? (is|are) not/).count()).resolves.toBe(0);
+      await dialog.getByRole("checkbox", { name: "Leave these values out of their rows and import the rest" }).check();
       await screen.chooseOption("Requirement type", "Stakeholder");
-      await dialog.getByRole("button", { name: "Import", exact: true }).click();
-      await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
+      const sent = await importRequestsDuring(async () => {
+        await dialog.getByRole("button", { name: "Import", exact: true }).click();
+        await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
+      });
+      expect(sent.map((body) => body.leave_out_unknown_names)).toEqual([true]);
       await dialog.waitFor({ state: "detached" });
       expect((await requirementsOf(projectId)).map((requirement) => requirement.name)).toContain("Battery status visible on every screen");
     }
@@ -63,10 +83,39 @@ describe("a new user's first steps on the requirements screen", () => {
     expect((await requirementsOf(0)).filter((requirement) => requirement.name === "Battery status visible on every screen")).toHaveLength(1);
   });
 
+  it("keeps unknown component values unless the person chose to leave them out: the rows naming them are refused", async () => {
+    const dialog = await importDialogWith(ROVER, { name: "warp.csv", buffer: Buffer.from("Name,Component/s\nNot left out silently,Warp drive\n") });
+    await dialog.getByText(/^1 component value is not a component of ROVER: Warp drive\.$/).waitFor();
+    await screen.chooseOption("Requirement type", "Stakeholder");
+    const sent = await importRequestsDuring(async () => {
+      await dialog.getByRole("button", { name: "Import", exact: true }).click();
+      await dialog.getByRole("list", { name: "Row errors" }).getByText(/^Row 2: .*Warp drive/).waitFor({ timeout: 60_000 });
+    });
+    expect(sent.map((body) => body.leave_out_unknown_names)).toEqual([false]);
+    expect((await requirementsOf(ROVER)).map((requirement) => requirement.name)).not.toContain("Not left out silently");
+  });
+
+  it("offers every row error of a large refused file as a download, beyond the 50 it lists", async () => {
+    const csv = ["Name,ID", ...Array.from({ length: 120 }, (_, index) => `,MISSING-${index}`)].join("\n");
+    const dialog = await importDialogWith(PUMP, { name: "many-errors.csv", buffer: Buffer.from(csv) });
+    await screen.chooseOption("Requirement type", "Stakeholder");
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await dialog.getByText("and 70 more").waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([
+      screen.page.waitForEvent("download", { timeout: 60_000 }),
+      dialog.getByRole("button", { name: "Download all 120 row errors (CSV)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^rmcloud-import-errors-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile((await download.path()) as string, "utf8")).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    expect(lines).toHaveLength(121);
+    expect(lines[0]).toBe("Row,Reason");
+    expect(lines.at(-1)).toBe("121,Name is required");
+  });
+
   it("leaves a Component/s column out when asked, and still refuses bad data, every problem of a row listed", async () => {
     const csv = "Name,ID,Component/s\nFirst,DUP-1,Warp drive\n,DUP-1,Alarms\n";
     const dialog = await importDialogWith(PUMP, { name: "bad.csv", buffer: Buffer.from(csv) });
-    await dialog.getByText(/^1 component value is not a component of PUMP and will be left out: Warp drive\.$/).waitFor();
+    await dialog.getByText(/^1 component value is not a component of PUMP: Warp drive\.$/).waitFor();
     await dialog.getByRole("checkbox", { name: "Leave out the Component/s columns" }).check();
     await screen.chooseOption("Requirement type", "Stakeholder");
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
@@ -87,6 +136,39 @@ describe("a new user's first steps on the requirements screen", () => {
     const imported = (await requirementsOf(PUMP)).find((requirement) => requirement.name === "Goes into the open folder");
     expect(imported?.parent_folder_id).toBe(folder.folder_id);
   });
+
+  it("shows a nested folder open on the screen as the import's target, its parents opened in the picker", async () => {
+    const outer = await screen.createFolder("Outer for import");
+    const inner = await screen.createFolder("Inner for import", { parentFolderId: outer.folder_id });
+    const dialog = await importDialogWith(PUMP, { name: "one.csv", buffer: Buffer.from("Name\nGoes into the nested folder\n") }, `${PUMP}-folder-${inner.folder_id}`);
+    const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
+    const innerOption = importInto.getByRole("radio", { name: "Inner for import" });
+    await innerOption.waitFor();
+    expect(await innerOption.isChecked()).toBe(true);
+    await importInto.getByRole("button", { name: "Collapse Outer for import" }).waitFor();
+    await screen.chooseOption("Requirement type", "Stakeholder");
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
+    const imported = (await requirementsOf(PUMP)).find((requirement) => requirement.name === "Goes into the nested folder");
+    expect(imported?.parent_folder_id).toBe(inner.folder_id);
+  });
+
+  it("offers the folders of a level beyond the first page of the picker on request", async () => {
+    const parent = await screen.createFolder("Holds more than a page");
+    const names = Array.from({ length: FOLDER_PAGE_MAX + 1 }, (_, index) => `Child ${String(index).padStart(4, "0")}`);
+    for (let start = 0; start < names.length; start += 20) {
+      await Promise.all(names.slice(start, start + 20).map((name) => screen.createFolder(name, { parentFolderId: parent.folder_id })));
+    }
+    const dialog = await importDialogWith(PUMP, { name: "one.csv", buffer: Buffer.from("Name\nGoes into the last folder\n") });
+    const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
+    await importInto.getByRole("button", { name: "Expand Holds more than a page" }).click();
+    await importInto.getByRole("radio", { name: "Child 0999" }).waitFor();
+    expect(await importInto.getByRole("radio", { name: `Child ${FOLDER_PAGE_MAX}` }).count()).toBe(0);
+    await importInto.getByRole("button", { name: "More folders" }).click();
+    await importInto.getByRole("radio", { name: `Child ${FOLDER_PAGE_MAX}` }).check();
+    await expect.poll(() => importInto.getByRole("button", { name: "More folders" }).count()).toBe(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  }, 180_000);
 
   it("offers each requirement type by its name and prefix in the requirement form", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });

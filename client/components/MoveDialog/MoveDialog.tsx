@@ -1,11 +1,11 @@
-import { IconButton } from "@atlaskit/button/new";
+import Button, { IconButton } from "@atlaskit/button/new";
 import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
 import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { type ReactNode, useId, useState } from "react";
-import { useChildFolders, useTopLevelFolders } from "../../api/folders.js";
+import { useChildFolders, useFolderAncestors, useTopLevelFolders } from "../../api/folders.js";
 import type { FolderItem } from "../../api/items.js";
 import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
@@ -74,12 +74,16 @@ export function FolderPicker({
 }) {
   const topLevel = useTopLevelFolders(projectId);
   const name = useId();
-  const picker: PickerProps = { projectId, name, restrictions, value, onChange, isDisabled };
+  // A folder chosen before the picker showed (the folder open on the screen) is shown: the folders above it start open.
+  const [initialValue] = useState(value);
+  const revealed = new Set(useFolderAncestors(initialValue).data);
+  const picker: PickerProps = { projectId, name, restrictions, value, onChange, isDisabled, revealed };
   return (
     <div role="radiogroup" aria-label={label} style={{ maxHeight: 360, overflow: "auto" }}>
       {topLevelLabel ? <TargetOption {...picker} folderId={null} label={topLevelLabel} ancestors={[]} /> : null}
       {topLevel.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {topLevel.data ? <FolderOptions {...picker} folders={topLevel.data} ancestors={[]} /> : null}
+      {topLevel.items ? <FolderOptions {...picker} folders={topLevel.items} ancestors={[]} /> : null}
+      <MoreFolders list={topLevel} ancestors={[]} />
     </div>
   );
 }
@@ -92,6 +96,8 @@ type PickerProps = {
   /** `ancestors` are the chosen folder's parents from the top level down, so a caller can open the tree down to it. */
   onChange(target: MoveTarget, ancestors: readonly number[]): void;
   isDisabled: boolean;
+  /** Folders open until the person closes them. */
+  revealed: ReadonlySet<number>;
 };
 
 /** `ancestors`: the folders above these, outermost first; their count is the indentation. */
@@ -103,7 +109,8 @@ function FolderOptions({ folders, ancestors, ...picker }: PickerProps & Placemen
 
 /** A folder of the picker; its child folders are fetched when it is opened. */
 function FolderOption({ folder, ancestors, ...picker }: PickerProps & Placement & { folder: FolderItem }) {
-  const [isOpen, setOpen] = useState(false);
+  const [chosenOpen, setOpen] = useState<boolean | undefined>(undefined);
+  const isOpen = chosenOpen ?? picker.revealed.has(folder.folder_id);
   // The folder being moved is never opened: none of its descendants can be a target.
   const canOpen = folder.has_descendant_folders && folder.folder_id !== picker.restrictions.movingFolderId;
   const children = useChildFolders(picker.projectId, folder.folder_id, isOpen && canOpen);
@@ -127,10 +134,25 @@ function FolderOption({ folder, ancestors, ...picker }: PickerProps & Placement 
         }
       />
       {isOpen && children.isLoading ? <Spinner size="small" label="Loading folders" /> : null}
-      {isOpen && children.data ? (
-        <FolderOptions {...picker} folders={children.data} ancestors={[...ancestors, folder.folder_id]} />
+      {isOpen && children.items ? (
+        <>
+          <FolderOptions {...picker} folders={children.items} ancestors={[...ancestors, folder.folder_id]} />
+          <MoreFolders list={children} ancestors={[...ancestors, folder.folder_id]} />
+        </>
       ) : null}
     </>
+  );
+}
+
+/** A level holds more folders than one page (1,000): the next page on request. */
+function MoreFolders({ list, ancestors }: { list: ReturnType<typeof useTopLevelFolders> } & Placement) {
+  if (!list.hasMore) return null;
+  return (
+    <div style={{ paddingLeft: ancestors.length * 20 + 24 }}>
+      <Button appearance="subtle" spacing="compact" isLoading={list.isLoadingMore} onClick={list.loadMore}>
+        More folders
+      </Button>
+    </div>
   );
 }
 

@@ -57,7 +57,7 @@ export function ReqifExportDialog({ projectId, formatField, onClose }: { project
     }
   };
 
-  const baselineOptions = (baselines.data ?? []).map((baseline) => ({ label: baseline.name, value: baseline.baseline_id }));
+  const baselineOptions = (baselines.items ?? []).map((baseline) => ({ label: baseline.name, value: baseline.baseline_id }));
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="medium">
       <ModalHeader>

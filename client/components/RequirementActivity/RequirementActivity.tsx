@@ -1,3 +1,4 @@
+import Button from "@atlaskit/button/new";
 import Heading from "@atlaskit/heading";
 import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
@@ -23,7 +24,12 @@ export function RequirementActivity({ requirementId }: { requirementId: number }
       </Heading>
       {revisions.isLoading ? <Spinner size="small" label="Loading activity" /> : null}
       {revisions.isError ? <SectionMessage appearance="error">{ACTIVITY_LOAD_ERROR}</SectionMessage> : null}
-      {revisions.data ? <ActivityTable revisions={revisionsNewestFirst(revisions.data)} /> : null}
+      {revisions.items ? <ActivityTable revisions={revisionsNewestFirst(revisions.items)} /> : null}
+      {revisions.hasMore ? (
+        <Button appearance="subtle" isLoading={revisions.isLoadingMore} onClick={revisions.loadMore}>
+          Show older activity
+        </Button>
+      ) : null}
     </section>
   );
 }

@@ -1,11 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { folderQuery, useFolder } from "../../api/folders.js";
+import { folderAndAncestors, useFolder } from "../../api/folders.js";
 import { useRequirement } from "../../api/requirements.js";
 import type { TreeSelection } from "./flattenTree.js";
-
-/** Deeper than any tree a person builds; guards the walk up against a cycle. */
-const MAX_DEPTH = 100;
 
 /**
  * The requirement or folder the screen opens (a deep link from the issue panel or a shared URL,
@@ -26,11 +23,7 @@ export function useRevealInTree(current: TreeSelection, setFolderOpen: (folderId
     if (parentFolderId === undefined || revealed.current === itemKey) return;
     let cancelled = false;
     const openAncestors = async () => {
-      const ancestors: number[] = [];
-      for (let folderId = parentFolderId; folderId !== null && ancestors.length < MAX_DEPTH; ) {
-        ancestors.push(folderId);
-        folderId = (await queryClient.fetchQuery(folderQuery(folderId))).parent_folder_id;
-      }
+      const ancestors = parentFolderId === null ? [] : await folderAndAncestors(queryClient, parentFolderId);
       if (cancelled) return;
       revealed.current = itemKey;
       for (const folderId of ancestors) setFolderOpen(folderId, true);

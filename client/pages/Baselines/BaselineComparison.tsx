@@ -24,7 +24,7 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
   const [compared, setCompared] = useState<Pair | undefined>();
   const [showUnchanged, setShowUnchanged] = useState(false);
   const comparison = useComparison(projectId, compared, showUnchanged);
-  const options: Option[] = (baselines.data ?? []).map((baseline) => ({
+  const options: Option[] = (baselines.items ?? []).map((baseline) => ({
     label: `${baselineIdLabel(baseline.baseline_id)}: ${baseline.name}`,
     value: baseline.baseline_id,
   }));

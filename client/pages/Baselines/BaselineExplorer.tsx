@@ -37,12 +37,12 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
         </Button>
       </div>
       {baselines.isLoading ? <Spinner size="large" label="Loading baselines" /> : null}
-      {baselines.isError ? <RetrieveError error={baselines.error} /> : null}
+      {baselines.error ? <RetrieveError error={baselines.error} /> : null}
       <div style={{ display: "flex", gap: token("space.400"), alignItems: "flex-start" }}>
         <nav aria-label="Baselines" style={{ flex: "0 0 30%", minWidth: 240, maxWidth: 400 }}>
-          {baselines.data?.length === 0 ? <p>No baselines yet</p> : null}
+          {baselines.items?.length === 0 ? <p>No baselines yet</p> : null}
           <ul style={{ listStyle: "none", padding: 0, margin: 0 }}>
-            {(baselines.data ?? []).map((baseline) => (
+            {(baselines.items ?? []).map((baseline) => (
               <li key={baseline.baseline_id}>
                 <button
                   type="button"
@@ -70,6 +70,11 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
               </li>
             ))}
           </ul>
+          {baselines.hasMore ? (
+            <Button appearance="subtle" isLoading={baselines.isLoadingMore} onClick={baselines.loadMore}>
+              Show older baselines
+            </Button>
+          ) : null}
         </nav>
         <div style={{ flex: 1, minWidth: 0 }}>
           {currentId !== undefined ? (

@@ -1,3 +1,4 @@
+import Button from "@atlaskit/button/new";
 import { Checkbox } from "@atlaskit/checkbox";
 import { ErrorMessage, HelperMessage, Label } from "@atlaskit/form";
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
@@ -15,10 +16,12 @@ import {
   type ImportLeavableColumn,
   type ImportResult,
   isXlsxFileName,
+  ROW_ERRORS_SHOWN_IN_DIALOG,
 } from "../../../common/schemas/csvImport.js";
 import { useAttributes } from "../../api/attributes.js";
 import { previewImportFile, uploadImportFile, useStartImport } from "../../api/csv.js";
 import { isAbandoned } from "../../api/jobs.js";
+import { downloadStoredFile } from "../../api/reqif.js";
 import { useJob } from "../../hooks/useJob.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID, useProjects } from "../../api/projects.js";
@@ -42,8 +45,6 @@ type FileValues = { components: string[]; status: string[] };
 const NO_VALUES: FileValues = { components: [], status: [] };
 /** An .xlsx uploaded when it was chosen (its preview is the server's): its stored name, its sheets and the one shown. */
 type Workbook = { fileName: string; sheets: string[]; sheet: string | null };
-/** Row errors listed in the dialog; the job's result holds them all. */
-const SHOWN_ROW_ERRORS = 50;
 
 /**
  * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
@@ -64,6 +65,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const [location, setLocation] = useState<ImportTarget>({ folderId: nav?.folderId ?? null, ancestors: [] });
   const [fileValues, setFileValues] = useState<FileValues>(NO_VALUES);
   const [leftOut, setLeftOut] = useState<ImportLeavableColumn[]>([]);
+  const [leaveOutUnknown, setLeaveOutUnknown] = useState(false);
   const [kept, setKept] = useState<string[]>([]);
   const [assignByComponent, setAssignByComponent] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -105,6 +107,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     forgetJob();
     setKept([]);
     setLeftOut([]);
+    setLeaveOutUnknown(false);
     setFileValues(NO_VALUES);
     setWorkbook(undefined);
     setHeaders([]);
@@ -187,8 +190,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
         additional_headers: kept,
         assign_based_on_component: assignByComponent,
         left_out_columns: leftOut,
-        // The mapping step named them as left out.
-        leave_out_unknown_names: true,
+        // Only as the person chose in the mapping step, where those values were named.
+        leave_out_unknown_names: leaveOutUnknown,
       });
       const end = await follow(started.job_id);
       if (end.status === "finished") {
@@ -293,6 +296,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
               unknown={unknown}
               leftOut={leftOut}
               onLeaveOut={setLeftOut}
+              leaveOutUnknown={leaveOutUnknown}
+              onLeaveOutUnknown={setLeaveOutUnknown}
               isDisabled={isSubmitting}
             />
           </>
@@ -390,8 +395,8 @@ const plural = (count: number, one: string, many: string) => (count === 1 ? one 
 
 /**
  * The file's Component/s and Status columns against the project's: Global Requirements have
- * neither, so they are left out; a project's unknown values are named as left out, with the
- * choice to leave the whole column out.
+ * neither, so they are left out; a project's unknown values are named, with the choice to leave
+ * them out of their rows (the rows naming them are refused otherwise) or the whole column out.
  */
 function HostDataColumns({
   mapping,
@@ -400,6 +405,8 @@ function HostDataColumns({
   unknown,
   leftOut,
   onLeaveOut,
+  leaveOutUnknown,
+  onLeaveOutUnknown,
   isDisabled,
 }: {
   mapping: ColumnMapping;
@@ -408,6 +415,8 @@ function HostDataColumns({
   unknown: FileValues;
   leftOut: ImportLeavableColumn[];
   onLeaveOut(columns: ImportLeavableColumn[]): void;
+  leaveOutUnknown: boolean;
+  onLeaveOutUnknown(leaveOut: boolean): void;
   isDisabled: boolean;
 }) {
   const hasComponents = mapping.components.length > 0;
@@ -426,7 +435,7 @@ function HostDataColumns({
     hasComponents && unknown.components.length > 0
       ? {
           column: "components" as const,
-          text: `${unknown.components.length} ${plural(unknown.components.length, "component value is not a component", "component values are not components")} of ${projectKey} and will be left out`,
+          text: `${unknown.components.length} ${plural(unknown.components.length, "component value is not a component", "component values are not components")} of ${projectKey}`,
           names: unknown.components,
           choice: "Leave out the Component/s columns",
         }
@@ -434,29 +443,42 @@ function HostDataColumns({
     hasStatus && unknown.status.length > 0
       ? {
           column: "status" as const,
-          text: `${unknown.status.length} ${plural(unknown.status.length, "status value is not a status", "status values are not statuses")} of ${projectKey} and will be left out`,
+          text: `${unknown.status.length} ${plural(unknown.status.length, "status value is not a status", "status values are not statuses")} of ${projectKey}`,
           names: unknown.status,
           choice: "Leave out the Status column",
         }
       : undefined,
   ].filter((warning) => warning !== undefined);
-  return warnings.map((warning) => (
-    <SectionMessage key={warning.column} appearance="warning">
-      <p>
-        {warning.text}: {warning.names.join(", ")}.
-      </p>
+  if (warnings.length === 0) return null;
+  return (
+    <>
+      {warnings.map((warning) => (
+        <SectionMessage key={warning.column} appearance="warning">
+          <p>
+            {warning.text}: {warning.names.join(", ")}.
+          </p>
+          <Checkbox
+            label={warning.choice}
+            isChecked={leftOut.includes(warning.column)}
+            isDisabled={isDisabled}
+            onChange={(event) => leaveOut(warning.column, event.target.checked)}
+          />
+        </SectionMessage>
+      ))}
       <Checkbox
-        label={warning.choice}
-        isChecked={leftOut.includes(warning.column)}
+        label="Leave these values out of their rows and import the rest"
+        isChecked={leaveOutUnknown}
         isDisabled={isDisabled}
-        onChange={(event) => leaveOut(warning.column, event.target.checked)}
+        onChange={(event) => onLeaveOutUnknown(event.target.checked)}
       />
-    </SectionMessage>
-  ));
+    </>
+  );
 }
 
 function RowErrors({ result }: { result: ImportResult }) {
-  const shown = result.errors.slice(0, SHOWN_ROW_ERRORS);
+  const flags = useFlags();
+  const shown = result.errors.slice(0, ROW_ERRORS_SHOWN_IN_DIALOG);
+  const { errors_file: errorsFile } = result;
   return (
     <SectionMessage appearance="error" title="Nothing was imported. Fix these rows and import the file again.">
       <ul aria-label="Row errors">
@@ -467,6 +489,14 @@ function RowErrors({ result }: { result: ImportResult }) {
         ))}
       </ul>
       {result.error_count > shown.length ? <p>and {result.error_count - shown.length} more</p> : null}
+      {errorsFile ? (
+        <Button
+          appearance="subtle"
+          onClick={() => void downloadStoredFile(errorsFile).catch((error: unknown) => flags.error(error instanceof Error ? error.message : String(error)))}
+        >
+          Download all {result.error_count} row errors (CSV)
+        </Button>
+      ) : null}
     </SectionMessage>
   );
 }

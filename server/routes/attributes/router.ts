@@ -1,7 +1,9 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
+import { pageOf } from "../../../common/schemas/paging.js";
 import {
+  ATTRIBUTE_PAGE_MAX,
   AttributeListQuerySchema,
   AttributeListSchema,
   AttributeSchema,
@@ -24,7 +26,7 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/attribute",
-    summary: "Custom fields of the site, or of one project (0 = Global Requirements)",
+    summary: `Custom fields of the site, or of one project (0 = Global Requirements), in id order: \`limit\` (default and at most ${ATTRIBUTE_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
     query: AttributeListQuerySchema,
     response: AttributeListSchema,
   },
@@ -52,8 +54,9 @@ export function router(deps: AppDeps): Router {
     handle(async (req, res) => {
       const actor = authOf(req);
       const query = parse(AttributeListQuerySchema, req.query);
-      const attributes = await listAttributes(deps.db, actor.tenantId, query.atlassian_project_id);
-      res.json({ attributes: await keepBrowsable(deps, actor, attributes, (attribute) => attribute.atlassian_project_id) });
+      const { items, ...paging } = pageOf(await listAttributes(deps.db, actor.tenantId, query.atlassian_project_id, query), query);
+      // Paged before the projects the person may not browse are left out: a page may hold fewer than `limit`.
+      res.json({ attributes: await keepBrowsable(deps, actor, items, (attribute) => attribute.atlassian_project_id), ...paging });
     }),
   );
 

@@ -451,7 +451,7 @@ describe("deleting and isolation", () => {
     const otherSite = await createTenant(ctx.deps.db);
     const theirAuth = await bearer(ctx, otherSite);
     const list = await api().get(`/api/baseline?atlassian_project_id=${project}`).set("Authorization", theirAuth);
-    expect(list.body).toEqual({ baselines: [] });
+    expect(list.body).toEqual({ baselines: [], offset: 0, limit: 500, has_more: false });
     for (const path of [
       `/api/baseline/${ours.baseline_id}`,
       `/api/baseline/${ours.baseline_id}/lite`,

@@ -2,7 +2,9 @@ import { Router } from "express";
 import { z } from "zod";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import {
+  BASELINE_LIST_MAX,
   BaselineDetailQuerySchema,
+  BaselineListQuerySchema,
   BaselineDetailSchema,
   BaselineIdSchema,
   BaselineProjectQuerySchema,
@@ -29,8 +31,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/baseline",
-    summary: "Baselines of a project, newest first",
-    query: BaselineProjectQuerySchema,
+    summary: `Baselines of a project, newest first: \`limit\` (default and at most ${BASELINE_LIST_MAX}) from \`offset\`; has_more when another page follows`,
+    query: BaselineListQuerySchema,
     response: BaselinesResponseSchema,
   },
   {
@@ -74,8 +76,8 @@ export function router(deps: AppDeps): Router {
     "/api/baseline",
     requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
-      const query = parse(BaselineProjectQuerySchema, req.query);
-      res.json({ baselines: await listProjectBaselines(deps, authOf(req), query.atlassian_project_id) });
+      const query = parse(BaselineListQuerySchema, req.query);
+      res.json(await listProjectBaselines(deps, authOf(req), query.atlassian_project_id, query));
     }),
   );
 

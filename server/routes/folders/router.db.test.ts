@@ -177,7 +177,7 @@ describe("folders", () => {
     const id = await newFolder("Private");
     const otherAuth = await bearer(ctx, await createTenant(ctx.deps.db));
     const primary = await api().get("/api/folder/primary").query({ atlassian_project_id: PROJECT }).set("Authorization", otherAuth);
-    expect(primary.body).toEqual({ folders: [] });
+    expect(primary.body).toEqual({ folders: [], offset: 0, limit: 1000, has_more: false });
     expect((await api().get(`/api/folder/${id}`).set("Authorization", otherAuth)).status).toBe(404);
     expect((await api().get(`/api/folder/${id}/descendant`).set("Authorization", otherAuth)).status).toBe(404);
     expect((await api().put(`/api/folder/${id}`).set("Authorization", otherAuth).send({ name: "Mine" })).status).toBe(404);

@@ -4,7 +4,9 @@ import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import {
   CreateFolderSchema,
   FolderIdSchema,
-  FolderQuerySchema,
+  FOLDER_PAGE_MAX,
+  FolderListQuerySchema,
+  SubfolderListQuerySchema,
   FolderSchema,
   FoldersResponseSchema,
   UpdateFolderSchema,
@@ -20,22 +22,21 @@ import { updateFolder } from "../../services/folders/updateFolder.js";
 import { handle } from "../handle.js";
 
 const DeletedSchema = z.object({ folder_id: z.number() });
-const OptionalProjectQuerySchema = FolderQuerySchema.partial();
 
 export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/folder/primary",
-    summary: "Top-level folders of a project",
-    query: FolderQuerySchema,
+    summary: `Top-level folders of a project, by name: \`limit\` (default and at most ${FOLDER_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
+    query: FolderListQuerySchema,
     response: FoldersResponseSchema,
   },
   { method: "get", path: "/api/folder/:id(\\d+)", summary: "One folder", response: FolderSchema },
   {
     method: "get",
     path: "/api/folder/:id(\\d+)/descendant",
-    summary: "Direct subfolders of a folder",
-    query: OptionalProjectQuerySchema,
+    summary: `Direct subfolders of a folder, by name: \`limit\` (default and at most ${FOLDER_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
+    query: SubfolderListQuerySchema,
     response: FoldersResponseSchema,
   },
   {
@@ -68,8 +69,8 @@ export function router(deps: AppDeps): Router {
     requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const actor = authOf(req);
-      const query = parse(FolderQuerySchema, req.query);
-      res.json({ folders: await listFolders(deps, actor, query.atlassian_project_id, null) });
+      const query = parse(FolderListQuerySchema, req.query);
+      res.json(await listFolders(deps, actor, query.atlassian_project_id, null, query));
     }),
   );
 
@@ -86,9 +87,9 @@ export function router(deps: AppDeps): Router {
     requireAccess(deps, "browse", named.folderInPath()),
     handle(async (req, res) => {
       const actor = authOf(req);
-      const query = parse(OptionalProjectQuerySchema, req.query);
+      const query = parse(SubfolderListQuerySchema, req.query);
       const folder = await getFolderRow(deps, actor, parse(FolderIdSchema, req.params.id), query.atlassian_project_id);
-      res.json({ folders: await listFolders(deps, actor, folder.project_id, folder.folder_id) });
+      res.json(await listFolders(deps, actor, folder.project_id, folder.folder_id, query));
     }),
   );
 

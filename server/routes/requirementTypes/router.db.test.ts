@@ -44,7 +44,7 @@ describe("requirement types", () => {
     const bare = await createTenant(ctx.deps.db);
     const res = await api().get("/api/requirement/type").set("Authorization", await bearer(ctx, bare));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ requirement_types: [] });
+    expect(res.body).toEqual({ requirement_types: [], offset: 0, limit: 1000, has_more: false });
   });
 
   it("creates a type from the wrapped or the bare body, and requires name and prefix", async () => {

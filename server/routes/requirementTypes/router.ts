@@ -5,6 +5,8 @@ import { numericIdSchema } from "../../../common/schemas/item.js";
 import {
   CreateRequirementTypeSchema,
   RequirementTypeSchema,
+  REQUIREMENT_TYPE_PAGE_MAX,
+  RequirementTypesQuerySchema,
   RequirementTypesResponseSchema,
   UpdateRequirementTypeSchema,
   unwrapRequirementTypeBody,
@@ -27,7 +29,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/requirement/type",
-    summary: "Requirement types of the site, by level",
+    summary: `Requirement types of the site, by level: \`limit\` (default and at most ${REQUIREMENT_TYPE_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
+    query: RequirementTypesQuerySchema,
     response: RequirementTypesResponseSchema,
   },
   {
@@ -59,7 +62,7 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/requirement/type",
     handle(async (req, res) => {
-      res.json({ requirement_types: await listRequirementTypes(deps, authOf(req)) });
+      res.json(await listRequirementTypes(deps, authOf(req), parse(RequirementTypesQuerySchema, req.query)));
     }),
   );
 

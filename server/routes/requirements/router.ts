@@ -15,6 +15,8 @@ import {
   RequirementIdsSchema,
   RequirementsQuerySchema,
   RequirementsResponseSchema,
+  REVISION_PAGE_MAX,
+  RevisionsQuerySchema,
   RevisionsResponseSchema,
   UpdateRequirementSchema,
 } from "../../../common/schemas/requirement.js";
@@ -116,7 +118,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: `${ID}/revision`,
-    summary: "The Activity list, newest first (also for deleted requirements)",
+    summary: `The Activity list, newest first (also for deleted requirements): \`limit\` (default and at most ${REVISION_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
+    query: RevisionsQuerySchema,
     response: RevisionsResponseSchema,
   },
 ];
@@ -243,7 +246,7 @@ export function router(deps: AppDeps): Router {
     `${ID}/revision`,
     requireAccess(deps, "browse", named.requirementInPath()),
     handle(async (req, res) => {
-      res.json({ revisions: await listRequirementRevisions(deps, authOf(req), idOf(req.params.id)) });
+      res.json(await listRequirementRevisions(deps, authOf(req), idOf(req.params.id), parse(RevisionsQuerySchema, req.query)));
     }),
   );
 

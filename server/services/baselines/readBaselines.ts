@@ -1,3 +1,4 @@
+import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import type { Baseline, BaselineDetail } from "../../../common/schemas/baseline.js";
 import { listBaselines, pageBaselineRevisions } from "../../db/baselineStore.js";
 import type { AccessDeps } from "../access/projectAccess.js";
@@ -5,8 +6,14 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { baselineInScope, baselineOf, baselineRevisionOf, revisionsShownTo } from "./baselineViews.js";
 
 /** GET /api/baseline?atlassian_project_id: newest first. */
-export async function listProjectBaselines(deps: ServiceDeps, actor: Actor, projectId: number): Promise<Baseline[]> {
-  return (await listBaselines(deps.db, actor.tenantId, projectId)).map(baselineOf);
+export async function listProjectBaselines(
+  deps: ServiceDeps,
+  actor: Actor,
+  projectId: number,
+  page: PageQuery,
+): Promise<{ baselines: Baseline[] } & PageFields> {
+  const { items, ...paging } = pageOf(await listBaselines(deps.db, actor.tenantId, projectId, page), page);
+  return { baselines: items.map(baselineOf), ...paging };
 }
 
 /** GET /api/baseline/{id}/lite. */

@@ -29,33 +29,3 @@ export async function* csvRecords(input: Readable): AsyncIterable<string[]> {
     throw badRequest(`Row ${row}: the row is longer than 1 MB (is a quote left open?)`);
   }
 }
-
-const QUOTE = 0x22;
-const LINE_FEED = 0x0a;
-/** Bytes that leave a record empty for csvRecords (a record of empty cells, whitespace between them): comma, carriage return, space, tab. */
-const EMPTY_BYTES = new Set([0x2c, 0x0d, 0x20, 0x09]);
-
-/**
- * How many records csvRecords will give, header included, from the bytes alone: line feeds
- * outside quotes ending a line with some content. Far cheaper than parsing; for progress totals.
- */
-export async function countRecords(input: Readable): Promise<number> {
-  let records = 0;
-  let quoted = false;
-  let content = false;
-  for await (const chunk of input as AsyncIterable<Buffer | string>) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    for (let index = 0; index < bytes.length; index += 1) {
-      const byte = bytes[index] as number;
-      if (byte === QUOTE) {
-        quoted = !quoted;
-      } else if (byte === LINE_FEED && !quoted) {
-        if (content) records += 1;
-        content = false;
-      } else if (!content && !EMPTY_BYTES.has(byte)) {
-        content = true;
-      }
-    }
-  }
-  return content ? records + 1 : records;
-}

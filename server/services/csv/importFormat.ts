@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { isXlsxFileName } from "../../../common/schemas/csvImport.js";
-import { countRecords, csvRecords } from "./csvRecords.js";
+import { csvRecords } from "./csvRecords.js";
 import { type XlsxReading, xlsxRecords } from "./xlsxRecords.js";
 
 /**
@@ -11,24 +11,11 @@ import { type XlsxReading, xlsxRecords } from "./xlsxRecords.js";
  */
 type ImportFormat = {
   records(input: Readable, reading: XlsxReading): AsyncIterable<string[]>;
-  /** How many records `records` will give, header included; for progress totals. */
-  count(input: Readable, sheet: string | null): Promise<number>;
 };
 
-const CSV: ImportFormat = {
-  records: (input) => csvRecords(input),
-  count: (input) => countRecords(input),
-};
+const CSV: ImportFormat = { records: (input) => csvRecords(input) };
 
-const XLSX: ImportFormat = {
-  records: xlsxRecords,
-  // A sheet holds no count of its rows to trust: the rows are read a second time, beside the import.
-  count: async (input, sheet) => {
-    let records = 0;
-    for await (const _ of xlsxRecords(input, { sheet })) records += 1;
-    return records;
-  },
-};
+const XLSX: ImportFormat = { records: xlsxRecords };
 
 /** The stored upload's name keeps the original's extension: ".xlsx" is a workbook, anything else CSV. */
 export const importFormatOf = (uuidFileName: string): ImportFormat => (isXlsxFileName(uuidFileName) ? XLSX : CSV);

@@ -27,7 +27,7 @@ const csvLines = (from: number, to: number) =>
 
 // Two transactions at once need two connections: PostgreSQL only (PGlite is one connection).
 describe.runIf(process.env.TEST_DB === "postgres")("an import and the folder tree", () => {
-  it("does not hold the tree while it reads its file: a folder move during the read completes at once", async () => {
+  it("does not hold the tree while it reads its file, which it reads once: a folder move during the read completes at once", async () => {
     const typeId = (await listRequirementTypes(ctx.deps.db, actor.tenantId)).find((type) => type.prefix === "SYS")?.requirement_type_id;
     const moved = await createFolder(ctx.deps, actor, { name: "Moved", project: PROJECT, parent_folder_id: null });
     const target = await createFolder(ctx.deps, actor, { name: "Target", project: PROJECT, parent_folder_id: null });
@@ -42,7 +42,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("an import and the folder tre
     const readPhase = new Promise<void>((resolve) => {
       reading = resolve;
     });
-    vi.spyOn(ctx.deps.storage, "getObject").mockImplementation(async () =>
+    const reads = vi.spyOn(ctx.deps.storage, "getObject").mockImplementation(async () =>
       Readable.from(
         (async function* () {
           yield `Summary\n${csvLines(0, ROWS / 2)}`;
@@ -74,6 +74,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("an import and the folder tre
 
     release();
     expect((await importing).imported).toBe(ROWS);
+    expect(reads).toHaveBeenCalledTimes(1);
     vi.restoreAllMocks();
     const folder = await ctx.deps.db("folders").where({ tenant_id: actor.tenantId, folder_id: moved.folder_id }).first();
     expect(Number(folder.parent_folder_id)).toBe(target.folder_id);

@@ -10,6 +10,9 @@ import type { Actor } from "../context.js";
 import { filledFields, loadRequirementDetails, snapshotOf } from "../requirements/requirementViews.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
 import { runImport } from "./importRequirements.js";
+import { parse } from "csv-parse/sync";
+import { storageKey } from "../../storage/objectStorage.js";
+import { signDownload } from "../storage/signDownload.js";
 import { snapshotFromStored } from "../../db/revisionStore.js";
 
 const PROJECT = 10000;
@@ -57,10 +60,8 @@ describe("runImport", () => {
       progress: (rows) => progress.push(rows),
     });
     expect(result).toEqual({ imported: 7, errors: [], error_count: 0 });
-    expect(progress[0]).toEqual({ completed: 0 });
-    expect(progress).toContainEqual({ completed: 7 });
-    // The rows are counted beside the import: the total may come after the last row.
-    await vi.waitFor(() => expect(progress).toContainEqual({ total: 7 }));
+    // The file is read once: its rows are known before the first is written.
+    expect(progress).toEqual([{ completed: 0 }, { total: 7 }, { completed: 7 }]);
 
     const rows = await requirementsOf(PROJECT);
     expect(rows.map((row) => [row.display_id, row.name, row.status_id])).toEqual([
@@ -252,6 +253,32 @@ describe("runImport", () => {
     expect(result.errors[0]).toEqual({ row: 3, reason: 'ID "X-1" is already used in row 2' });
     expect(result.errors.slice(1).map((error) => error.row)).toEqual(Array.from({ length: 999 }, (_, index) => index + 4));
     expect(await requirementsOf(10011)).toHaveLength(0);
+  });
+
+  it("hands out every error of a file refused with more than the dialog shows, as a CSV to download, reading the file once", async () => {
+    const rows = ["First,X-1", "Second,X-1", ...Array.from({ length: 1500 }, (_, index) => `,N-${index}`)];
+    const file = await putImportFile(ctx.deps, actor.tenantId, ["Name,ID", ...rows].join("\n"));
+    const reads = vi.spyOn(ctx.deps.storage, "getObject");
+    const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10012 }));
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    expect(result).toMatchObject({ error_count: 1501, errors_file: { original_file_name: expect.stringMatching(/^rmcloud-import-errors-.*\.csv$/) } });
+
+    const fileName = result.errors_file?.file_name ?? "";
+    const signed = await signDownload(ctx.deps, actor, fileName);
+    expect(signed.original_file_name).toBe(result.errors_file?.original_file_name);
+    await expect(signDownload(ctx.deps, other, fileName)).rejects.toMatchObject({ status: 404 });
+    const stored = await ctx.deps.storage.getObject(storageKey(actor.tenantId, "imports", fileName));
+    const listed: string[][] = parse(Buffer.concat(await stored.toArray()), { bom: true });
+    expect(listed[0]).toEqual(["Row", "Reason"]);
+    expect(listed).toHaveLength(1502);
+    expect(listed[1]).toEqual(["3", 'ID "X-1" is already used in row 2']);
+    expect(listed.at(-1)).toEqual(["1503", "Name is required"]);
+  });
+
+  it("keeps a short error list in the result alone", async () => {
+    const file = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\n,A\n");
+    expect(await runImport(ctx.deps, actor, request(file))).toEqual({ imported: 0, errors: [{ row: 2, reason: "Name is required" }], error_count: 1 });
   });
 
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {

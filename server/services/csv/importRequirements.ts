@@ -1,39 +1,44 @@
+import { stringify } from "csv-stringify";
 import type { Knex } from "knex";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import {
   IMPORT_LEAVABLE_COLUMNS,
   type ImportRequest,
   type ImportResult,
+  importErrorsFileName,
   MAX_REPORTED_ROW_ERRORS,
+  ROW_ERRORS_SHOWN_IN_DIALOG,
 } from "../../../common/schemas/csvImport.js";
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import type { Attribute } from "../../../common/schemas/attribute.js";
 import { listAttributes } from "../../db/attributeStore.js";
 import {
   addCheckedDisplayIds,
-  createCheckedDisplayIds,
+  addImportErrors,
+  addRefusedDisplayIds,
+  createImportStaging,
   findCompletedImport,
-  type ImportedRequirement,
-  insertImportBatch,
+  importErrorPages,
+  importErrorSummary,
+  insertStagedRequirements,
   isAlreadyImported,
   isDisplayIdTaken,
   recordImport,
-  refusedDisplayIds,
   setImportedRows,
+  stageImportRows,
 } from "../../db/csvImportStore.js";
 import { countActiveFolders, findFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
-import { findUpload } from "../../db/uploadStore.js";
+import { findUpload, insertUpload } from "../../db/uploadStore.js";
 import { fieldError } from "../../errors.js";
-import { storageKey } from "../../storage/objectStorage.js";
+import { newStoredFileName, storageKey } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
-import { type FileRowsEvent, readFileRows, RowErrors } from "./fileRows.js";
+import { readFileRows } from "./fileRows.js";
 import { ImportFolders } from "./importFolders.js";
 import { importFormatOf } from "./importFormat.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
-import type { ImportedRow } from "./importRows.js";
 
 type ImportDeps = ServiceDeps<"jobs" | "storage">;
 export type ImportHooks = {
@@ -43,7 +48,7 @@ export type ImportHooks = {
   beforeCommit?: (trx: Knex.Transaction, result: ImportResult) => Promise<void>;
 };
 
-/** Rows per insert: each column travels as one array, so a batch's size is bounded by memory, not bind parameters. */
+/** Rows per staging write and per insert: each batch travels as one parameter, so its size is bounded by memory, not bind parameters. */
 const BATCH_ROWS = 2000;
 const FOLDER_DELETED_WHILE_IMPORTING = "A folder the import writes into was deleted while it ran. Import the file again.";
 export const FILE_NOT_FOUND = "The file was not found. Upload it again.";
@@ -73,13 +78,13 @@ export async function checkImportRequest(
 }
 
 /**
- * The import job's work, in one streamed pass inside one transaction: each row is checked and
- * written in batches of multi-row inserts, each requirement with its 'created' revision. The
- * first refused row (by the checks, or a custom ID by the project's unique index) stops the
- * writing and rolls the transaction back; a second pass that only checks then names every
- * refused row. Either every row is imported or none. The import's memory stays flat in the
- * file's size (the folders it names aside): the checking pass keeps the custom IDs it has seen in
- * its transaction, not in memory.
+ * The import job's work (issue 37): the file is read once, before the project's folder tree is
+ * locked, into staging tables of the import's transaction: every accepted row with its folder
+ * resolved, every row's custom ID, every reason a row was refused. The checks that need the whole
+ * file are statements over them. A refused file rolls back (no row, no folder is kept) and
+ * answers every error: the first MAX_REPORTED_ROW_ERRORS listed, and when the dialog cannot show
+ * them all, the complete list as a CSV file to download. Otherwise the tree is locked only for the
+ * final set-based insert of the staged rows, in batches. Either every row is imported or none.
  */
 export async function runImport(
   deps: ImportDeps,
@@ -91,23 +96,14 @@ export async function runImport(
   const done = await findCompletedImport(deps.db, tenantId, request.file_name);
   if (done) return { imported: done.importedRows, errors: [], error_count: 0 };
   const type = await checkImportRequest(deps.db, actor, request);
-  const readFile = () => deps.storage.getObject(storageKey(tenantId, "imports", request.file_name));
   const fields = await listAttributes(deps.db, tenantId, request.atlassian_project_id);
-  const { progress } = hooks;
-  if (progress) {
-    progress({ completed: 0 });
-    // Counted beside the import rather than before it: the import waits on the database most of the time.
-    readFile()
-      .then((input) => importFormatOf(request.file_name).count(input, request.sheet))
-      .then((records) => progress({ total: Math.max(0, records - 1) }))
-      .catch(() => undefined);
-  }
+  hooks.progress?.({ completed: 0 });
   // Opened before the transaction: a storage that does not answer must not hold the import's locks.
-  const file = await readFile();
+  const file = await deps.storage.getObject(storageKey(tenantId, "imports", request.file_name));
 
   try {
     // Through the one write path (its transaction and lock order); the rows' 'created' revisions are
-    // written by the batch's own statement, from the snapshot definition the write path uses.
+    // written by the insert's own statement, from the snapshot definition the write path uses.
     return await withRequirementWrite(deps, actor, async (write) => {
       const trx = write.tx;
       // First, so a second worker on the same file waits here and then gives way.
@@ -124,24 +120,28 @@ export async function runImport(
         folderId: request.location,
         createdBy: actor.accountId,
       });
-      const imported = await checkAndWrite(trx, actor, request, type, file, fields, hooks, { write: true }, folders);
-      // Issue 37: the folder tree is locked only now that the file is read and its rows written, so
-      // a folder moved or deleted meanwhile did not wait for the whole file. A move leaves the rows'
-      // folders where the rows can be found; a delete is found here (shared lock: it has committed)
-      // and the import refused, every row rolled back.
+      await createImportStaging(trx);
+      const staged = await stageFile(trx, request, type, file, fields, folders);
+      await addRefusedDisplayIds(trx, tenantId, request.atlassian_project_id, DISPLAY_ID_REASONS);
+      await refuseOnErrors(deps, trx, actor);
+      hooks.progress?.({ total: staged });
+
+      // The folder tree is locked only now that the file is read: a folder moved or deleted
+      // meanwhile did not wait for the file. A move leaves the rows' folders where the rows can be
+      // found; a delete is found here (shared lock: it has committed) and the import refused.
       await write.lock([], { projectId: request.atlassian_project_id });
       const used = folders.folderIds();
       if ((await countActiveFolders(trx, tenantId, used)) !== used.length) {
         throw fieldError("location", FOLDER_DELETED_WHILE_IMPORTING);
       }
-      await setImportedRows(trx, tenantId, request.file_name, imported);
-      const result = { imported, errors: [], error_count: 0 };
+      await insertStaged(deps, trx, actor, { request, type, staged }, hooks);
+      await setImportedRows(trx, tenantId, request.file_name, staged);
+      const result = { imported: staged, errors: [], error_count: 0 };
       await hooks.beforeCommit?.(trx, result);
       return result;
     });
   } catch (error) {
-    if (error instanceof ImportRefused) return error.result;
-    if (error instanceof RefusedWhileWriting) return reportRefusedRows(deps, actor, request, type, await readFile(), fields);
+    if (error instanceof ImportRefused) return recordErrorsFile(deps, actor, error.result);
     if (!isAlreadyImported(error)) throw error;
     const earlier = await findCompletedImport(deps.db, tenantId, request.file_name);
     return { imported: earlier?.importedRows ?? 0, errors: [], error_count: 0 };
@@ -150,115 +150,23 @@ export async function runImport(
   }
 }
 
+const DISPLAY_ID_REASONS = {
+  usedInRow: 'ID "%s" is already used in row %s',
+  usedInProject: 'ID "%s" is already used by another requirement in this project',
+};
+
 /**
- * After a row was refused while writing (and the transaction rolled back): the file checked
- * again without writing, so the result names every refused row.
+ * Reads the file's rows into the staging tables, each accepted row with its folder (found or
+ * created on the transaction); answers how many rows were accepted.
  */
-async function reportRefusedRows(
-  deps: ImportDeps,
-  actor: Actor,
+async function stageFile(
+  trx: Db,
   request: ImportRequest,
   type: RequirementTypeRow,
   file: Readable,
   fields: Attribute[],
-): Promise<ImportResult> {
-  try {
-    await deps.db.transaction(async (trx) => {
-      await createCheckedDisplayIds(trx);
-      await checkAndWrite(trx, actor, request, type, file, fields, {}, { write: false });
-    });
-  } catch (error) {
-    if (error instanceof ImportRefused) return error.result;
-    throw error;
-  }
-  // The requirement holding the ID was deleted in between: the job's retry imports the file.
-  throw new Error("A custom ID was taken during the import and is free again");
-}
-
-/** Thrown out of the import's transaction to roll it back when a row was refused. */
-class ImportRefused extends Error {
-  constructor(readonly result: ImportResult) {
-    super("import refused");
-  }
-}
-
-/**
- * Writing stopped at a refused row: one the checks refused, or a custom ID that the project's
- * unique index refused because an earlier row of the file or another requirement has it.
- */
-class RefusedWhileWriting extends Error {
-  constructor() {
-    super("row refused while writing");
-  }
-}
-
-/**
- * With `write`, checks and writes the file's rows until one is refused (RefusedWhileWriting) and
- * answers the rows written. Without, checks every row and throws ImportRefused naming each refused
- * one. Writing leaves custom IDs to the project's unique index, which refuses one used twice in the
- * file or already in the project: the IDs are not kept, so a successful import's memory stays flat
- * in the file's size, and not looked up, since the lookups cost as much as the writes they guard.
- * Only checking keeps them, in a table of its transaction (createCheckedDisplayIds), to name a
- * duplicate's first row and the IDs the project already has once the whole file is read.
- */
-async function checkAndWrite(
-  db: Db,
-  actor: Actor,
-  request: ImportRequest,
-  type: RequirementTypeRow,
-  file: Readable,
-  fields: Attribute[],
-  hooks: ImportHooks,
-  mode: { write: boolean },
-  folders = new ImportFolders(db, actor.tenantId, {
-    projectId: request.atlassian_project_id,
-    folderId: request.location,
-    createdBy: actor.accountId,
-  }),
+  folders: ImportFolders,
 ): Promise<number> {
-  const { tenantId } = actor;
-  const errors = new RowErrors();
-  let written = 0;
-  let stoppedAtRefusedRow = false;
-  const insert = async (rows: ImportedRow[], parentFolderIds: (number | null)[]) => {
-    try {
-      await insertImportBatch(
-        db,
-        tenantId,
-        type,
-        rows.map((row, index) => toRequirement(row, parentFolderIds[index] ?? null, actor, request, type)),
-      );
-    } catch (error) {
-      throw isDisplayIdTaken(error) ? new RefusedWhileWriting() : error;
-    }
-    written += rows.length;
-    hooks.progress?.({ completed: written });
-  };
-  // The database writes a batch while the next one is read. The next batch's statement is queued
-  // behind it on the transaction's connection, so the database starts it the moment the previous
-  // one ends instead of waiting for this loop to build it (5 ms a batch on PostgreSQL). A batch
-  // failing aborts the transaction, so whatever is queued behind it fails too: the earlier failure
-  // is the one thrown. Folders are resolved here, one batch after the other, before the batch is
-  // queued: two batches naming a new folder create it once, and statements go out in file order.
-  let writing: Promise<void> = Promise.resolve();
-  const queue = async ({ rows, displayIds }: Extract<FileRowsEvent, { kind: "rows" }>) => {
-    const previous = writing;
-    if (!mode.write) {
-      writing = addCheckedDisplayIds(db, displayIds);
-    } else {
-      const parentFolderIds: (number | null)[] = [];
-      try {
-        for (const row of rows) parentFolderIds.push(await folders.folderOf(row.folderPath));
-      } catch (error) {
-        await previous;
-        throw error;
-      }
-      writing = insert(rows, parentFolderIds);
-    }
-    // Awaited at the next batch or the end; until then a failure must not count as unhandled.
-    writing.catch(() => undefined);
-    await previous;
-  };
   const setup = {
     prefix: type.prefix,
     components: hostComponentsOf(request.atlassian_component_json),
@@ -270,58 +178,95 @@ async function checkAndWrite(
     leftOutColumns: request.atlassian_project_id === GLOBAL_PROJECT_ID ? IMPORT_LEAVABLE_COLUMNS : request.left_out_columns,
     leaveOutUnknownNames: request.leave_out_unknown_names,
     batchRows: BATCH_ROWS,
-    stopAtRefusedRow: mode.write,
   };
-  const records = importFormatOf(request.file_name).records(file, { sheet: request.sheet });
-  for await (const event of readFileRows(records, setup)) {
-    if (event.kind === "rows") {
-      await queue(event);
-    } else {
-      errors.merge(event.errors, event.errorCount);
-      ({ stoppedAtRefusedRow } = event);
-    }
+  let staged = 0;
+  let refused = false;
+  for await (const event of readFileRows(importFormatOf(request.file_name).records(file, { sheet: request.sheet }), setup)) {
+    await addImportErrors(trx, event.errors);
+    refused ||= event.errors.length > 0;
+    if (event.kind === "end") break;
+    await addCheckedDisplayIds(trx, event.displayIds);
+    // A file with a refused row is kept nowhere: its rows need no folders, nor staging.
+    if (refused) continue;
+    const rows = [];
+    for (const row of event.rows) rows.push({ ...row, parentFolderId: await folders.folderOf(row.folderPath) });
+    await stageImportRows(trx, staged + 1, rows);
+    staged += rows.length;
   }
-  await writing;
-  // The rows after the first refused one are still unchecked; a file refused as a whole (no Name column, no rows) is fully reported.
-  if (stoppedAtRefusedRow) throw new RefusedWhileWriting();
-  if (!mode.write) {
-    const refused = await refusedDisplayIds(db, tenantId, request.atlassian_project_id, MAX_REPORTED_ROW_ERRORS);
-    errors.merge(
-      refused.listed.map(({ row, displayId, firstRow }) => ({
-        row,
-        reason:
-          firstRow === null
-            ? `ID "${displayId}" is already used by another requirement in this project`
-            : `ID "${displayId}" is already used in row ${firstRow}`,
-      })),
-      refused.count,
-    );
-  }
-  if (errors.count > 0) {
-    const { errors: listed, errorCount } = errors.summary();
-    throw new ImportRefused({ imported: 0, errors: listed, error_count: errorCount });
-  }
-  return written;
+  return staged;
 }
 
-function toRequirement(
-  row: ImportedRow,
-  parentFolderId: number | null,
+/** A refused file: its errors (all of them, if the dialog cannot show them all, in a file written now, before the rollback drops them). */
+async function refuseOnErrors(deps: ImportDeps, trx: Db, actor: Actor): Promise<void> {
+  const { listed, count } = await importErrorSummary(trx, MAX_REPORTED_ROW_ERRORS);
+  if (count === 0) return;
+  const result: ImportResult = { imported: 0, errors: listed, error_count: count };
+  if (count > ROW_ERRORS_SHOWN_IN_DIALOG) {
+    const original_file_name = importErrorsFileName(new Date());
+    const file_name = newStoredFileName(original_file_name);
+    const lines = async function* () {
+      for await (const page of importErrorPages(trx, ERROR_FILE_PAGE_ROWS)) yield* page.map((error) => [error.row, error.reason]);
+    };
+    const csv = Readable.from(lines()).pipe(stringify({ header: true, columns: ["Row", "Reason"], bom: true }));
+    await deps.storage.putStream(storageKey(actor.tenantId, "imports", file_name), csv, "text/csv");
+    result.errors_file = { file_name, original_file_name };
+  }
+  throw new ImportRefused(result);
+}
+
+/** Rows of the errors file read from the staging table at a time. */
+const ERROR_FILE_PAGE_ROWS = 5000;
+
+/**
+ * The errors file is named once the rollback is over (its row would roll back with the import):
+ * an upload of the import area, so sign-s3-get hands it out and retention removes it with the
+ * uploaded file (pruneExpired).
+ */
+async function recordErrorsFile(deps: ImportDeps, actor: Actor, result: ImportResult): Promise<ImportResult> {
+  if (result.errors_file) {
+    await insertUpload(deps.db, actor.tenantId, {
+      uuidFileName: result.errors_file.file_name,
+      operation: "import",
+      originalFileName: result.errors_file.original_file_name,
+      contentType: "text/csv",
+      createdBy: actor.accountId,
+    });
+  }
+  return result;
+}
+
+/**
+ * The staged rows as requirements, in batches (progress between them). In a savepoint: a custom
+ * ID another write took since the check (the tree lock is shared with single writes) fails the
+ * unique index; the check then runs again and the import is refused naming it.
+ */
+async function insertStaged(
+  deps: ImportDeps,
+  trx: Db,
   actor: Actor,
-  request: ImportRequest,
-  type: RequirementTypeRow,
-): ImportedRequirement {
-  return {
-    projectId: request.atlassian_project_id,
-    parentFolderId,
-    requirementTypeId: type.requirement_type_id,
-    displayId: row.displayId,
-    name: row.name,
-    description: row.description,
-    statusId: row.statusId,
-    assignedTo: row.assignedTo,
-    createdBy: actor.accountId,
-    componentIds: row.componentIds,
-    attributes: row.attributes,
-  };
+  { request, type, staged }: { request: ImportRequest; type: RequirementTypeRow; staged: number },
+  hooks: ImportHooks,
+): Promise<void> {
+  const into = { projectId: request.atlassian_project_id, createdBy: actor.accountId, type };
+  try {
+    await (trx as Knex.Transaction).transaction(async (savepoint) => {
+      for (let fromOrd = 1; fromOrd <= staged; fromOrd += BATCH_ROWS) {
+        const toOrd = Math.min(staged, fromOrd + BATCH_ROWS - 1);
+        await insertStagedRequirements(savepoint, actor.tenantId, into, { fromOrd, toOrd });
+        hooks.progress?.({ completed: toOrd });
+      }
+    });
+  } catch (error) {
+    if (!isDisplayIdTaken(error)) throw error;
+    await addRefusedDisplayIds(trx, actor.tenantId, request.atlassian_project_id, DISPLAY_ID_REASONS);
+    await refuseOnErrors(deps, trx, actor);
+    throw error;
+  }
+}
+
+/** Thrown out of the import's transaction to roll it back when a row was refused. */
+class ImportRefused extends Error {
+  constructor(readonly result: ImportResult) {
+    super("import refused");
+  }
 }

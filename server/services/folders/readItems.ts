@@ -1,3 +1,4 @@
+import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
 import { countFolderChildren, findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
@@ -104,6 +105,9 @@ export async function listFolders(
   actor: Actor,
   projectId: number,
   parentFolderId: number | null,
-): Promise<FolderItem[]> {
-  return (await listFolderChildren(deps.db, actor.tenantId, projectId, [parentFolderId])).map(toFolderItem);
+  page: PageQuery,
+): Promise<{ folders: FolderItem[] } & PageFields> {
+  const rows = await listFolderChildren(deps.db, actor.tenantId, projectId, [parentFolderId], { offset: page.offset, limit: page.limit + 1 });
+  const { items, ...paging } = pageOf(rows, page);
+  return { folders: items.map(toFolderItem), ...paging };
 }

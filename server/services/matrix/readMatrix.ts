@@ -1,7 +1,7 @@
 import { filterWords, MATRIX_HEADER_ROW } from "../../../common/schemas/matrix.js";
 import { matrixWindowJson } from "../../db/matrixStore.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { listRequirementTypes } from "../requirementTypes/manageRequirementTypes.js";
+import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 
 /**
  * `GET /api/requirement/matrix` as JSON text: one window of rows, filtered by the database, and
@@ -18,7 +18,7 @@ export async function readMatrixJson(
       limit: query.limit,
       words: filterWords(query.filter),
     }),
-    listRequirementTypes(deps, actor),
+    listRequirementTypes(deps.db, actor.tenantId),
   ]);
   return `{"rows":${window.rows},"requirement_types":${JSON.stringify(requirementTypes)},"header_row":${JSON.stringify(MATRIX_HEADER_ROW)},"total_rows":${window.totalRows}}`;
 }

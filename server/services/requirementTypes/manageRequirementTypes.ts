@@ -1,3 +1,4 @@
+import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
 import {
   countActiveRequirementsOfType,
@@ -11,8 +12,15 @@ import {
 import { conflict, fieldError, notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 
-export const listRequirementTypes = (deps: ServiceDeps, actor: Actor): Promise<RequirementType[]> =>
-  storeListRequirementTypes(deps.db, actor.tenantId);
+/** GET /api/requirement/type: one page of the site's types, by level. */
+export async function listRequirementTypes(
+  deps: ServiceDeps,
+  actor: Actor,
+  page: PageQuery,
+): Promise<{ requirement_types: RequirementType[] } & PageFields> {
+  const { items, ...paging } = pageOf(await storeListRequirementTypes(deps.db, actor.tenantId, page), page);
+  return { requirement_types: items, ...paging };
+}
 
 export async function createRequirementType(
   deps: ServiceDeps,

@@ -1,8 +1,9 @@
+import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
 import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
 import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
-import { listRevisions } from "../../db/revisionStore.js";
+import { listRevisions, type RevisionRow } from "../../db/revisionStore.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
 import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
@@ -60,17 +61,30 @@ export async function listRequirementLites(
   };
 }
 
-/** The Activity list; a deleted requirement's history stays readable. */
-export async function listRequirementRevisions(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<Revision[]> {
-  const revisions = await listRevisions(deps.db, actor.tenantId, requirementId);
-  if (revisions.length === 0) throw notFound("Requirement");
-  return revisions.map((revision) => ({
+/** The Activity list, a page at a time; a deleted requirement's history stays readable. */
+export async function listRequirementRevisions(
+  deps: ServiceDeps,
+  actor: Actor,
+  requirementId: number,
+  page: PageQuery,
+): Promise<{ revisions: Revision[] } & PageFields> {
+  // Every requirement has its 'created' revision: none at all means no such requirement.
+  const rows = await listRevisions(deps.db, actor.tenantId, requirementId, page);
+  if (rows.length === 0 && (await listRevisions(deps.db, actor.tenantId, requirementId, { offset: 0, limit: 0 })).length === 0) {
+    throw notFound("Requirement");
+  }
+  const { items, ...paging } = pageOf(rows, page);
+  return { revisions: items.map(toRevision), ...paging };
+}
+
+function toRevision(revision: RevisionRow): Revision {
+  return {
     revision: revision.revision,
     created_at: revision.created_at.toISOString(),
     account_id: revision.account_id,
     action: revision.action,
     changed_fields: revision.changed_fields.join(","),
-  }));
+  };
 }
 
 /** POST /api/requirement/display_ids: requirement id to the ID label ("SYS-12"); unknown or deleted ids are left out. */
