@@ -17,6 +17,7 @@ import * as requirementSearch from "./0021_requirement_search.js";
 import * as boundedReads from "./0022_bounded_reads.js";
 import * as lifecycleTokensAndRateLimits from "./0023_lifecycle_tokens_and_rate_limits.js";
 import * as reqifIdentifiers from "./0024_reqif_identifiers.js";
+import * as suspectLinks from "./0025_suspect_links.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -43,4 +44,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0022_bounded_reads", boundedReads],
   ["0023_lifecycle_tokens_and_rate_limits", lifecycleTokensAndRateLimits],
   ["0024_reqif_identifiers", reqifIdentifiers],
+  ["0025_suspect_links", suspectLinks],
 ];

@@ -3,6 +3,8 @@ import type { RequirementDetail, RequirementLite, Revision } from "../../../comm
 import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
 import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions } from "../../db/revisionStore.js";
+import { listSuspectReviews } from "../../db/suspectLinkStore.js";
+import { withReviews } from "../suspectLinks/suspectLinks.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
 import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
@@ -60,17 +62,18 @@ export async function listRequirementLites(
   };
 }
 
-/** The Activity list; a deleted requirement's history stays readable. */
+/** The Activity list, reviews of suspect links among the revisions; a deleted requirement's history stays readable. */
 export async function listRequirementRevisions(deps: ServiceDeps, actor: Actor, requirementId: number): Promise<Revision[]> {
   const revisions = await listRevisions(deps.db, actor.tenantId, requirementId);
   if (revisions.length === 0) throw notFound("Requirement");
-  return revisions.map((revision) => ({
+  const reviews = await listSuspectReviews(deps.db, actor.tenantId, requirementId);
+  return withReviews(revisions.map((revision) => ({
     revision: revision.revision,
     created_at: revision.created_at.toISOString(),
     account_id: revision.account_id,
     action: revision.action,
     changed_fields: revision.changed_fields.join(","),
-  }));
+  })), reviews);
 }
 
 /** POST /api/requirement/display_ids: requirement id to the ID label ("SYS-12"); unknown or deleted ids are left out. */
