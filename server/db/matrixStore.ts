@@ -1,5 +1,5 @@
 import type { Db } from "./knex.js";
-import { HAS_SUSPECT_LINKS, ISSUE_LINK_SUSPECT, SUSPECTS_OF_TENANT } from "./suspectLinkStore.js";
+import { HAS_SUSPECT_LINKS, ISSUE_LINK_SUSPECT } from "./suspectLinkStore.js";
 
 /** A window of the matrix: `limit` rows from `offset`, of the rows whose label holds every word. */
 export type MatrixWindow = { offset: number; limit: number; words: readonly string[]; suspect?: boolean };
@@ -26,15 +26,14 @@ export async function matrixWindowJson(
 ): Promise<{ rows: string; totalRows: number }> {
   // Without words neither the count nor the window's ids need more than requirements_in_project
   // (index-only); the columns are read for the window's rows alone, by primary key.
-  // Only suspect ones: the site's marks (few) name the requirements, read then by primary key.
-  const suspect = window.suspect ? ` AND r.requirement_id IN (${SUSPECTS_OF_TENANT})` : "";
+  const suspect = window.suspect ? ` AND ${HAS_SUSPECT_LINKS}` : "";
   const matching =
     window.words.length === 0
       ? `FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${suspect}`
       : `FROM requirements r
          JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
          WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${suspect}${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`;
-  const matchingBindings = [tenantId, projectId, ...(window.suspect ? [tenantId, tenantId, tenantId, tenantId] : []), ...window.words];
+  const matchingBindings = [tenantId, projectId, ...window.words];
   const result = await db.raw(
     `SELECT (SELECT count(*) ${matching}) AS total_rows,
        (SELECT COALESCE(json_agg(json_build_object(

@@ -1,7 +1,7 @@
 /** Requirements without their relations: pickers, filters by project, issue or page, and locks. */
 import type { Db, Tx } from "./knex.js";
 import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
-import { HAS_SUSPECT_LINKS, SUSPECTS_OF_TENANT } from "./suspectLinkStore.js";
+import { HAS_SUSPECT_LINKS } from "./suspectLinkStore.js";
 
 export type RequirementFilter = {
   projectIds?: number[];
@@ -45,7 +45,7 @@ export async function listRequirements(
       ),
     );
   }
-  if (filter.suspect) query.whereRaw(`r.requirement_id IN (${SUSPECTS_OF_TENANT})`, [tenantId, tenantId, tenantId, tenantId]);
+  if (filter.suspect) query.whereRaw(HAS_SUSPECT_LINKS);
   if (filter.contentId !== undefined) {
     query.whereExists(
       db("requirement_content_links as c")

@@ -48,7 +48,9 @@ export const SUSPECT_LINKS_JSON = `(SELECT json_agg(json_build_object('link_type
 
 /**
  * Whether the requirement row `r` has any suspect link: four index probes (each table's primary
- * key, and the requirement marks' index on their higher end), never a scan.
+ * key, and the requirement marks' index on their higher end), never a scan. Also the filter to
+ * suspect requirements: probed per requirement of the project read, so its cost follows the
+ * project's size, never the site's marks.
  */
 export const HAS_SUSPECT_LINKS = `(EXISTS (SELECT 1 FROM suspect_issue_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id)
   OR EXISTS (SELECT 1 FROM suspect_content_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id)
@@ -58,12 +60,6 @@ export const HAS_SUSPECT_LINKS = `(EXISTS (SELECT 1 FROM suspect_issue_links x W
 /** Whether the issue link row `il` is suspect: one probe of the marks' primary key. */
 export const ISSUE_LINK_SUSPECT = `EXISTS (SELECT 1 FROM suspect_issue_links x
   WHERE x.tenant_id = il.tenant_id AND x.requirement_id = il.requirement_id AND x.atlassian_issue_id = il.atlassian_issue_id)`;
-
-/** The site's requirements with a suspect link (four index range scans of the marks, which are few). */
-export const SUSPECTS_OF_TENANT = `SELECT x.requirement_id FROM suspect_issue_links x WHERE x.tenant_id = ?
-  UNION SELECT x.requirement_id FROM suspect_content_links x WHERE x.tenant_id = ?
-  UNION SELECT x.requirement_id FROM suspect_requirement_links x WHERE x.tenant_id = ?
-  UNION SELECT x.linked_requirement_id FROM suspect_requirement_links x WHERE x.tenant_id = ?`;
 
 /** A json column's mark, as SUSPECT_LINKS_JSON builds it. */
 export function toSuspectLinkRow(value: Record<string, unknown>): SuspectLinkRow {
