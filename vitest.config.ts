@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{common,server,client,emulator,test}/**/*.test.{ts,tsx}"],
+          include: ["{common,server,client,emulator,test,bench}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.db.test.ts", "test/e2e/**", "**/node_modules/**"],
         },
       },

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Db } from "../server/db/knex.js";
+import { recordRevisionsBySql } from "../server/scripts/seedLarge.js";
 import { seedDefaultRequirementTypes } from "../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { appActor } from "../server/services/context.js";
 import { bearer, createTenant, createTestApp, type TestContext } from "../test/helpers/app.js";
@@ -10,24 +11,6 @@ import type { BenchContext, BenchResult } from "./types.js";
 
 export const BASELINE_PROJECT = 10000;
 export const BASELINE_REQUIREMENTS = 100_000;
-
-/** The snapshot a revision freezes, in its stored form (revisionStore's StoredSnapshot), built by SQL for rows aliased `r`. */
-const SNAPSHOT_SQL = `jsonb_build_object(
-  'display_id', r.display_id, 'name', r.name, 'description', r.description, 'assigned_to', NULL, 'status', NULL,
-  'requirement_type', jsonb_build_object('requirement_type_id', t.requirement_type_id, 'name', t.name, 'prefix', t.prefix, 'level', t.level),
-  'parent_folder_id', r.parent_folder_id, 'project', r.project_id)`;
-
-/** Writes the revision row that each matching requirement's `revision` column now names. */
-export async function recordRevisionsBySql(db: Db, tenantId: string, where: string, bindings: unknown[] = []) {
-  await db.raw(
-    `INSERT INTO requirement_revisions (tenant_id, requirement_id, revision, account_id, action, changed_fields, snapshot)
-     SELECT r.tenant_id, r.requirement_id, r.revision, 'bench', CASE WHEN r.revision = 1 THEN 'created' ELSE 'updated' END,
-            '{}', ${SNAPSHOT_SQL}
-     FROM requirements r JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
-     WHERE r.tenant_id = ? AND ${where}`,
-    [tenantId, ...(bindings as never[])],
-  );
-}
 
 export type BaselineBench = {
   ctx: TestContext;

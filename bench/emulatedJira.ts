@@ -33,11 +33,17 @@ export async function addJiraLatency(url: string): Promise<void> {
 
 /**
  * The emulator in a process of its own, seeded with `extraIssues` issues in PUMP, so the RSS
- * measured by a case is its own alone: Jira's answers cost the emulator memory, not us.
+ * measured by a case is its own alone: Jira's answers cost the emulator memory, not us. It installs
+ * nothing by itself; given the add-on's URL (and a port, when the add-on must know it beforehand)
+ * its control API installs the add-on through the signed lifecycle.
  */
-async function startEmulatedJira(dataDir: string, extraIssues: number): Promise<EmulatedJira> {
+export async function startEmulatedJira(
+  dataDir: string,
+  extraIssues: number,
+  { addonUrl = "http://127.0.0.1:9", port = 0 }: { addonUrl?: string; port?: number } = {},
+): Promise<EmulatedJira> {
   const code = `import { startEmulator } from ${JSON.stringify(path.resolve("emulator/server.ts"))};
-const emulator = await startEmulator({ port: 0, addonUrl: "http://127.0.0.1:9", dataDir: ${JSON.stringify(dataDir)}, seed: { extraIssues: { PUMP: ${extraIssues} } }, installOnStart: false, log: () => {} });
+const emulator = await startEmulator({ port: ${port}, addonUrl: ${JSON.stringify(addonUrl)}, dataDir: ${JSON.stringify(dataDir)}, seed: { extraIssues: { PUMP: ${extraIssues} } }, installOnStart: false, log: () => {} });
 console.log("EMULATOR " + emulator.url);`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {

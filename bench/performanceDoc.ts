@@ -1,4 +1,7 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BenchResult } from "./types.js";
 
 /** A row of bench/results.json: a BenchResult and when it was measured (rows of cases not re-run are kept). */
@@ -40,4 +43,20 @@ export function performanceDoc(results: StoredResult[]): string {
     ...rows.map((row) => `| ${row} |`),
     "",
   ].join("\n");
+}
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** Keeps a run's rows in bench/results.json (in place of the same cases' rows) and rewrites docs/performance.md from it. */
+export function writeResults(results: BenchResult[]): void {
+  const resultsFile = path.join(benchDir, "results.json");
+  const stored: StoredResult[] = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, "utf8")) : [];
+  const measuredAt = new Date().toISOString();
+  const merged = mergeResults(
+    stored,
+    results.map((result) => ({ ...result, measured_at: measuredAt })),
+  );
+  fs.writeFileSync(resultsFile, `${JSON.stringify(merged, null, 2)}\n`);
+  fs.writeFileSync(path.join(benchDir, "..", "docs", "performance.md"), performanceDoc(merged));
+  console.log(`wrote ${path.join("bench", "results.json")} and ${path.join("docs", "performance.md")}`);
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { mergeResults, performanceDoc, type StoredResult } from "./performanceDoc.js";
+import { writeResults } from "./performanceDoc.js";
 import type { BenchCase, BenchContext, BenchResult } from "./types.js";
 
 /**
@@ -41,14 +41,5 @@ for (const file of caseFiles) {
 console.table(
   results.map((r) => ({ case: r.case, db: r.db, ours: r.ours, baseline: r.baseline, unit: r.unit, ratio: r.ratio, note: r.note ?? "" })),
 );
-const resultsFile = path.join(here, "results.json");
-const stored: StoredResult[] = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, "utf8")) : [];
-const measuredAt = new Date().toISOString();
-const merged = mergeResults(
-  stored,
-  results.map((result) => ({ ...result, measured_at: measuredAt })),
-);
-fs.writeFileSync(resultsFile, `${JSON.stringify(merged, null, 2)}\n`);
-fs.writeFileSync(path.join(here, "..", "docs", "performance.md"), performanceDoc(merged));
-console.log(`wrote ${path.join("bench", "results.json")} and ${path.join("docs", "performance.md")}`);
+writeResults(results);
 process.exit();

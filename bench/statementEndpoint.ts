@@ -7,13 +7,13 @@ export type CapturedStatement = { sql: string; bindings: unknown[] };
 
 export type Server = { url: string; close: () => Promise<void> };
 
-/** Serves an app on a free loopback port, connections kept alive between the timed calls. */
-export async function listen(app: express.Express): Promise<Server> {
-  const server = app.listen(0, "127.0.0.1");
+/** Serves an app on a loopback port (a free one by default), connections kept alive between the timed calls. */
+export async function listen(app: express.Express, port = 0): Promise<Server> {
+  const server = app.listen(port, "127.0.0.1");
   server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const { port: bound } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${bound}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 export async function getJson(url: string, headers: Record<string, string> = {}): Promise<unknown> {

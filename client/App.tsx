@@ -1,7 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useState } from "react";
 import { createBrowserRouter, RouterProvider } from "react-router-dom";
 import { FlagsProvider } from "./components/Flags/Flags.js";
+import type { Toasts } from "./components/Flags/toasts.js";
 import { lazyNamed } from "./components/Lazy/lazyNamed.js";
 import { HostProvider } from "./host/index.js";
 import type { Host } from "./host/types.js";
@@ -9,10 +10,6 @@ import { MAINTENANCE_MODE } from "./pages/Maintenance/maintenanceMode.js";
 import { MAIN_ROUTES } from "./routes.js";
 
 const MaintenanceNotice = lazyNamed(() => import("./pages/Maintenance/MaintenanceNotice.js"), "MaintenanceNotice");
-
-export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
-}
 
 /**
  * The iframe's own path picks the screen. The iframe keeps no history entries of its own: every
@@ -30,11 +27,12 @@ function Screens() {
   return <RouterProvider router={router} />;
 }
 
-export function App({ host, queryClient }: { host?: Host; queryClient: QueryClient }) {
+/** `toasts` is the one the query client reports failed loads and changes to (client/api/queryClient.ts). */
+export function App({ host, queryClient, toasts }: { host?: Host; queryClient: QueryClient; toasts: Toasts }) {
   return (
     <HostProvider host={host}>
       <QueryClientProvider client={queryClient}>
-        <FlagsProvider>
+        <FlagsProvider toasts={toasts}>
           <Screens />
         </FlagsProvider>
       </QueryClientProvider>

@@ -2,8 +2,10 @@ import "@atlaskit/css-reset";
 import "virtual:atlaskit-theme.css";
 import { createRoot } from "react-dom/client";
 import { installReauthentication } from "./api/auth.js";
-import { App, createQueryClient } from "./App.js";
+import { createQueryClient } from "./api/queryClient.js";
+import { App } from "./App.js";
 import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
+import { Toasts } from "./components/Flags/toasts.js";
 import { startErrorReporting } from "./errorReporting.js";
 import { startFirstScreen } from "./firstScreen.js";
 import { getHost } from "./host/index.js";
@@ -11,7 +13,8 @@ import { getHost } from "./host/index.js";
 startErrorReporting();
 const host = getHost();
 installReauthentication(host);
-const queryClient = createQueryClient();
+const toasts = new Toasts();
+const queryClient = createQueryClient(toasts);
 startFirstScreen(host, queryClient);
 
 const root = document.getElementById("root");
@@ -20,6 +23,6 @@ if (!root) throw new Error("index.html has no #root");
 // effect cleanup, so StrictMode's simulated unmount leaves every modal and flag in a detached node.
 createRoot(root).render(
   <ErrorBoundary>
-    <App host={host} queryClient={queryClient} />
+    <App host={host} queryClient={queryClient} toasts={toasts} />
   </ErrorBoundary>,
 );

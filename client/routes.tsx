@@ -2,6 +2,7 @@ import Spinner from "@atlaskit/spinner";
 import { type ComponentType, Suspense } from "react";
 import { Outlet, type RouteObject } from "react-router-dom";
 import { useTokenRefresh } from "./api/auth.js";
+import { RouteError } from "./components/ErrorBoundary/ErrorBoundary.js";
 import { MainLayout } from "./components/MainLayout/MainLayout.js";
 import { AuthenticatePage } from "./pages/Authenticate/AuthenticatePage.js";
 import { AppStateProvider } from "./state/AppState.js";
@@ -40,44 +41,49 @@ const NotAvailable = () => <p>This page is not available.</p>;
  * section 2). The issue panel has its own entry, panel.tsx. Add a screen by adding its path here.
  */
 export const MAIN_ROUTES: RouteObject[] = [
-  { path: "/authenticate/:location", Component: AuthenticatePage },
-  { path: "/missing-license", lazy: lazyPage(() => import("./pages/MissingLicense/MissingLicensePage.js"), "MissingLicensePage") },
   {
-    Component: SignedIn,
+    errorElement: <RouteError />,
     children: [
+      { path: "/authenticate/:location", Component: AuthenticatePage },
+      { path: "/missing-license", lazy: lazyPage(() => import("./pages/MissingLicense/MissingLicensePage.js"), "MissingLicensePage") },
       {
-        Component: MainScreen,
-        children: [{ path: "/requirements" }, { path: "/traceability-matrix" }, { path: "/baselines" }],
+        Component: SignedIn,
+        children: [
+          {
+            Component: MainScreen,
+            children: [{ path: "/requirements" }, { path: "/traceability-matrix" }, { path: "/baselines" }],
+          },
+          { path: "/getting-started", lazy: lazyPage(() => import("./pages/GettingStarted/GettingStartedPage.js"), "GettingStartedPage") },
+          { path: "/configuration", lazy: lazyPage(() => import("./pages/Configuration/ConfigurationPage.js"), "ConfigurationPage") },
+          {
+            path: "/link-requirements-dialog",
+            lazy: lazyPage(() => import("./pages/LinkRequirementsDialog/LinkRequirementsDialog.js"), "LinkRequirementsDialog"),
+          },
+          {
+            path: "/confluence-linked-requirements-macro",
+            lazy: lazyPage(() => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacro.js"), "LinkedRequirementsMacro"),
+          },
+          {
+            path: "/confluence-linked-requirements-macro-editor",
+            lazy: lazyPage(
+              () => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacroEditor.js"),
+              "LinkedRequirementsMacroEditor",
+            ),
+          },
+          {
+            path: "/confluence-insert-requirements-macro",
+            lazy: lazyPage(() => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacro.js"), "InsertRequirementsMacro"),
+          },
+          {
+            path: "/confluence-insert-requirements-macro-editor",
+            lazy: lazyPage(
+              () => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacroEditor.js"),
+              "InsertRequirementsMacroEditor",
+            ),
+          },
+        ],
       },
-      { path: "/getting-started", lazy: lazyPage(() => import("./pages/GettingStarted/GettingStartedPage.js"), "GettingStartedPage") },
-      { path: "/configuration", lazy: lazyPage(() => import("./pages/Configuration/ConfigurationPage.js"), "ConfigurationPage") },
-      {
-        path: "/link-requirements-dialog",
-        lazy: lazyPage(() => import("./pages/LinkRequirementsDialog/LinkRequirementsDialog.js"), "LinkRequirementsDialog"),
-      },
-      {
-        path: "/confluence-linked-requirements-macro",
-        lazy: lazyPage(() => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacro.js"), "LinkedRequirementsMacro"),
-      },
-      {
-        path: "/confluence-linked-requirements-macro-editor",
-        lazy: lazyPage(
-          () => import("./pages/ConfluenceLinkedRequirementsMacro/LinkedRequirementsMacroEditor.js"),
-          "LinkedRequirementsMacroEditor",
-        ),
-      },
-      {
-        path: "/confluence-insert-requirements-macro",
-        lazy: lazyPage(() => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacro.js"), "InsertRequirementsMacro"),
-      },
-      {
-        path: "/confluence-insert-requirements-macro-editor",
-        lazy: lazyPage(
-          () => import("./pages/ConfluenceInsertRequirementsMacro/InsertRequirementsMacroEditor.js"),
-          "InsertRequirementsMacroEditor",
-        ),
-      },
+      { path: "*", Component: NotAvailable },
     ],
   },
-  { path: "*", Component: NotAvailable },
 ];

@@ -3,10 +3,10 @@ import {
   benchResult,
   callApi,
   explain,
-  recordRevisionsBySql,
   startBaselineBench,
   timed,
 } from "../baselineFixture.js";
+import { recordRevisionsBySql } from "../../server/scripts/seedLarge.js";
 import type { BenchCase, BenchContext, BenchResult } from "../types.js";
 
 const ITERATIONS = 30;

@@ -9,12 +9,22 @@ import {
 } from "../../common/schemas/storage.js";
 import { withAttachment, withoutAttachment } from "../components/Attachments/attachmentRules.js";
 import { ApiError, api } from "./client.js";
+import { saveFile } from "./download.js";
+import { becauseOf } from "./queryClient.js";
 import { requirementKeys } from "./requirements.js";
 
 /** A presigned download URL of a stored file (POST /api/sign-s3-get). */
-export async function signDownload(attachment: Attachment): Promise<string> {
+async function signDownload(attachment: Attachment): Promise<string> {
   const request: SignGetRequest = attachment;
   return (await api.post<SignGetResponse>("/api/sign-s3-get", request)).presigned_url;
+}
+
+/** Spec section 4: an attachment downloads from a freshly signed URL. */
+export function useDownloadAttachment() {
+  return useMutation({
+    mutationFn: async (attachment: Attachment) => saveFile(await signDownload(attachment), attachment.original_file_name),
+    meta: { failure: becauseOf("There was a problem retrieving your attachment") },
+  });
 }
 
 /**
@@ -74,6 +84,7 @@ async function patchAttachments(
 function useAttachmentMutation<V>(
   requirementId: number,
   prepare: (variables: V) => Promise<(current: Attachment[]) => Attachment[]>,
+  meta: { success: string; failure: (error: Error) => string },
 ) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -83,20 +94,26 @@ function useAttachmentMutation<V>(
         queryClient.invalidateQueries({ queryKey: requirementKeys.detail(requirementId) }),
         queryClient.invalidateQueries({ queryKey: requirementKeys.revisions(requirementId) }),
       ]),
+    meta,
   });
 }
 
 export function useAddAttachment(requirementId: number) {
-  return useAttachmentMutation(requirementId, async (file: File) => {
-    const added = await uploadFile(file);
-    return (current) => withAttachment(current, added);
-  });
+  return useAttachmentMutation(
+    requirementId,
+    async (file: File) => {
+      const added = await uploadFile(file);
+      return (current) => withAttachment(current, added);
+    },
+    { success: "Attachment added successfully", failure: becauseOf("There was a problem adding your attachment") },
+  );
 }
 
 export function useDeleteAttachment(requirementId: number) {
   return useAttachmentMutation(
     requirementId,
     async (uuidFileName: string) => (current) => withoutAttachment(current, uuidFileName),
+    { success: "Attachment deleted successfully", failure: becauseOf("There was a problem deleting your attachment") },
   );
 }
 

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Attribute, AttributeList, CreateAttributeInput } from "../../common/schemas/attribute.js";
 import { api } from "./client.js";
+import { ATTRIBUTES_LOAD_ERROR } from "./loadErrors.js";
+import { becauseOf } from "./queryClient.js";
 
 /** Keys include the project so that a requirement form of one project never shows another's fields. */
 export const attributeKeys = {
@@ -14,6 +16,7 @@ export function useAttributes(projectId?: number) {
     queryKey: attributeKeys.ofProject(projectId),
     queryFn: async () =>
       (await api.get<AttributeList>("/api/attribute", { atlassian_project_id: projectId })).attributes,
+    meta: { loadError: ATTRIBUTES_LOAD_ERROR },
   });
 }
 
@@ -22,6 +25,7 @@ export function useCreateAttribute() {
   return useMutation({
     mutationFn: (input: CreateAttributeInput) => api.post<Attribute>("/api/attribute", input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: attributeKeys.all }),
+    meta: { success: "Custom field created successfully", failure: becauseOf("There was a problem saving your custom field") },
   });
 }
 
@@ -30,5 +34,6 @@ export function useDeleteAttribute() {
   return useMutation({
     mutationFn: (attributeId: number) => api.delete<{ attribute_id: number }>(`/api/attribute/${attributeId}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: attributeKeys.all }),
+    meta: { success: "Custom field deleted successfully", failure: becauseOf("There was a problem deleting your custom field") },
   });
 }

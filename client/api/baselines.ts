@@ -7,6 +7,7 @@ import type {
   CreateBaselineInput,
 } from "../../common/schemas/baseline.js";
 import { api } from "./client.js";
+import { becauseOf } from "./queryClient.js";
 
 export type { Baseline, BaselineRevision, Comparison, RequirementDiff } from "../../common/schemas/baseline.js";
 
@@ -59,6 +60,7 @@ export function useCreateBaseline(projectId: number) {
     mutationFn: (input: Omit<CreateBaselineInput, "project">) =>
       api.post<Baseline>("/api/baseline", { ...input, project: projectId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: baselineKeys.list(projectId) }),
+    meta: { success: "Baseline created successfully", failure: becauseOf("There was a problem saving your baseline") },
   });
 }
 
@@ -67,6 +69,7 @@ export function useDeleteBaseline() {
   return useMutation({
     mutationFn: (baselineId: number) => api.delete<{ baseline_id: number }>(`/api/baseline/${baselineId}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: baselineKeys.all }),
+    meta: { success: "Baseline deleted successfully", failure: becauseOf("There was a problem deleting your baseline") },
   });
 }
 

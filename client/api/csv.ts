@@ -3,15 +3,12 @@ import {
   IMPORT_UPLOAD_FAILED_MESSAGE,
   type ImportRequestInput,
 } from "../../common/schemas/csvImport.js";
-import type { JobStatusResponse } from "../../common/schemas/job.js";
 import { IMPORT_NOT_CSV_MESSAGE, isUploadSuccess, type SignPutRequest, type SignPutResponse } from "../../common/schemas/storage.js";
 import { ApiError, api, buildUrl, tokenStore } from "./client.js";
+import { saveBlob } from "./download.js";
 import { folderKeys } from "./folders.js";
 import { itemKeys } from "./items.js";
 import { requirementKeys } from "./requirements.js";
-
-/** Spec section 4: a job is polled every 2 seconds while it is queued or started. */
-const JOB_POLL_MS = 2000;
 
 /**
  * Spec section 8's two upload messages: signing fails ('Did you upload a .csv?'), or storage
@@ -48,16 +45,6 @@ export function useStartImport(projectId: number) {
   };
 }
 
-/** Polls GET /api/job/status/{jobId} every 2 s, reporting each answer, until the job is finished or failed. */
-export async function waitForJob(jobId: string, onStatus: (status: JobStatusResponse) => void): Promise<JobStatusResponse> {
-  for (;;) {
-    const status = await api.get<JobStatusResponse>(`/api/job/status/${jobId}`);
-    onStatus(status);
-    if (status.status === "finished" || status.status === "failed") return status;
-    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
-  }
-}
-
 /** The file name the server chose (Content-Disposition), or a plain fallback. */
 function downloadName(response: Response): string {
   const match = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "");
@@ -84,14 +71,7 @@ export async function downloadRequirementsExport(projectId: number): Promise<str
     throw new ApiError(response.status, body);
   }
   const name = downloadName(response);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(await response.blob(), name);
   return name;
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
 import type { Folder } from "../../common/schemas/folder.js";
 import { type FolderItem, itemKeys } from "./items.js";
+import { becauseOf } from "./queryClient.js";
 
 export const folderKeys = {
   all: ["folders"] as const,
@@ -60,19 +61,29 @@ export function useCreateFolder(projectId: number) {
   return useMutation({
     mutationFn: (input: CreateFolderInput) => api.post<Folder>("/api/folder", { ...input, project: projectId }),
     onSuccess: invalidate,
+    meta: { success: "Folder created successfully", failure: becauseOf("There was a problem saving your folder") },
   });
 }
 
 export type UpdateFolderInput = Pick<FolderItem, "name" | "description" | "issues" | "parent_folder_id">;
 
-/** Edit and move alike: a move sends the whole folder with its new parent (spec section 7). */
-export function useUpdateFolder(projectId: number) {
+/** Edit and move alike send the whole folder, a move with its new parent (spec section 7); each says what it did. */
+function useSaveFolder(projectId: number, meta: { success: string; failure: (error: Error) => string }) {
   const invalidate = useInvalidateFolders(projectId);
   return useMutation({
     mutationFn: ({ folderId, ...body }: UpdateFolderInput & { folderId: number }) =>
       api.put<Folder>(`/api/folder/${folderId}`, body),
     onSuccess: invalidate,
+    meta,
   });
+}
+
+export function useUpdateFolder(projectId: number) {
+  return useSaveFolder(projectId, { success: "Folder edited successfully", failure: becauseOf("There was a problem editing your folder") });
+}
+
+export function useMoveFolder(projectId: number) {
+  return useSaveFolder(projectId, { success: "Folder moved successfully", failure: becauseOf("There was a problem moving your folder") });
 }
 
 export function useDeleteFolder(projectId: number) {
@@ -85,5 +96,6 @@ export function useDeleteFolder(projectId: number) {
       // Requirements inside a deleted folder go with it.
       await queryClient.invalidateQueries({ queryKey: ["requirements"] });
     },
+    meta: { success: "Folder deleted successfully", failure: becauseOf("There was a problem deleting your folder") },
   });
 }

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useHost } from "../host/index.js";
+import { PROJECTS_LOAD_ERROR } from "./loadErrors.js";
 import type { Host } from "../host/types.js";
 
 import { GLOBAL_PROJECT_ID } from "../../common/constants.js";
@@ -32,5 +33,10 @@ export async function loadProjects(host: Pick<Host, "request">): Promise<Project
 /** Spec section 2: the project list is refreshed on load. */
 export function useProjects() {
   const host = useHost();
-  return useQuery({ queryKey: ["projects"], queryFn: () => loadProjects(host), refetchOnMount: "always" });
+  return useQuery({
+    queryKey: ["projects"],
+    queryFn: () => loadProjects(host),
+    refetchOnMount: "always",
+    meta: { loadError: PROJECTS_LOAD_ERROR },
+  });
 }

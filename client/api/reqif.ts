@@ -6,6 +6,7 @@ import type {
 } from "../../common/schemas/reqif.js";
 import type { SignGetResponse } from "../../common/schemas/storage.js";
 import { api } from "./client.js";
+import { saveFile } from "./download.js";
 
 /** POST /api/import-reqif/preview: what an uploaded ReqIF file holds. */
 export const previewReqif = (fileName: string) => api.post<ReqifPreview>("/api/import-reqif/preview", { file_name: fileName });
@@ -21,11 +22,6 @@ export const startReqifExport = (request: ReqifExportRequestInput) =>
 export async function downloadExport(job: JobStatusResponse): Promise<string> {
   const { file_name, original_file_name } = job.result as { file_name: string; original_file_name: string };
   const signed = await api.post<SignGetResponse>("/api/sign-s3-get", { uuid_file_name: file_name, original_file_name });
-  const link = document.createElement("a");
-  link.href = signed.presigned_url;
-  link.download = signed.original_file_name;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveFile(signed.presigned_url, signed.original_file_name);
   return signed.original_file_name;
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client.js";
+import { becauseOf } from "./queryClient.js";
 import type { Attribute } from "../../common/schemas/attribute.js";
 import type { RequirementDetail, RequirementLite, Revision, SuspectChange } from "../../common/schemas/requirement.js";
 import type { ReviewSuspectLinksInput, SuspectLink } from "../../common/schemas/suspectLinks.js";
@@ -74,12 +75,18 @@ function useInvalidateRequirements(projectId: number) {
     ]);
 }
 
+/** 'Requirement …' for one, 'Requirements …' for several. */
+export function requirementsNoun(count: number): "Requirement" | "Requirements" {
+  return count === 1 ? "Requirement" : "Requirements";
+}
+
 export function useCreateRequirement(projectId: number) {
   const invalidate = useInvalidateRequirements(projectId);
   return useMutation({
     mutationFn: (input: RequirementInput & { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<RequirementDetail>("/api/requirement", { ...input, project: projectId }),
     onSuccess: () => invalidate(),
+    meta: { success: "Requirement created successfully", failure: becauseOf("There was a problem saving your requirement") },
   });
 }
 
@@ -96,6 +103,7 @@ export function useUpdateRequirement(projectId: number) {
       revision: number;
     }) => api.put<RequirementDetail>(`/api/requirement/${requirementId}`, body),
     onSuccess: () => invalidate(),
+    meta: { success: "Requirement edited successfully", failure: becauseOf("There was a problem editing your requirement") },
   });
 }
 
@@ -105,6 +113,11 @@ export function useDeleteRequirements(projectId: number) {
     mutationFn: (requirementIds: number[]) =>
       api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
     onSuccess: (_answer, requirementIds) => invalidate(requirementIds),
+    meta: {
+      success: (requirementIds: number[]) => `${requirementsNoun(requirementIds.length)} deleted successfully`,
+      failure: (error: Error, requirementIds: number[]) =>
+        `There was a problem deleting your ${requirementsNoun(requirementIds.length).toLowerCase()}: ${error.message}`,
+    },
   });
 }
 
@@ -114,6 +127,11 @@ export function useMoveRequirements(projectId: number) {
     mutationFn: (input: { parent_folder_id: number | null; requirements: number[] }) =>
       api.post<unknown>("/api/requirement/move/bulk", input),
     onSuccess: () => invalidate(),
+    meta: {
+      success: (input: { requirements: number[] }) => `${requirementsNoun(input.requirements.length)} moved successfully`,
+      failure: (error: Error, input: { requirements: number[] }) =>
+        `There was a problem moving your ${requirementsNoun(input.requirements.length).toLowerCase()}: ${error.message}`,
+    },
   });
 }
 

@@ -1,5 +1,5 @@
 import { requirementPageUrl } from "../../common/requirementLink.js";
-import { useUser } from "../api/user.js";
+import { useCurrentUser } from "../api/user.js";
 import { useJiraProjectForLinks } from "../api/confluence.js";
 
 /**
@@ -8,7 +8,7 @@ import { useJiraProjectForLinks } from "../api/confluence.js";
  * the site's address is known.
  */
 export function useRequirementHref(): (requirement: { project: number; requirement_id: number }) => string | undefined {
-  const user = useUser();
+  const user = useCurrentUser();
   const jiraProject = useJiraProjectForLinks();
   return (requirement) => {
     const jiraProjectId = requirement.project === 0 ? jiraProject.data : requirement.project;

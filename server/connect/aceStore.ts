@@ -5,7 +5,7 @@ import {
   forgetForgeInstallation,
 } from "../db/forgeInstallationStore.js";
 import { findInstallationByClientKey, type Installation, listEnabledInstallations } from "../db/installationStore.js";
-import { type InstallPayload, type LifecycleToken, recordInstallation } from "./lifecycle.js";
+import { type InstallPayload, type LifecycleToken, recordInstallation } from "../services/installations/installations.js";
 
 const CLIENT_INFO = "clientInfo";
 const LIFECYCLE_ONLY = "rmCloud records installations through its lifecycle routes only";

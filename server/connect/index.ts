@@ -14,7 +14,8 @@ import {
   forgeInvocationVerifier,
   requireForgeInvocation,
 } from "./forgeRemote.js";
-import { lifecycleTokenOf, recordUninstallation } from "./lifecycle.js";
+import { recordUninstallation } from "../services/installations/installations.js";
+import { lifecycleTokenOf } from "./lifecycle.js";
 import { confluenceDescriptor, DESCRIPTOR_PATHS, jiraDescriptor, LIFECYCLE_PATHS, WEBHOOKS } from "./modules.js";
 import { dispatchJiraIssueDeleted } from "./webhooks.js";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, createSignedInApp, createTenant, type SignedInApp } from "../../test/helpers/app.js";
-import { recordUninstallation } from "../connect/lifecycle.js";
+import { recordUninstallation } from "../services/installations/installations.js";
 import { INSTALLATION_CHECK_TTL_MS } from "./auth.js";
 
 let signedIn: SignedInApp;

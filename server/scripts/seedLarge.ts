@@ -15,6 +15,10 @@ export type LargeProject = {
   bigFolderRequirements: number;
   /** Jira issue links per requirement (a tenth of the requirements get none). */
   linksPerRequirement: number;
+  /** Links from each requirement to the ones after it in the project (a tenth get none). */
+  requirementLinksPerRequirement: number;
+  /** Each requirement's first revision ("created"), as a requirement made in the product has: baselines freeze revisions. */
+  firstRevisions: boolean;
 };
 
 export const LARGE_PROJECT: LargeProject = {
@@ -23,7 +27,27 @@ export const LARGE_PROJECT: LargeProject = {
   folders: 500,
   bigFolderRequirements: 5000,
   linksPerRequirement: 5,
+  requirementLinksPerRequirement: 0,
+  firstRevisions: false,
 };
+
+/** The snapshot a revision freezes, in its stored form (revisionStore's StoredSnapshot), built by SQL for rows aliased `r`. */
+const SNAPSHOT_SQL = `jsonb_build_object(
+  'display_id', r.display_id, 'name', r.name, 'description', r.description, 'assigned_to', NULL, 'status', NULL,
+  'requirement_type', jsonb_build_object('requirement_type_id', t.requirement_type_id, 'name', t.name, 'prefix', t.prefix, 'level', t.level),
+  'parent_folder_id', r.parent_folder_id, 'project', r.project_id)`;
+
+/** Writes the revision row that each matching requirement's `revision` column now names. */
+export async function recordRevisionsBySql(db: Db, tenantId: string, where: string, bindings: unknown[] = []) {
+  await db.raw(
+    `INSERT INTO requirement_revisions (tenant_id, requirement_id, revision, account_id, action, changed_fields, snapshot)
+     SELECT r.tenant_id, r.requirement_id, r.revision, 'bench', CASE WHEN r.revision = 1 THEN 'created' ELSE 'updated' END,
+            '{}', ${SNAPSHOT_SQL}
+     FROM requirements r JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
+     WHERE r.tenant_id = ? AND ${where}`,
+    [tenantId, ...(bindings as never[])],
+  );
+}
 
 /** Rows per statement: each batch is one set-based INSERT, so 100,000 requirements are a hundred statements. */
 const BATCH = 1000;
@@ -87,13 +111,14 @@ export async function seedLargeProject(
     );
   }
 
+  const ids = await db("requirements")
+    .where({ tenant_id: tenantId, project_id: project.projectId })
+    .whereNull("deleted_at")
+    .select(db.raw("min(requirement_id) AS first, max(requirement_id) AS last"))
+    .first();
+  const [first, last] = [Number(ids?.first ?? 0), Number(ids?.last ?? -1)];
   if (project.linksPerRequirement > 0) {
-    const ids = await db("requirements")
-      .where({ tenant_id: tenantId, project_id: project.projectId })
-      .whereNull("deleted_at")
-      .select(db.raw("min(requirement_id) AS first, max(requirement_id) AS last"))
-      .first();
-    for (let from = Number(ids?.first ?? 0); from <= Number(ids?.last ?? -1); from += BATCH * 5) {
+    for (let from = first; from <= last; from += BATCH * 5) {
       await db.raw(
         `INSERT INTO requirement_issue_links (tenant_id, requirement_id, atlassian_issue_id)
          SELECT r.tenant_id, r.requirement_id, (10000 + (r.requirement_id * 7 + k) % 60000)::text
@@ -104,12 +129,36 @@ export async function seedLargeProject(
       );
     }
   }
-  await db.raw("ANALYZE requirements, requirement_issue_links, folders");
+  if (project.requirementLinksPerRequirement > 0) {
+    // Each to the next ids of the same project (sites seeded side by side draw ids from one sequence, so some are another's).
+    for (let from = first; from <= last; from += BATCH * 5) {
+      await db.raw(
+        `INSERT INTO requirement_links (tenant_id, requirement_id, linked_requirement_id)
+         SELECT r.tenant_id, r.requirement_id, o.requirement_id
+         FROM requirements r CROSS JOIN generate_series(1, ?) AS k
+         JOIN requirements o ON o.tenant_id = r.tenant_id AND o.requirement_id = r.requirement_id + k AND o.project_id = r.project_id
+         WHERE r.tenant_id = ? AND r.project_id = ? AND r.requirement_id >= ? AND r.requirement_id < ? AND r.requirement_id % 10 <> 8
+         ON CONFLICT DO NOTHING`,
+        [project.requirementLinksPerRequirement, tenantId, project.projectId, from, from + BATCH * 5],
+      );
+    }
+  }
+  // Fresh statistics first: at "empty" PostgreSQL checks the revisions' foreign keys by sequential scans.
+  await db.raw("ANALYZE requirements, requirement_issue_links, requirement_links, folders");
+  if (project.firstRevisions) {
+    await recordRevisionsBySql(
+      db,
+      tenantId,
+      "r.project_id = ? AND NOT EXISTS (SELECT 1 FROM requirement_revisions v WHERE v.tenant_id = r.tenant_id AND v.requirement_id = r.requirement_id)",
+      [project.projectId],
+    );
+    await db.raw("ANALYZE requirement_revisions");
+  }
   return { bigFolderId: folderIds[0], folderIds };
 }
 
 const USAGE =
-  "Usage: npm run seed:large -- <site url or tenant id> [--project 10000] [--requirements 100000] [--folders 500] [--links 5]";
+  "Usage: npm run seed:large -- <site url or tenant id> [--project 10000] [--requirements 100000] [--folders 500] [--links 5] [--requirement-links 0]";
 
 if (isEntryPoint(import.meta.url)) {
   const { values, positionals } = parseArgs({
@@ -119,6 +168,7 @@ if (isEntryPoint(import.meta.url)) {
       requirements: { type: "string" },
       folders: { type: "string" },
       links: { type: "string" },
+      "requirement-links": { type: "string" },
     },
   });
   const target = positionals[0];
@@ -137,11 +187,14 @@ if (isEntryPoint(import.meta.url)) {
       console.error(`No tenant matches ${target}`);
       process.exitCode = 1;
     } else {
+      // An operator's seed takes baselines like any project: every requirement gets its 'created' revision.
       const project: Partial<LargeProject> = {
+        firstRevisions: true,
         ...(option("project") === undefined ? {} : { projectId: option("project") }),
         ...(option("requirements") === undefined ? {} : { requirements: option("requirements") }),
         ...(option("folders") === undefined ? {} : { folders: option("folders") }),
         ...(option("links") === undefined ? {} : { linksPerRequirement: option("links") }),
+        ...(option("requirement-links") === undefined ? {} : { requirementLinksPerRequirement: option("requirement-links") }),
       };
       const started = Date.now();
       await seedLargeProject(db, tenantId, project);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordRevisionsBySql } from "../../bench/baselineFixture.js";
+import { recordRevisionsBySql } from "../../server/scripts/seedLarge.js";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 const REQUIREMENTS = 100_000;

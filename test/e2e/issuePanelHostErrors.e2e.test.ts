@@ -6,7 +6,7 @@ import {
   COMPONENTS_LOAD_ERROR,
   PROJECTS_LOAD_ERROR,
   STATUSES_LOAD_ERROR,
-} from "../../client/components/Flags/loadErrors.js";
+} from "../../client/api/loadErrors.js";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP = 10000;

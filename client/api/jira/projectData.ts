@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useHost } from "../../host/index.js";
+import { ASSIGNEES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../loadErrors.js";
 import { GLOBAL_PROJECT_ID } from "../projects.js";
 import { type HostRequester, hostGet } from "./hostData.js";
 import { ASSIGNEE_SEARCH_LIMIT, dedupeById, projectStatusChoices } from "./paging.js";
@@ -61,6 +62,7 @@ export function useProjectStatuses(projectId: number) {
     queryKey: jiraKeys.statuses(projectId),
     queryFn: () => loadProjectStatuses(host, projectId),
     enabled: isProject(projectId),
+    meta: { loadError: STATUSES_LOAD_ERROR },
     ...hostQueryOptions,
   });
 }
@@ -81,6 +83,7 @@ export function useProjectComponents(projectId: number) {
     queryKey: jiraKeys.components(projectId),
     queryFn: () => loadProjectComponents(host, projectId),
     enabled: isProject(projectId),
+    meta: { loadError: COMPONENTS_LOAD_ERROR },
     ...hostQueryOptions,
   });
 }
@@ -96,12 +99,13 @@ export function useAssignableUsers(projectId: number) {
     queryKey: jiraKeys.assignableUsers(projectId),
     queryFn: () => loadAssignableUsers(host, projectId),
     enabled: isProject(projectId),
+    meta: { loadError: ASSIGNEES_LOAD_ERROR },
     ...hostQueryOptions,
   });
 }
 
 /** Names and avatars of reporters, assignees and Activity entries. */
-export function useUser(accountId: string | null | undefined) {
+export function useJiraUser(accountId: string | null | undefined) {
   const host = useHost();
   return useQuery({
     queryKey: jiraKeys.user(accountId ?? ""),

@@ -4,7 +4,7 @@ import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
 import type { Attachment } from "../../../common/schemas/requirement.js";
-import { signDownload, useAddAttachment, useAttachmentUrl, useDeleteAttachment } from "../../api/attachments.js";
+import { useAddAttachment, useAttachmentUrl, useDeleteAttachment, useDownloadAttachment } from "../../api/attachments.js";
 import { DeleteDialog } from "../DeleteDialog/DeleteDialog.js";
 import { useFlags } from "../Flags/Flags.js";
 import { attachmentSizeError, isPreviewable, PREVIEW_ERROR } from "./attachmentRules.js";
@@ -14,45 +14,23 @@ export type AttachmentsProps = {
   attachments: readonly Attachment[];
 };
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** Requirement detail, Attachments (spec sections 2, 4 and 8): list, preview, download, delete, file picker. */
 export function Attachments({ requirementId, attachments }: AttachmentsProps) {
   const flags = useFlags();
   const picker = useRef<HTMLInputElement>(null);
   const add = useAddAttachment(requirementId);
   const remove = useDeleteAttachment(requirementId);
+  const download = useDownloadAttachment();
   const [previewing, setPreviewing] = useState<Attachment | undefined>();
   const [deleting, setDeleting] = useState<Attachment | undefined>();
 
-  const attach = async (file: File) => {
+  const attach = (file: File) => {
     const tooLarge = attachmentSizeError(file.size);
     if (tooLarge) {
       flags.error(tooLarge);
       return;
     }
-    try {
-      await add.mutateAsync(file);
-      flags.success("Attachment added successfully");
-    } catch (error) {
-      flags.error(`There was a problem adding your attachment: ${errorText(error)}`);
-    }
-  };
-
-  const download = async (attachment: Attachment) => {
-    try {
-      const url = await signDownload(attachment);
-      // Storage answers with Content-Disposition: attachment, so the page stays where it is.
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = attachment.original_file_name;
-      link.rel = "noopener";
-      document.body.append(link);
-      link.click();
-      link.remove();
-    } catch (error) {
-      flags.error(`There was a problem retrieving your attachment: ${errorText(error)}`);
-    }
+    add.mutate(file);
   };
 
   return (
@@ -80,7 +58,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
               <Button
                 spacing="compact"
                 aria-label={`Download ${attachment.original_file_name}`}
-                onClick={() => void download(attachment)}
+                onClick={() => download.mutate(attachment)}
               >
                 Download
               </Button>
@@ -106,7 +84,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
             const file = event.currentTarget.files?.[0];
             // Cleared so that choosing the same file again still fires a change.
             event.currentTarget.value = "";
-            if (file) void attach(file);
+            if (file) attach(file);
           }}
         />
         <Button onClick={() => picker.current?.click()} isLoading={add.isPending}>
@@ -120,15 +98,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
           <DeleteDialog
             title="Delete attachment"
             onClose={() => setDeleting(undefined)}
-            onConfirm={async () => {
-              try {
-                await remove.mutateAsync(deleting.uuid_file_name);
-                flags.success("Attachment deleted successfully");
-              } catch (error) {
-                flags.error(`There was a problem deleting your attachment: ${errorText(error)}`);
-                throw error;
-              }
-            }}
+            onConfirm={() => remove.mutateAsync(deleting.uuid_file_name)}
           >
             Are you sure you want to delete {deleting.original_file_name}?
           </DeleteDialog>

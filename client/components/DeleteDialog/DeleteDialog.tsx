@@ -1,7 +1,7 @@
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
 import type { ReactNode } from "react";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
-import { useSubmitting } from "./useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 
 export type DeleteDialogProps = {
   title: string;

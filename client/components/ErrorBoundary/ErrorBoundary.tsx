@@ -1,4 +1,5 @@
-import { Component, type ErrorInfo, type ReactNode } from "react";
+import { Component, type ErrorInfo, type ReactNode, useEffect } from "react";
+import { useRouteError } from "react-router-dom";
 import { reportRenderError } from "../../errorReporting.js";
 
 export const RENDER_ERROR = "Something went wrong. Reload the page to try again.";
@@ -25,4 +26,14 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     if (this.state.failed) return <p role="alert">{RENDER_ERROR}</p>;
     return this.props.children;
   }
+}
+
+/**
+ * The routes' error element: inside the router a screen that throws while rendering, or whose lazy
+ * chunk fails to load, is caught by the router rather than by ErrorBoundary; it ends the same way.
+ */
+export function RouteError() {
+  const error = useRouteError();
+  useEffect(() => reportRenderError(error, undefined), [error]);
+  return <p role="alert">{RENDER_ERROR}</p>;
 }

@@ -9,7 +9,7 @@ import type { FlagRequest } from "./flagRequest.js";
  * Normal-appearance flags with a coloured icon: Atlaskit's bold error flag hides its text until
  * expanded, and an error toast is only useful if the user reads why the save failed.
  */
-function ShowRequests({ requests }: { requests: FlagRequest[] }) {
+function ShowRequests({ requests }: { requests: readonly FlagRequest[] }) {
   const { showFlag } = useAtlaskitFlags();
   const shown = useRef(0);
   useEffect(() => {
@@ -32,7 +32,7 @@ function ShowRequests({ requests }: { requests: FlagRequest[] }) {
 }
 
 /** Atlaskit's flag group showing every toast asked for (client/components/Flags/Flags.tsx). */
-export function FlagGroup({ requests }: { requests: FlagRequest[] }) {
+export function FlagGroup({ requests }: { requests: readonly FlagRequest[] }) {
   return (
     <AtlaskitFlagsProvider>
       <ShowRequests requests={requests} />

@@ -3,7 +3,7 @@ import Textfield from "@atlaskit/textfield";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
 import { FOLDER_NAME_MAX_LENGTH, type FolderFormValues, folderFormSchema } from "./folderFormSchema.js";
 

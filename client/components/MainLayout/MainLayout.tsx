@@ -4,7 +4,7 @@ import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { lazy, Suspense, useEffect } from "react";
 import { useHost } from "../../host/index.js";
 import { RequirementsPage } from "../../pages/Requirements/RequirementsPage.js";
-import { useAppState, useAppStateReady } from "../../state/AppState.js";
+import { useAppActions, useAppStateReady, useNav } from "../../state/AppState.js";
 import type { MainTab } from "../../state/navigation.js";
 import { Footer } from "../Footer/Footer.js";
 import { lazyNamed } from "../Lazy/lazyNamed.js";
@@ -31,7 +31,8 @@ function Screen({ tab }: { tab: MainTab }) {
 /** /requirements, /traceability-matrix, /baselines: top navigation, the tab's screen, the footer. */
 export function MainLayout() {
   const host = useHost();
-  const { nav, navigate, selectProject } = useAppState();
+  const nav = useNav();
+  const { navigate, selectProject } = useAppActions();
   const ready = useAppStateReady();
   useEffect(() => host.sizeToParent(), [host]);
 

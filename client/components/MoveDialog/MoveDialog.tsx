@@ -7,7 +7,7 @@ import { token } from "@atlaskit/tokens";
 import { type ReactNode, useId, useState } from "react";
 import { useChildFolders, useTopLevelFolders } from "../../api/folders.js";
 import type { FolderItem } from "../../api/items.js";
-import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { truncated } from "../TruncatedName/truncated.js";
 import { canMoveTo, type MoveRestrictions, type MoveTarget } from "./moveTargets.js";

@@ -1,10 +1,8 @@
 import InformationCircleIcon from "@atlaskit/icon/core/information-circle";
 import { Inline } from "@atlaskit/primitives";
 import { token } from "@atlaskit/tokens";
-import { Suspense, useEffect, useMemo, useState } from "react";
+import { Suspense, useMemo, useState } from "react";
 import { useProjects } from "../../api/projects.js";
-import { useFlags } from "../Flags/Flags.js";
-import { PROJECTS_LOAD_ERROR } from "../Flags/loadErrors.js";
 import { lazyNamed } from "../Lazy/lazyNamed.js";
 import { GLOBAL_REQUIREMENTS_INFO, PLACEHOLDER, projectOptions } from "./projectOptions.js";
 import { INFO_BUTTON, type ProjectSelectProps, SELECT_WIDTH } from "./projectSelectLayout.js";
@@ -35,11 +33,6 @@ const STAND_IN = {
 export function ProjectSelectOnFocus(props: ProjectSelectProps) {
   const [reach, setReach] = useState<Reach | undefined>();
   const projects = useProjects();
-  const flags = useFlags();
-  // Here rather than in the select, which may never load.
-  useEffect(() => {
-    if (projects.isError) flags.error(PROJECTS_LOAD_ERROR);
-  }, [projects.isError, flags]);
   const options = useMemo(() => projectOptions(projects.data ?? []), [projects.data]);
   const selected = options.find((option) => option.value !== undefined && option.value === props.projectId) ?? PLACEHOLDER;
   const reachFor = (how: Reach) => setReach((before) => before ?? how);

@@ -4,11 +4,11 @@ import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialo
 import Select from "@atlaskit/select";
 import { token } from "@atlaskit/tokens";
 import { type ReactNode, useState } from "react";
-import type { JobStatusResponse } from "../../../common/schemas/job.js";
 import { useBaselines } from "../../api/baselines.js";
-import { waitForJob } from "../../api/csv.js";
 import { downloadExport, startReqifExport } from "../../api/reqif.js";
-import { useAppState } from "../../state/AppState.js";
+import { isAbandoned } from "../../api/jobs.js";
+import { useJob } from "../../hooks/useJob.js";
+import { useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
@@ -26,13 +26,13 @@ const SCOPES: { label: string; value: Scope }[] = [
  */
 export function ReqifExportDialog({ projectId, formatField, onClose }: { projectId: number; formatField: ReactNode; onClose(): void }) {
   const flags = useFlags();
-  const { nav } = useAppState();
+  const nav = useNav();
   const baselines = useBaselines(projectId);
   const [scope, setScope] = useState<Scope>(nav?.folderId ? "folder" : "project");
   const [folderId, setFolderId] = useState<number | null>(nav?.folderId ?? null);
   const [baselineId, setBaselineId] = useState<number | undefined>();
   const [withAttachments, setWithAttachments] = useState(false);
-  const [job, setJob] = useState<JobStatusResponse | undefined>();
+  const { status: job, follow } = useJob();
   const [isSubmitting, setSubmitting] = useState(false);
   const incomplete = (scope === "folder" && folderId === null) || (scope === "baseline" && baselineId === undefined);
 
@@ -45,12 +45,13 @@ export function ReqifExportDialog({ projectId, formatField, onClose }: { project
         baseline_id: scope === "baseline" ? baselineId : null,
         include_attachments: withAttachments,
       });
-      const end = await waitForJob(started.job_id, setJob);
+      const end = await follow(started.job_id);
       if (end.status !== "finished") throw new Error(end.error ?? "The export failed");
       const name = await downloadExport(end);
       flags.success(`Exported ${name}`);
       onClose();
     } catch (error) {
+      if (isAbandoned(error)) return;
       flags.error(`There was a problem retrieving your requirements export: ${error instanceof Error ? error.message : String(error)}`);
       setSubmitting(false);
     }

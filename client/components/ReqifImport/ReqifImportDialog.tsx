@@ -7,12 +7,13 @@ import { token } from "@atlaskit/tokens";
 import { useEffect, useState } from "react";
 import { requirementTypeLabel } from "../../../common/labels.js";
 import { IMPORT_FAILED_PREFIX, IMPORT_SUCCESS_MESSAGE } from "../../../common/schemas/csvImport.js";
-import type { JobStatusResponse } from "../../../common/schemas/job.js";
 import { prefixFor, type ReqifImportResult, type ReqifPreview, type ReqifTypeMapping } from "../../../common/schemas/reqif.js";
-import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
+import { uploadImportFile, useStartImport } from "../../api/csv.js";
 import { previewReqif, startReqifImport } from "../../api/reqif.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useAppState } from "../../state/AppState.js";
+import { isAbandoned } from "../../api/jobs.js";
+import { useJob } from "../../hooks/useJob.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { FolderPicker } from "../MoveDialog/MoveDialog.js";
@@ -29,14 +30,15 @@ type Target = { folderId: number | null; ancestors: readonly number[] };
  */
 export function ReqifImportDialog({ projectId, file, onClose }: { projectId: number; file: File; onClose(): void }) {
   const flags = useFlags();
-  const { nav, setFolderOpen } = useAppState();
+  const nav = useNav();
+  const { setFolderOpen } = useAppActions();
   const types = useRequirementTypes();
   const importer = useStartImport(projectId);
   const [upload, setUpload] = useState<{ fileName: string; preview: ReqifPreview } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [target, setTarget] = useState<Target>({ folderId: nav?.folderId ?? null, ancestors: [] });
   const [mapping, setMapping] = useState<Record<string, ReqifTypeMapping>>({});
-  const [job, setJob] = useState<JobStatusResponse | undefined>();
+  const { status: job, follow } = useJob();
   const [isSubmitting, setSubmitting] = useState(false);
 
   useEffect(() => {
@@ -79,7 +81,7 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
           ),
         },
       });
-      const end = await waitForJob(started.job_id, setJob);
+      const end = await follow(started.job_id);
       if (end.status === "finished") {
         flags.success(IMPORT_SUCCESS_MESSAGE);
         await importer.refresh();
@@ -88,6 +90,7 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
         flags.error(`${IMPORT_FAILED_PREFIX}${end.error ?? ""}`);
       }
     } catch (error) {
+      if (isAbandoned(error)) return;
       const message = error instanceof Error ? error.message : String(error);
       setProblem(message);
       flags.error(`${IMPORT_FAILED_PREFIX}${message}`);

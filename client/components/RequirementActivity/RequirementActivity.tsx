@@ -4,7 +4,7 @@ import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { formatDate } from "../../format/date.js";
 import { type Revision, useRequirementRevisions } from "../../api/requirements.js";
-import { ACTIVITY_LOAD_ERROR } from "../Flags/loadErrors.js";
+import { ACTIVITY_LOAD_ERROR } from "../../api/loadErrors.js";
 import { UserName } from "../RequirementDetail/UserName.js";
 import { suspectTargetText } from "../SuspectLinks/suspectTargetText.js";
 import { changedFieldsText } from "./changedFieldsText.js";

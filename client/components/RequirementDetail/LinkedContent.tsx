@@ -5,7 +5,7 @@ import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
-import { useUser } from "../../api/user.js";
+import { useCurrentUser } from "../../api/user.js";
 import { useContentDetails } from "../../api/confluence.js";
 import { formatDate } from "../../format/date.js";
 import { contentUrl, NONE } from "./detailValues.js";
@@ -25,7 +25,7 @@ const HEAD = {
  * outside the space filter) stays listed by its id.
  */
 export function LinkedContent({ contentIds, markerOf }: { contentIds: readonly string[]; markerOf?: (contentId: string) => ReactNode }) {
-  const user = useUser();
+  const user = useCurrentUser();
   const installed = user.data?.installed_on_confluence === true;
   const details = useContentDetails(contentIds, installed);
   if (!installed || !user.data) return null;

@@ -4,7 +4,7 @@ import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import type { ReactNode } from "react";
-import { useProjectComponents, useStatus, useUser } from "../../api/jira/index.js";
+import { useProjectComponents, useStatus, useJiraUser } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useAttributes } from "../../api/attributes.js";
 import { type RequirementDetail as Detail, type LinkedRequirement, type SuspectLink, useRequirement } from "../../api/requirements.js";
@@ -23,7 +23,7 @@ import {
   ATTRIBUTES_LOAD_ERROR,
   COMPONENTS_LOAD_ERROR,
   STATUSES_LOAD_ERROR,
-} from "../Flags/loadErrors.js";
+} from "../../api/loadErrors.js";
 import { attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
 import { LinkedContent } from "./LinkedContent.js";
 import { UserName } from "./UserName.js";
@@ -161,8 +161,8 @@ function DetailsTable({ detail }: { detail: Detail }) {
   const isGlobal = detail.project === GLOBAL_PROJECT_ID;
   const attributes = useAttributes(detail.project);
   // A failed lookup says so under the table; the rows then show the ids the host did not name.
-  const reporter = useUser(detail.created_by.account_id);
-  const assignee = useUser(isGlobal ? undefined : detail.assigned_to?.account_id);
+  const reporter = useJiraUser(detail.created_by.account_id);
+  const assignee = useJiraUser(isGlobal ? undefined : detail.assigned_to?.account_id);
   const status = useStatus(isGlobal ? undefined : detail.status?.atlassian_status_id);
   const components = useProjectComponents(detail.project);
   const failedLoads = [

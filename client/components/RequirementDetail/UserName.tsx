@@ -1,5 +1,5 @@
 import { token } from "@atlaskit/tokens";
-import { useUser } from "../../api/jira/index.js";
+import { useJiraUser } from "../../api/jira/index.js";
 
 const avatarStyle = {
   width: 16,
@@ -11,7 +11,7 @@ const avatarStyle = {
 
 /** A user's avatar and display name from the host, or their account id until (or unless) it is known. */
 export function UserName({ accountId }: { accountId: string | null | undefined }) {
-  const user = useUser(accountId);
+  const user = useJiraUser(accountId);
   if (!accountId) return <>None</>;
   const avatar = user.data?.avatarUrls?.["24x24"] ?? user.data?.avatarUrls?.["16x16"];
   return (

@@ -6,40 +6,25 @@ import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useId } from "react";
-import { Controller, useForm } from "react-hook-form";
-import { useAssignableUsers, useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
-import { useAttributes } from "../../api/attributes.js";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import type { CustomAttribute, RequirementDetail, RequirementInput } from "../../api/requirements.js";
-import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useLoadErrorFlag } from "../Flags/Flags.js";
-import { useUser } from "../../api/user.js";
 import { ContentPicker } from "../ContentPicker/ContentPicker.js";
 import { IssuePicker } from "../IssuePicker/IssuePicker.js";
-import {
-  ASSIGNEES_LOAD_ERROR,
-  ATTRIBUTES_LOAD_ERROR,
-  COMPONENTS_LOAD_ERROR,
-  requirementTypesLoadError,
-  STATUSES_LOAD_ERROR,
-} from "../Flags/loadErrors.js";
-import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
-import { requirementTypeLabel } from "../../../common/labels.js";
 import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
 import { linkableLevels } from "./linkableRequirements.js";
 import {
   emptyRequirementForm,
   type RequirementFormValues,
   requirementFormFromDetail,
-  requirementFormIsComplete,
   requirementFormSchema,
   requirementInputFromForm,
 } from "./requirementFormSchema.js";
+import { type Option, useRequirementFormData } from "./useRequirementFormData.js";
 
 export const TYPE_LOCKED_TOOLTIP = "To edit the requirement type, remove any linked requirements below.";
-
-type Option<V> = { label: string; value: V };
 
 export type RequirementFormDialogProps = {
   projectId: number;
@@ -56,37 +41,21 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const isGlobal = projectId === GLOBAL_PROJECT_ID;
   const ids = useFieldIds();
   const { isSubmitting, submit } = useSubmitting(onClose);
-  const types = useRequirementTypes();
-  const attributes = useAttributes(projectId);
-  const statuses = useProjectStatuses(projectId);
-  const users = useAssignableUsers(projectId);
-  const components = useProjectComponents(projectId);
-  const onConfluence = useUser().data?.installed_on_confluence === true;
-
-  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
-  useLoadErrorFlag(attributes.isError ? ATTRIBUTES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(statuses.isError ? STATUSES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(users.isError ? ASSIGNEES_LOAD_ERROR : undefined);
-  useLoadErrorFlag(components.isError ? COMPONENTS_LOAD_ERROR : undefined);
-
-  const { control, handleSubmit, watch, setValue } = useForm<RequirementFormValues>({
+  const { types, attributes, options, loading, onConfluence } = useRequirementFormData(projectId);
+  const { control, handleSubmit, setValue, formState } = useForm<RequirementFormValues>({
     resolver: zodResolver(requirementFormSchema),
     defaultValues: existing ? requirementFormFromDetail(existing) : emptyRequirementForm,
     mode: "all",
   });
-  const values = watch();
-  const typeLocked = existing !== undefined && values.linked_requirements.length > 0;
-
-  const typeOptions = (types.data ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id }));
-  const linkLevels = linkableLevels(types.data ?? [], values.requirement_type_id);
-  const statusOptions = (statuses.data ?? []).map((status) => ({ label: status.name, value: status.id }));
-  const userOptions = (users.data ?? []).map((user) => ({ label: user.displayName, value: user.accountId }));
-  const componentOptions = (components.data ?? []).map((component) => ({ label: component.name, value: component.id }));
+  // Only the type and the links decide other fields: the form does not re-render on every keystroke.
+  const [typeId, linked] = useWatch({ control, name: ["requirement_type_id", "linked_requirements"] });
+  const typeLocked = existing !== undefined && linked.length > 0;
+  const linkLevels = linkableLevels(types, typeId);
 
   const save = handleSubmit((valid) =>
     submit(() =>
       onSubmit(
-        requirementInputFromForm(valid, { isGlobal, attributes: attributes.data, existing }),
+        requirementInputFromForm(valid, { isGlobal, attributes, existing }),
         valid.linked_requirements,
       ),
     ),
@@ -98,7 +67,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
       width="large"
       shouldScrollInViewport
       isSubmitting={isSubmitting}
-      isComplete={requirementFormIsComplete(values)}
+      isComplete={formState.isValid}
       onSubmit={() => void save()}
       onClose={onClose}
     >
@@ -118,15 +87,15 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
           const select = (
             <Select<Option<number>>
               inputId={ids.type}
-              options={typeOptions}
-              value={typeOptions.find((option) => option.value === field.value) ?? null}
+              options={options.types}
+              value={options.types.find((option) => option.value === field.value) ?? null}
               onChange={(option) => {
                 field.onChange(option?.value ?? null);
                 // Spec section 4: another type means other levels, so the chosen links go.
                 setValue("linked_requirements", []);
               }}
               onBlur={field.onBlur}
-              isLoading={types.isLoading}
+              isLoading={loading.types}
               isDisabled={isSubmitting || typeLocked}
               isInvalid={fieldState.invalid}
               placeholder="Choose a requirement type"
@@ -172,10 +141,10 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
               <FieldRow label="Status" htmlFor={ids.status}>
                 <Select<Option<string>>
                   inputId={ids.status}
-                  options={statusOptions}
-                  value={statusOptions.find((option) => option.value === field.value) ?? null}
+                  options={options.statuses}
+                  value={options.statuses.find((option) => option.value === field.value) ?? null}
                   onChange={(option) => field.onChange(option?.value ?? null)}
-                  isLoading={statuses.isLoading}
+                  isLoading={loading.statuses}
                   isClearable
                   isDisabled={isSubmitting}
                 />
@@ -189,10 +158,10 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
               <FieldRow label="Assignee" htmlFor={ids.assignee}>
                 <Select<Option<string>>
                   inputId={ids.assignee}
-                  options={userOptions}
-                  value={userOptions.find((option) => option.value === field.value) ?? null}
+                  options={options.users}
+                  value={options.users.find((option) => option.value === field.value) ?? null}
                   onChange={(option) => field.onChange(option?.value ?? null)}
-                  isLoading={users.isLoading}
+                  isLoading={loading.users}
                   isClearable
                   isDisabled={isSubmitting}
                 />
@@ -207,10 +176,10 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
                 <Select<Option<string>, true>
                   inputId={ids.components}
                   isMulti
-                  options={componentOptions}
-                  value={componentOptions.filter((option) => field.value.includes(option.value))}
+                  options={options.components}
+                  value={options.components.filter((option) => field.value.includes(option.value))}
                   onChange={(options) => field.onChange(options.map((option) => option.value))}
-                  isLoading={components.isLoading}
+                  isLoading={loading.components}
                   isDisabled={isSubmitting}
                 />
               </FieldRow>
@@ -218,7 +187,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
           />
         </>
       )}
-      {(attributes.data ?? []).map((attribute) => (
+      {(attributes ?? []).map((attribute) => (
         <Controller
           key={attribute.attribute_id}
           control={control}
@@ -272,7 +241,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
               onChange={field.onChange}
               known={existing?.linked_requirements_v2}
               exclude={existing ? [existing.requirement_id] : []}
-              isLoading={types.isLoading}
+              isLoading={loading.types}
               isDisabled={isSubmitting || linkLevels === null}
               placeholder={linkLevels === null ? "Choose a requirement type first" : "Select requirements"}
             />

@@ -4,7 +4,6 @@ import type { CustomAttribute, RequirementDetail } from "../../api/requirements.
 import {
   emptyRequirementForm,
   requirementFormFromDetail,
-  requirementFormIsComplete,
   requirementFormSchema,
   requirementInputFromForm,
 } from "./requirementFormSchema.js";
@@ -54,17 +53,17 @@ const detail: RequirementDetail = {
 describe("the requirement form", () => {
   it("needs a name and a type, and says 'Required' for each", () => {
     expect(errorsOf(emptyRequirementForm)).toEqual({ name: "Required", requirement_type_id: "Required" });
-    expect(requirementFormIsComplete(emptyRequirementForm)).toBe(false);
-    expect(requirementFormIsComplete({ ...emptyRequirementForm, name: "  ", requirement_type_id: 1 })).toBe(false);
+    expect(requirementFormSchema.safeParse(emptyRequirementForm).success).toBe(false);
+    expect(requirementFormSchema.safeParse({ ...emptyRequirementForm, name: "  ", requirement_type_id: 1 }).success).toBe(false);
   });
 
   it("is complete with a name and a type; the custom ID is optional", () => {
-    expect(requirementFormIsComplete({ ...emptyRequirementForm, name: "Rate", requirement_type_id: 1 })).toBe(true);
+    expect(requirementFormSchema.safeParse({ ...emptyRequirementForm, name: "Rate", requirement_type_id: 1 }).success).toBe(true);
   });
 
   it("is complete while the project's custom fields are untouched, as the form registers them without a value", () => {
     const untouched = { ...emptyRequirementForm, name: "Rate", requirement_type_id: 1, attributes: { "4": undefined, "5": "High" } };
-    expect(requirementFormIsComplete(untouched)).toBe(true);
+    expect(requirementFormSchema.safeParse(untouched).success).toBe(true);
   });
 
   it("starts an edit from the requirement's current values", () => {

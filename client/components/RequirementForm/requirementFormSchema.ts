@@ -37,10 +37,6 @@ export const emptyRequirementForm: RequirementFormValues = {
 };
 
 /** OK stays disabled while this is false. */
-export function requirementFormIsComplete(values: RequirementFormValues): boolean {
-  return requirementFormSchema.safeParse(values).success;
-}
-
 export function requirementFormFromDetail(detail: RequirementDetail): RequirementFormValues {
   return {
     name: detail.name,

@@ -8,7 +8,7 @@ import { type SuspectChange, type SuspectLink, useReviewSuspectLinks, useSuspect
 import { formatDate } from "../../format/date.js";
 import { Marked } from "../BaselineDiff/RequirementDiffTable.js";
 import { wordDiff } from "../BaselineDiff/wordDiff.js";
-import { useSubmitting } from "../DeleteDialog/useSubmitting.js";
+import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { attributeText, NONE } from "../RequirementDetail/detailValues.js";

@@ -9,19 +9,17 @@ import { type Baseline, useBaseline, useBaselines, useCreateBaseline, useDeleteB
 import { BaselineRequirementTable } from "../../components/BaselineRequirementTable/BaselineRequirementTable.js";
 import { CreateBaselineDialog } from "../../components/BaselineForm/CreateBaselineDialog.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags } from "../../components/Flags/Flags.js";
 import { UserName } from "../../components/RequirementDetail/UserName.js";
 import { formatDate } from "../../format/date.js";
-import { useAppState } from "../../state/AppState.js";
-import { withFlags } from "../Requirements/withFlags.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { RetrieveError } from "./RetrieveError.js";
 
 export const NO_DESCRIPTION_TEXT = "No description";
 
 /** Baseline Explorer: Create baseline, the list (newest first) on the left, the open baseline on the right. */
 export function BaselineExplorer({ projectId }: { projectId: number }) {
-  const { nav, navigate } = useAppState();
-  const flags = useFlags();
+  const nav = useNav();
+  const { navigate } = useAppActions();
   // The delete dialog keeps the baseline it was opened for: back or forward may show another behind it.
   const [dialog, setDialog] = useState<"create" | { deleting: Baseline } | undefined>();
   const baselines = useBaselines(projectId);
@@ -85,10 +83,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
             projectId={projectId}
             onClose={() => setDialog(undefined)}
             onSubmit={async (input) => {
-              const created = await withFlags(flags, () => createBaseline.mutateAsync(input), {
-                success: "Baseline created successfully",
-                failure: "There was a problem saving your baseline",
-              });
+              const created = await createBaseline.mutateAsync(input);
               show(created.baseline_id);
             }}
           />
@@ -98,10 +93,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
             title="Delete baseline"
             onClose={() => setDialog(undefined)}
             onConfirm={async () => {
-              await withFlags(flags, () => deleteBaseline.mutateAsync(dialog.deleting.baseline_id), {
-                success: "Baseline deleted successfully",
-                failure: "There was a problem deleting your baseline",
-              });
+              await deleteBaseline.mutateAsync(dialog.deleting.baseline_id);
               // Spec section 4: after a baseline delete the current baseline is cleared.
               show();
             }}

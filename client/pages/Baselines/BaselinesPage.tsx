@@ -1,6 +1,6 @@
 import Button from "@atlaskit/button/new";
 import { token } from "@atlaskit/tokens";
-import { type BaselinePage, useAppState } from "../../state/AppState.js";
+import { type BaselinePage, useAppActions, useBaselinePage, useProjectId } from "../../state/AppState.js";
 import { BaselineComparison } from "./BaselineComparison.js";
 import { BaselineExplorer } from "./BaselineExplorer.js";
 
@@ -11,7 +11,9 @@ const VIEWS: ReadonlyArray<[BaselinePage, string]> = [
 
 /** /baselines: the view selector (Baseline Explorer or Baseline Comparison) and the chosen view. */
 export function BaselinesPage() {
-  const { projectId, baselinePage, setBaselinePage } = useAppState();
+  const projectId = useProjectId();
+  const baselinePage = useBaselinePage();
+  const { setBaselinePage } = useAppActions();
   // The layout shows this screen only once a project is chosen.
   if (projectId === undefined) return null;
   return (

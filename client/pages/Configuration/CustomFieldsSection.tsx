@@ -6,7 +6,7 @@ import { Inline, Stack } from "@atlaskit/primitives";
 import Select from "@atlaskit/select";
 import Textfield from "@atlaskit/textfield";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
 import {
   type Attribute,
@@ -22,8 +22,7 @@ import {
 import { useAttributes, useCreateAttribute, useDeleteAttribute } from "../../api/attributes.js";
 import { type Project, useProjects } from "../../api/projects.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
-import { ATTRIBUTES_LOAD_ERROR } from "../../components/Flags/loadErrors.js";
+import { failureShown } from "../../api/queryClient.js";
 
 type Option<V> = { label: string; value: V };
 const typeOptions: Option<AttributeType>[] = (["string", "select"] as const).map((value) => ({
@@ -35,14 +34,9 @@ const typeOptions: Option<AttributeType>[] = (["string", "select"] as const).map
 export function CustomFieldsSection() {
   const attributes = useAttributes();
   const projects = useProjects();
-  const flags = useFlags();
   const remove = useDeleteAttribute();
   const [deleting, setDeleting] = useState<Attribute>();
 
-  useLoadErrorFlag(attributes.isError ? ATTRIBUTES_LOAD_ERROR : undefined);
-  useEffect(() => {
-    if (projects.isError) flags.error("There was a problem retrieving your project data from Atlassian.");
-  }, [projects.isError, flags]);
 
   const projectName = useMemo(() => {
     const names = new Map((projects.data ?? []).map((project) => [project.id, project.name]));
@@ -92,15 +86,7 @@ export function CustomFieldsSection() {
         <DeleteDialog
           title="Delete custom field"
           onClose={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            try {
-              await remove.mutateAsync(deleting.attribute_id);
-              flags.success("Custom field deleted successfully");
-            } catch (error) {
-              flags.error(`There was a problem deleting your custom field: ${(error as Error).message}`);
-              throw error;
-            }
-          }}
+          onConfirm={() => remove.mutateAsync(deleting.attribute_id)}
         >
           Delete the custom field "{deleting.name}"? The field and all its data on every requirement are removed. This
           cannot be undone.
@@ -113,7 +99,6 @@ export function CustomFieldsSection() {
 const emptyForm: CreateAttributeInput = { name: "", project: "", type: "string", options: [] };
 
 function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Project[]; projectsLoading: boolean }) {
-  const flags = useFlags();
   const create = useCreateAttribute();
   const ids = { name: useId(), project: useId(), type: useId() };
   const { control, handleSubmit, formState, reset, setValue } = useForm<CreateAttributeInput, unknown, CreateAttribute>(
@@ -125,13 +110,7 @@ function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Projec
   const canSubmit = name.trim() !== "" && project !== "" && formState.isValid;
 
   const submit = handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-      flags.success("Custom field created successfully");
-      reset(emptyForm);
-    } catch (error) {
-      flags.error(`There was a problem saving your custom field: ${(error as Error).message}`);
-    }
+    await create.mutateAsync(values).then(() => reset(emptyForm), failureShown);
   });
 
   return (

@@ -6,7 +6,7 @@ import Spinner from "@atlaskit/spinner";
 import Textfield from "@atlaskit/textfield";
 import Toggle from "@atlaskit/toggle";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { z } from "zod";
 import {
@@ -14,9 +14,8 @@ import {
   CustomerSettingsFormSchema,
   MAX_SPACES_TO_FILTER_LENGTH,
 } from "../../../common/schemas/customerSettings.js";
-import { ApiError } from "../../api/client.js";
 import { useCustomerSettings, useSaveCustomerSettings } from "../../api/customerSettings.js";
-import { useFlags } from "../../components/Flags/Flags.js";
+import { failureShown } from "../../api/queryClient.js";
 
 const SWITCHES: Array<{ name: "comment_on_associated_issues" | "send_email_notification_to_assignee"; label: string; help: string }> = [
   {
@@ -34,13 +33,6 @@ const SWITCHES: Array<{ name: "comment_on_associated_issues" | "send_email_notif
 /** Spec section 2: the two switches and the Confluence spaces to filter, saved together. */
 export function OtherSettingsSection() {
   const settings = useCustomerSettings();
-  const flags = useFlags();
-
-  useEffect(() => {
-    if (settings.isError) {
-      flags.error('There was a problem loading your settings.  Please contact rmCloud support via the "Get help" button');
-    }
-  }, [settings.isError, flags]);
 
   return (
     <Stack space="space.200">
@@ -53,7 +45,6 @@ export function OtherSettingsSection() {
 }
 
 function SettingsForm({ initial }: { initial: CustomerSettings }) {
-  const flags = useFlags();
   const save = useSaveCustomerSettings();
   const spacesId = useId();
   const { control, handleSubmit, formState, reset } = useForm<
@@ -63,18 +54,7 @@ function SettingsForm({ initial }: { initial: CustomerSettings }) {
   >({ resolver: zodResolver(CustomerSettingsFormSchema), defaultValues: initial, mode: "all" });
 
   const submit = handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      reset({ ...initial, ...values });
-      flags.success("Settings saved successfully");
-    } catch (error) {
-      // A refusal the user can act on (only Jira administrators may change the settings) says why; other failures keep the spec's text.
-      flags.error(
-        error instanceof ApiError && error.status === 403
-          ? `There was an error saving your settings: ${error.message}`
-          : "There was an error saving your settings",
-      );
-    }
+    await save.mutateAsync(values).then(() => reset({ ...initial, ...values }), failureShown);
   });
 
   return (

@@ -18,8 +18,7 @@ import {
 } from "../../../common/schemas/requirementType.js";
 import { type RequirementType as ListedType, useRequirementTypes } from "../../api/requirementTypes.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
-import { requirementTypesLoadError } from "../../components/Flags/loadErrors.js";
+import { failureShown } from "../../api/queryClient.js";
 import { type RequirementTypeChanges, useRequirementTypeMutations } from "./requirementTypeMutations.js";
 
 const CreateFormSchema = CreateRequirementTypeSchema.pick({ name: true, prefix: true });
@@ -37,20 +36,12 @@ function adminType(type: ListedType): RequirementType {
 /** Spec sections 2 and 5: list, create (name and prefix), inline edit, delete with a confirmation. */
 export function RequirementTypesSection() {
   const types = useRequirementTypes();
-  const flags = useFlags();
   const { update, remove } = useRequirementTypeMutations();
   const [deleting, setDeleting] = useState<RequirementType>();
 
-  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
 
-  const save = async (type: RequirementType, changes: Partial<RequirementTypeChanges>) => {
-    try {
-      await update.mutateAsync({ type, changes });
-      flags.success("Requirement type updated successfully");
-    } catch (error) {
-      flags.error(`There was a problem saving your requirement type: ${(error as Error).message}`);
-    }
-  };
+  const save = (type: RequirementType, changes: Partial<RequirementTypeChanges>) =>
+    update.mutateAsync({ type, changes }).then(() => undefined, failureShown);
 
   const rows = (types.data ?? []).map(adminType).map((type) => ({
     key: String(type.requirement_type_id),
@@ -129,15 +120,7 @@ export function RequirementTypesSection() {
         <DeleteDialog
           title="Delete requirement type"
           onClose={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            try {
-              await remove.mutateAsync(deleting);
-              flags.success("Requirement type deleted successfully");
-            } catch (error) {
-              flags.error(`There was a problem deleting your requirement type: ${(error as Error).message}`);
-              throw error;
-            }
-          }}
+          onConfirm={() => remove.mutateAsync(deleting)}
         >
           Delete the requirement type "{deleting.name}" ({deleting.prefix})? A type that active requirements still
           have cannot be deleted.
@@ -148,7 +131,6 @@ export function RequirementTypesSection() {
 }
 
 function CreateRequirementTypeForm() {
-  const flags = useFlags();
   const { create } = useRequirementTypeMutations();
   const nameId = useId();
   const prefixId = useId();
@@ -158,13 +140,7 @@ function CreateRequirementTypeForm() {
     mode: "all",
   });
   const submit = handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-      flags.success("Requirement type created successfully");
-      reset();
-    } catch (error) {
-      flags.error(`There was a problem saving your requirement type: ${(error as Error).message}`);
-    }
+    await create.mutateAsync(values).then(() => reset(), failureShown);
   });
   const field = (name: "name" | "prefix", id: string, label: string, maxLength: number) => (
     <Controller

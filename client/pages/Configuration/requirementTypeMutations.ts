@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
 import { api } from "../../api/client.js";
+import { becauseOf } from "../../api/queryClient.js";
 import { requirementTypeKeys } from "../../api/requirementTypes.js";
 
 export type RequirementTypeChanges = { name: string; prefix: string; level: number };
@@ -26,15 +27,18 @@ export function useRequirementTypeMutations() {
       mutationFn: (input: { name: string; prefix: string }) =>
         api.post<RequirementType>("/api/requirement/type", { requirement_type: input }),
       onSuccess,
+      meta: { success: "Requirement type created successfully", failure: becauseOf("There was a problem saving your requirement type") },
     }),
     update: useMutation({
       mutationFn: ({ type, changes }: { type: RequirementType; changes: Partial<RequirementTypeChanges> }) =>
         api.put<RequirementType>(`/api/requirement/type/${type.requirement_type_id}`, updateBody(type, changes)),
       onSuccess,
+      meta: { success: "Requirement type updated successfully", failure: becauseOf("There was a problem saving your requirement type") },
     }),
     remove: useMutation({
       mutationFn: (type: RequirementType) => api.delete(`/api/requirement/type/${type.requirement_type_id}`),
       onSuccess,
+      meta: { success: "Requirement type deleted successfully", failure: becauseOf("There was a problem deleting your requirement type") },
     }),
   };
 }

@@ -15,21 +15,18 @@ import {
   type ImportLeavableColumn,
   type ImportResult,
 } from "../../../common/schemas/csvImport.js";
-import type { JobStatusResponse } from "../../../common/schemas/job.js";
 import { useAttributes } from "../../api/attributes.js";
-import { uploadImportFile, useStartImport, waitForJob } from "../../api/csv.js";
+import { uploadImportFile, useStartImport } from "../../api/csv.js";
+import { isAbandoned } from "../../api/jobs.js";
+import { useJob } from "../../hooks/useJob.js";
 import { useProjectComponents, useProjectStatuses } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID, useProjects } from "../../api/projects.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
-import { useFlags, useLoadErrorFlag } from "../../components/Flags/Flags.js";
-import {
-  COMPONENTS_LOAD_ERROR,
-  requirementTypesLoadError,
-  STATUSES_LOAD_ERROR,
-} from "../../components/Flags/loadErrors.js";
+import { useFlags } from "../../components/Flags/Flags.js";
+import { COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../api/loadErrors.js";
 import { isReqifFileName } from "../../../common/schemas/reqif.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useNav } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
@@ -52,7 +49,8 @@ const SHOWN_ROW_ERRORS = 50;
  */
 export function ImportDialog({ projectId, onClose }: { projectId: number; onClose(): void }) {
   const flags = useFlags();
-  const { nav, setFolderOpen } = useAppState();
+  const nav = useNav();
+  const { setFolderOpen } = useAppActions();
   const ids = { file: useId(), type: useId() };
   const [file, setFile] = useState<File | undefined>();
   const [headers, setHeaders] = useState<string[]>([]);
@@ -66,7 +64,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const [problem, setProblem] = useState<string | undefined>();
   const [typeMissing, setTypeMissing] = useState(false);
   const [isSubmitting, setSubmitting] = useState(false);
-  const [job, setJob] = useState<JobStatusResponse | undefined>();
+  const { status: job, follow, forget: forgetJob } = useJob();
   const [reqifFile, setReqifFile] = useState<File | undefined>();
 
   const isProject = projectId !== GLOBAL_PROJECT_ID;
@@ -78,8 +76,6 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const projectKey = useProjects().data?.find((project) => project.id === projectId)?.key || "this project";
   // The file's components and statuses are matched against these lists: without them every row would be refused.
   const hostDataProblem = components.isError ? COMPONENTS_LOAD_ERROR : statuses.isError ? STATUSES_LOAD_ERROR : undefined;
-  useLoadErrorFlag(types.error ? requirementTypesLoadError(types.error) : undefined);
-  useLoadErrorFlag(hostDataProblem);
 
   const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
   const unknown = useMemo(
@@ -99,7 +95,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     if (chosen && isReqifFileName(chosen.name)) return setReqifFile(chosen);
     setFile(chosen);
     setProblem(undefined);
-    setJob(undefined);
+    forgetJob();
     setKept([]);
     setLeftOut([]);
     setFileValues(NO_VALUES);
@@ -146,7 +142,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
         // The mapping step named them as left out.
         leave_out_unknown_names: true,
       });
-      const end = await waitForJob(started.job_id, setJob);
+      const end = await follow(started.job_id);
       if (end.status === "finished") {
         flags.success(IMPORT_SUCCESS_MESSAGE);
         await importer.refresh();
@@ -158,6 +154,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       flags.error(`${IMPORT_FAILED_PREFIX}${end.error ?? ""}`);
       setSubmitting(false);
     } catch (error) {
+      if (isAbandoned(error)) return;
       const message = error instanceof Error ? error.message : String(error);
       setProblem(message);
       flags.error(`${IMPORT_FAILED_PREFIX}${message}`);

@@ -1,20 +1,19 @@
-import { useDeleteFolder, useCreateFolder, useUpdateFolder } from "../../api/folders.js";
+import { useCreateFolder, useDeleteFolder, useMoveFolder, useUpdateFolder } from "../../api/folders.js";
 import {
+  requirementsNoun,
   useCreateRequirement,
   useDeleteRequirements,
   useMoveRequirements,
   useUpdateRequirement,
 } from "../../api/requirements.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
-import { useFlags } from "../../components/Flags/Flags.js";
 import { FolderFormDialog } from "../../components/FolderForm/FolderFormDialog.js";
 import { MoveDialog } from "../../components/MoveDialog/MoveDialog.js";
 import { RequirementFormDialog } from "../../components/RequirementForm/RequirementFormDialog.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useSelectedRequirements } from "../../state/AppState.js";
 import { ExportDialog } from "./ExportDialog.js";
 import { ImportDialog } from "./ImportDialog.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
-import { requirementsNoun, withFlags } from "./withFlags.js";
 
 /** Every modal of the requirements screen, wired to its API call, its toasts and what follows. */
 export function RequirementsDialogs({
@@ -26,14 +25,15 @@ export function RequirementsDialogs({
   dialog: RequirementsDialog;
   onClose(): void;
 }) {
-  const flags = useFlags();
-  const { navigate, setFolderOpen, setSelectedRequirements, selectedRequirements } = useAppState();
+  const selectedRequirements = useSelectedRequirements();
+  const { navigate, setFolderOpen, setSelectedRequirements } = useAppActions();
   const createRequirement = useCreateRequirement(projectId);
   const updateRequirement = useUpdateRequirement(projectId);
   const deleteRequirements = useDeleteRequirements(projectId);
   const moveRequirements = useMoveRequirements(projectId);
   const createFolder = useCreateFolder(projectId);
   const updateFolder = useUpdateFolder(projectId);
+  const moveFolder = useMoveFolder(projectId);
   const deleteFolder = useDeleteFolder(projectId);
   const showRequirements = (extra: { requirementId?: number; folderId?: number } = {}) =>
     navigate({ projectId, tab: "requirements", ...extra });
@@ -46,12 +46,7 @@ export function RequirementsDialogs({
           title="Create requirement"
           onClose={onClose}
           onSubmit={async (input, linked) => {
-            const created = await withFlags(
-              flags,
-              () =>
-                createRequirement.mutateAsync({ ...input, parent_folder_id: dialog.parentFolderId, requirements: linked }),
-              { success: "Requirement created successfully", failure: "There was a problem saving your requirement" },
-            );
+            const created = await createRequirement.mutateAsync({ ...input, parent_folder_id: dialog.parentFolderId, requirements: linked });
             if (dialog.parentFolderId !== null) setFolderOpen(dialog.parentFolderId, true);
             showRequirements({ requirementId: created.requirement_id });
           }}
@@ -66,19 +61,14 @@ export function RequirementsDialogs({
           existing={detail}
           onClose={onClose}
           onSubmit={(input, linked) =>
-            withFlags(
-              flags,
-              () =>
-                updateRequirement.mutateAsync({
+            updateRequirement.mutateAsync({
                   ...input,
                   requirementId: detail.requirement_id,
                   linked_requirements: linked,
                   attachments: detail.attachments,
                   // The revision the edit started from: a stale save answers 409.
                   revision: detail.revision,
-                }),
-              { success: "Requirement edited successfully", failure: "There was a problem editing your requirement" },
-            )
+                })
           }
         />
       );
@@ -92,14 +82,7 @@ export function RequirementsDialogs({
           currentFolderId={dialog.currentFolderId}
           onClose={onClose}
           onConfirm={async (target) => {
-            await withFlags(
-              flags,
-              () => moveRequirements.mutateAsync({ parent_folder_id: target, requirements: dialog.requirementIds }),
-              {
-                success: `${noun} moved successfully`,
-                failure: `There was a problem moving your ${noun.toLowerCase()}`,
-              },
-            );
+            await moveRequirements.mutateAsync({ parent_folder_id: target, requirements: dialog.requirementIds });
             if (target !== null) setFolderOpen(target, true);
             setSelectedRequirements([...selectedRequirements].filter((id) => !dialog.requirementIds.includes(id)));
           }}
@@ -114,10 +97,7 @@ export function RequirementsDialogs({
           title={`Delete ${noun.toLowerCase()}`}
           onClose={onClose}
           onConfirm={async () => {
-            await withFlags(flags, () => deleteRequirements.mutateAsync(dialog.requirementIds), {
-              success: `${noun} deleted successfully`,
-              failure: `There was a problem deleting your ${noun.toLowerCase()}`,
-            });
+            await deleteRequirements.mutateAsync(dialog.requirementIds);
             // Spec section 4: after a delete the current item and the selection are cleared.
             setSelectedRequirements([]);
             showRequirements();
@@ -135,11 +115,7 @@ export function RequirementsDialogs({
           title="Create folder"
           onClose={onClose}
           onSubmit={async (name) => {
-            const created = await withFlags(
-              flags,
-              () => createFolder.mutateAsync({ name, parent_folder_id: dialog.parentFolderId }),
-              { success: "Folder created successfully", failure: "There was a problem saving your folder" },
-            );
+            const created = await createFolder.mutateAsync({ name, parent_folder_id: dialog.parentFolderId });
             if (dialog.parentFolderId !== null) setFolderOpen(dialog.parentFolderId, true);
             showRequirements({ folderId: created.folder_id });
           }}
@@ -153,18 +129,13 @@ export function RequirementsDialogs({
           initialName={folder.name}
           onClose={onClose}
           onSubmit={(name) =>
-            withFlags(
-              flags,
-              () =>
-                updateFolder.mutateAsync({
+            updateFolder.mutateAsync({
                   folderId: folder.folder_id,
                   name,
                   description: folder.description,
                   issues: folder.issues,
                   parent_folder_id: folder.parent_folder_id,
-                }),
-              { success: "Folder edited successfully", failure: "There was a problem editing your folder" },
-            )
+                })
           }
         />
       );
@@ -179,18 +150,13 @@ export function RequirementsDialogs({
           movingFolderId={folder.folder_id}
           onClose={onClose}
           onConfirm={async (target) => {
-            await withFlags(
-              flags,
-              () =>
-                updateFolder.mutateAsync({
+            await moveFolder.mutateAsync({
                   folderId: folder.folder_id,
                   name: folder.name,
                   description: folder.description,
                   issues: folder.issues,
                   parent_folder_id: target,
-                }),
-              { success: "Folder moved successfully", failure: "There was a problem moving your folder" },
-            );
+                });
             if (target !== null) setFolderOpen(target, true);
           }}
         />
@@ -203,10 +169,7 @@ export function RequirementsDialogs({
           title="Delete folder"
           onClose={onClose}
           onConfirm={async () => {
-            await withFlags(flags, () => deleteFolder.mutateAsync(folder.folder_id), {
-              success: "Folder deleted successfully",
-              failure: "There was a problem deleting your folder",
-            });
+            await deleteFolder.mutateAsync(folder.folder_id);
             setFolderOpen(folder.folder_id, false);
             setSelectedRequirements([]);
             showRequirements();

@@ -16,7 +16,7 @@ import { useRevealInTree } from "../../components/RequirementTree/useRevealInTre
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useNarrowFrame } from "../../hooks/useNarrowFrame.js";
-import { useAppState } from "../../state/AppState.js";
+import { useAppActions, useNav, useOpenFolders, useProjectId, useSelectedRequirements } from "../../state/AppState.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
 
 // The tree is the first screen: the open item's detail and the dialogs load when first shown (issue 39).
@@ -34,7 +34,7 @@ export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "
 
 /** /requirements: the folder and requirement tree on the left, the open item on the right. */
 export function RequirementsPage() {
-  const { projectId } = useAppState();
+  const projectId = useProjectId();
   // The layout shows this screen only once a project is chosen.
   if (projectId === undefined) return null;
   return <RequirementsScreen key={projectId} projectId={projectId} />;
@@ -52,8 +52,10 @@ function ChangeButton({ readOnly, ...props }: Parameters<typeof Button>[0] & { r
 }
 
 function RequirementsScreen({ projectId }: { projectId: number }) {
-  const { nav, navigate, redirect, openFolders, setFolderOpen, selectedRequirements, setSelectedRequirements } =
-    useAppState();
+  const nav = useNav();
+  const openFolders = useOpenFolders();
+  const selectedRequirements = useSelectedRequirements();
+  const { navigate, redirect, setFolderOpen, setSelectedRequirements } = useAppActions();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
   // Issue 34: the tree filtered to requirements with suspect links.
   const [suspectOnly, setSuspectOnly] = useState(false);

@@ -2,21 +2,14 @@ import DropdownMenu, { DropdownItem, DropdownItemGroup } from "@atlaskit/dropdow
 import SectionMessage from "@atlaskit/section-message";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
-import { useEffect, useRef, useState } from "react";
-import { isJobRunning, startMatrixExport, useJobProgress } from "../../api/matrix.js";
+import { useState } from "react";
+import { saveFile } from "../../api/download.js";
+import { isAbandoned } from "../../api/jobs.js";
+import { startMatrixExport } from "../../api/matrix.js";
+import { useJob } from "../../hooks/useJob.js";
 import { EXPORT_ERROR_ADVICE, EXPORT_ERROR_TEXT, EXPORT_PROGRESS_TEXT, exportProgressText } from "./matrixView.js";
 
-type ExportState = { phase: "idle" } | { phase: "starting" } | { phase: "running"; jobId: string; url: string } | { phase: "failed" };
-
-/** The file comes with `Content-Disposition: attachment`, so following its URL downloads it and the page stays. */
-function download(url: string) {
-  const link = document.createElement("a");
-  link.href = url;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-}
+type ExportPhase = "idle" | "running" | "failed";
 
 /**
  * Export (Word .docx) of the matrix with the shown issue-type columns: starts the job, polls its
@@ -24,43 +17,29 @@ function download(url: string) {
  * the spec's error with the Get help advice.
  */
 export function ExportMenu({ projectId, issueTypeIds }: { projectId: number; issueTypeIds: readonly string[] }) {
-  const [state, setState] = useState<ExportState>({ phase: "idle" });
-  const job = useJobProgress(state.phase === "running" ? state.jobId : undefined);
-  const downloaded = useRef<string | undefined>(undefined);
-
-  const status = job.data?.status;
-  useEffect(() => {
-    if (state.phase !== "running") return;
-    if (job.isError) {
-      setState({ phase: "failed" });
-      return;
-    }
-    if (status === undefined || isJobRunning(status)) return;
-    if (status === "finished" && downloaded.current !== state.jobId) {
-      downloaded.current = state.jobId;
-      download(state.url);
-      setState({ phase: "idle" });
-      return;
-    }
-    if (status !== "finished") setState({ phase: "failed" });
-  }, [state, status, job.isError]);
+  const [phase, setPhase] = useState<ExportPhase>("idle");
+  const job = useJob();
 
   const start = async () => {
-    setState({ phase: "starting" });
+    setPhase("running");
     try {
       const started = await startMatrixExport({
         atlassian_project_id: projectId,
         type: "docx",
         selected_issue_types: [...issueTypeIds],
       });
-      setState({ phase: "running", jobId: started.job_id, url: started.presigned_url });
+      const end = await job.follow(started.job_id);
+      if (end.status !== "finished") throw new Error(end.error ?? "The export failed");
+      saveFile(started.presigned_url);
+      setPhase("idle");
     } catch (error) {
-      console.error("The export could not start", error);
-      setState({ phase: "failed" });
+      if (isAbandoned(error)) return;
+      console.error("The export failed", error);
+      setPhase("failed");
     }
   };
 
-  const busy = state.phase === "starting" || state.phase === "running";
+  const busy = phase === "running";
   return (
     <>
       <DropdownMenu trigger="Export" shouldRenderToParent>
@@ -74,10 +53,10 @@ export function ExportMenu({ projectId, issueTypeIds }: { projectId: number; iss
         <output style={{ display: "flex", alignItems: "center", gap: token("space.100") }}>
           <Spinner size="small" />
           <span>{EXPORT_PROGRESS_TEXT}</span>
-          <span>{exportProgressText(job.data)}</span>
+          <span>{exportProgressText(job.status)}</span>
         </output>
       ) : null}
-      {state.phase === "failed" ? (
+      {phase === "failed" ? (
         <div style={{ flexBasis: "100%" }}>
           <SectionMessage appearance="error" title={EXPORT_ERROR_TEXT}>
             <p>{EXPORT_ERROR_ADVICE}</p>

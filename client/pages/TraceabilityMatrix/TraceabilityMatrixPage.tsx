@@ -5,11 +5,11 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
 import { filterWords } from "../../../common/schemas/matrix.js";
-import { useUser } from "../../api/user.js";
+import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
 import { type MatrixFilter, useMatrixStart } from "../../api/matrix.js";
-import { useAppState } from "../../state/AppState.js";
+import { useProjectId } from "../../state/AppState.js";
 import { ExportMenu } from "./ExportMenu.js";
 import { MatrixGrid } from "./MatrixGrid.js";
 import { EMPTY_MATRIX_TEXT, loadHiddenColumns, NO_HITS_TEXT, saveHiddenColumns } from "./matrixView.js";
@@ -19,7 +19,7 @@ const FILTER_PAUSE_MS = 250;
 
 /** /traceability-matrix: requirements against the project's issue types. */
 export function TraceabilityMatrixPage() {
-  const { projectId } = useAppState();
+  const projectId = useProjectId();
   if (projectId === undefined) return null;
   return <MatrixScreen key={projectId} projectId={projectId} />;
 }
@@ -28,7 +28,7 @@ type ColumnOption = { label: string; value: string };
 
 function MatrixScreen({ projectId }: { projectId: number }) {
   const issueTypes = useIssueTypes(projectId);
-  const user = useUser();
+  const user = useCurrentUser();
   const [filter, setFilter] = useState("");
   // The server filters (issue 37): the words, normalised, once typing pauses.
   const [appliedFilter, setAppliedFilter] = useState("");

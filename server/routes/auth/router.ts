@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import { ExchangeTokenBodySchema, TokenResponseSchema, UserSchema } from "../../../common/schemas/auth.js";
-import { exchangeConnectToken, refreshAppToken } from "../../connect/exchangeToken.js";
+import { exchangeConnectToken, refreshAppToken } from "../../services/auth/exchangeToken.js";
 import { findTenantSite } from "../../db/tenantStore.js";
 import type { AppDeps } from "../../deps.js";
 import { unauthorized } from "../../errors.js";

@@ -6,6 +6,7 @@ import { HostCallError } from "../../connect/hostClientImpl.js";
 import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
 import { PERMISSIONS_CHECK_PATH } from "../jira/jiraPermissions.js";
+import { updateRequirement } from "../requirements/updateRequirement.js";
 import { ACCESS_MESSAGES, type AccessDeps, browsableProjectIds, createAccessCache, mayAccessProject, projectAccessOf, requireProjectAccess } from "./projectAccess.js";
 
 const PUMP = 10000;
@@ -18,6 +19,8 @@ const EDITOR = "editor";
 /** A Jira where NOOR may not browse ROVER, READER browses everything but edits no issue of ROVER, EDITOR does everything. */
 const jira = {
   down: false,
+  /** Reads the database before answering, as the real host client reads the installation's secret. */
+  readsDatabase: false,
   calls: [] as HostCall[],
   revoked: new Set<string>(),
   permissions: {} as FakeJiraPermissions,
@@ -30,6 +33,7 @@ const standardPermissions = (): FakeJiraPermissions => ({
 const hostClient: HostClient = {
   async call<T>(_tenantId: string, _product: string, call: HostCall): Promise<T> {
     jira.calls.push(call);
+    if (jira.readsDatabase) await ctx.deps.db.raw("select 1");
     if (jira.down) throw new HostCallError(503, "", "Jira answered 503");
     if (!isPermissionCheck(call)) throw new Error(`unexpected host call ${call.path}`);
     return permissionCheckAnswer(call, jira.permissions) as T;
@@ -53,6 +57,7 @@ afterAll(() => ctx.destroy());
 beforeEach(() => {
   deps = { ...ctx.deps, access: createAccessCache() };
   jira.down = false;
+  jira.readsDatabase = false;
   jira.calls.length = 0;
   jira.revoked.clear();
   jira.permissions = standardPermissions();
@@ -153,5 +158,25 @@ describe("when Jira's answer changes or Jira is down", () => {
     await expect(mayAccessProject(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({ status: 503 });
     jira.down = false;
     expect(await mayAccessProject(deps, as(EDITOR), PUMP, "browse")).toBe(true);
+  });
+});
+
+describe("a change whose access checks run inside its transaction", () => {
+  it("has Jira asked before the transaction opens, so the host client's own database read is never starved", async () => {
+    jira.readsDatabase = true;
+    const pumpSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Pump seal", PUMP);
+    const roverSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Rover seal", ROVER);
+    await ctx.deps.db("requirement_links").insert({
+      tenant_id: tenantId,
+      requirement_id: Math.min(pumpSeal, roverSeal),
+      linked_requirement_id: Math.max(pumpSeal, roverSeal),
+    });
+
+    // On PGlite (one connection) Jira asked inside the transaction waited for ever for the connection it held.
+    const updated = await updateRequirement({ ...ctx.deps, access: deps.access }, as(EDITOR), pumpSeal, { name: "Pump seal, renamed" });
+
+    expect(updated.name).toBe("Pump seal, renamed");
+    expect(updated.linked_requirements_v2.map((linked) => linked.requirement_id)).toEqual([roverSeal]);
+    expect(checks().length).toBeGreaterThan(0);
   });
 });

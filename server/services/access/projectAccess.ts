@@ -173,6 +173,16 @@ export async function browsableOf(deps: AccessDeps, actor: Actor, projectIds: re
   return projectIds.filter((id) => access.get(id)?.browse);
 }
 
+/**
+ * Asks Jira now (once a minute per person) what the person may do in every project the site keeps
+ * data of, so that the access checks of a transaction that follows answer from memory. Asked inside
+ * it, the host client's read of the installation would wait for a second connection, which PGlite
+ * (one connection) never gives while the transaction holds it.
+ */
+export async function askJiraBeforeTransaction(deps: AccessDeps, actor: Actor): Promise<void> {
+  if (actor.accountId) await browsableProjectIds(deps, actor);
+}
+
 /** Of the items, those of projects the person may browse (in the order given): a list leaves the others out. */
 export async function keepBrowsable<T>(deps: AccessDeps, actor: Actor, items: readonly T[], projectOf: (item: T) => number): Promise<T[]> {
   const shown = new Set(await browsableOf(deps, actor, [...new Set(items.map(projectOf))]));

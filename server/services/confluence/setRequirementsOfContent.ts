@@ -2,7 +2,7 @@ import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/sche
 import { requirementLabel } from "../../../common/labels.js";
 import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
-import { accessDepsOf, projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
+import { accessDepsOf, askJiraBeforeTransaction, projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { pagesUserMayView } from "./pageRestrictions.js";
@@ -30,7 +30,8 @@ export async function setRequirementsOfContent(
   });
   if (!content || !(await pagesUserMayView(deps, actor, [contentId])).has(contentId)) throw notFound("Content");
   const asked = [...new Set(requirementIds)];
-
+  // Which of the page's requirements the person may see and change is asked inside the transaction.
+  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
   return withRequirementWrite(deps, actor, async (write) => {
     const { tx } = write;
     const current = await requirementIdsLinkedToContent(tx, tenantId, contentId);

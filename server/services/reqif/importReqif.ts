@@ -32,6 +32,7 @@ import {
 import { escapeHtml, textToHtml } from "./reqifXhtml.js";
 import { ReqifFileError } from "./readReqif.js";
 import { ReqifWriter, type WrittenRequirement } from "./reqifWriter.js";
+import { accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 
 const FILE_NOT_FOUND = "The file was not found. Upload it again.";
 
@@ -69,6 +70,8 @@ export async function importReqifDocument(
   file: { document: ReqifDocument; files: EmbeddedFile[] },
   hooks: ReqifImportHooks = {},
 ): Promise<ReqifImportResult> {
+  // A re-import updates requirements through updateRequirement, whose link check asks Jira.
+  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
   return deps.db.transaction(async (trx) => {
     await lockReqifImports(trx, actor.tenantId, request.atlassian_project_id);
     await lockFolderTree(trx, actor.tenantId, request.atlassian_project_id, "contents");

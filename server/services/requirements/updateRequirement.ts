@@ -25,7 +25,7 @@ import {
   STALE_EDIT_MESSAGE,
   TYPE_LOCKED_MESSAGE,
 } from "./requirementRules.js";
-import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
+import { accessDepsOf, askJiraBeforeTransaction, browsableOf } from "../access/projectAccess.js";
 import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { loadRequirementDetails } from "./requirementViews.js";
@@ -56,6 +56,8 @@ export async function updateRequirement(
     ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
   ];
   if (attachments) await verifyAddedAttachments(deps, actor, requirementId, attachments);
+  // The links to requirements the person may not see are kept, which asks Jira inside the transaction.
+  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
   try {
     await withRequirementWrite(deps, actor, async (write) => {
       const { tx, deps: inTransaction } = write;

@@ -1,11 +1,11 @@
-import type { ExchangeTokenBody } from "../../common/schemas/auth.js";
-import type { Db } from "../db/knex.js";
-import { findInstallationByClientKey } from "../db/installationStore.js";
-import { forbidden, unauthorized } from "../errors.js";
-import { type AuthContext, SIGN_IN_LIFETIME_SECONDS, signAppToken } from "./appToken.js";
-import { CONTEXT_QSH, type ConnectJwtFailure, unverifiedIssuer, verifyConnectJwt } from "./connectJwt.js";
-import type { HostClient } from "./hostClient.js";
-import { hostLicenseActive } from "./license.js";
+import type { ExchangeTokenBody } from "../../../common/schemas/auth.js";
+import type { Db } from "../../db/knex.js";
+import { findInstallationByClientKey } from "../../db/installationStore.js";
+import { forbidden, unauthorized } from "../../errors.js";
+import { type AuthContext, SIGN_IN_LIFETIME_SECONDS, signAppToken } from "../../connect/appToken.js";
+import { CONTEXT_QSH, type ConnectJwtFailure, unverifiedIssuer, verifyConnectJwt } from "../../connect/connectJwt.js";
+import type { HostClient } from "../../connect/hostClient.js";
+import { hostLicenseActive } from "../../connect/license.js";
 
 const FAILURE_MESSAGES: Record<ConnectJwtFailure, string> = {
   malformed: "The Connect token is malformed",

@@ -6,6 +6,7 @@ export const ASSIGNEES_LOAD_ERROR = `There was a problem loading assignee data. 
 export const COMPONENTS_LOAD_ERROR = `There was a problem loading component data.  ${GET_HELP}`;
 export const STATUSES_LOAD_ERROR = `There was a problem loading status data.  ${GET_HELP}`;
 export const ACTIVITY_LOAD_ERROR = `There was a problem loading the requirement's activity.  ${GET_HELP}`;
+export const SETTINGS_LOAD_ERROR = `There was a problem loading your settings.  ${GET_HELP}`;
 export const PROJECTS_LOAD_ERROR = "There was a problem retrieving your project data from Atlassian.";
 
 export function requirementTypesLoadError(error: Error): string {
