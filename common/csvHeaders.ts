@@ -15,7 +15,11 @@ const KNOWN_HEADERS: Record<KnownField, string[]> = {
   folder: ["folder"],
 };
 
-/** Header names of the columns our export writes, in that order; custom fields come between the linked requirements and the folder. */
+/**
+ * Header names of the columns our export writes, in that order; custom fields come between the
+ * linked requirements and the folder. Suspect links (issue 34) come last, after the folder: the
+ * import reads no such column, so files exported before it still line up.
+ */
 export const EXPORT_HEADERS = {
   id: "ID",
   name: "Name",
@@ -27,6 +31,7 @@ export const EXPORT_HEADERS = {
   linkedIssues: "Linked issues",
   linkedRequirements: "Linked requirements",
   folder: "Folder",
+  suspectLinks: "Suspect links",
 } as const;
 
 /** Between the folder names of a Folder cell, "Parent / Child": the export writes it, the import splits on it. */

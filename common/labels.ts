@@ -24,6 +24,12 @@ export function requirementLabel(requirement: LabelledRequirement): string {
 /** What a requirement of a project the person may not browse in Jira is shown as (a link to it from a visible one). */
 export const RESTRICTED_REQUIREMENT = "Restricted requirement";
 
+/**
+ * Issue 34: how a suspect link is marked where it is listed (the exports' marker, the screens'
+ * tooltip): the requirement changed since the link was last reviewed.
+ */
+export const SUSPECT_MARKER = "⚠ Suspect";
+
 /** A requirement type in every picker that offers types: its name and prefix, "System (SYS)". */
 export function requirementTypeLabel(type: { name: string; prefix: string }): string {
   return type.prefix ? `${type.name} (${type.prefix})` : type.name;

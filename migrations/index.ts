@@ -18,6 +18,7 @@ import * as boundedReads from "./0022_bounded_reads.js";
 import * as lifecycleTokensAndRateLimits from "./0023_lifecycle_tokens_and_rate_limits.js";
 import * as reqifIdentifiers from "./0024_reqif_identifiers.js";
 import * as matrixLabelTrigrams from "./0028_matrix_label_trigrams.js";
+import * as suspectLinks from "./0025_suspect_links.js";
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ["0023_lifecycle_tokens_and_rate_limits", lifecycleTokensAndRateLimits],
   ["0024_reqif_identifiers", reqifIdentifiers],
   ["0028_matrix_label_trigrams", matrixLabelTrigrams],
+  ["0025_suspect_links", suspectLinks],
 ];

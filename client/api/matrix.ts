@@ -8,17 +8,21 @@ export type { MatrixExportResponse, MatrixResponse } from "../../common/schemas/
 export const MATRIX_WINDOW_ROWS = 200;
 
 export const matrixKeys = {
-  window: (projectId: number, filter: string, window: number) => ["matrix", projectId, filter, window] as const,
+  window: (projectId: number, filter: MatrixFilter, window: number) => ["matrix", projectId, filter.words, filter.suspect, window] as const,
 };
 
-const matrixWindowQuery = (projectId: number, filter: string, window: number) => ({
+/** What the server filters the matrix by: the words of 'Filter requirements', and 'Suspect links only' (issue 34). */
+export type MatrixFilter = { words: string; suspect: boolean };
+
+const matrixWindowQuery = (projectId: number, filter: MatrixFilter, window: number) => ({
   queryKey: matrixKeys.window(projectId, filter, window),
   queryFn: () =>
     api.get<MatrixResponse>("/api/requirement/matrix", {
       atlassian_project_id: projectId,
       offset: window * MATRIX_WINDOW_ROWS,
       limit: MATRIX_WINDOW_ROWS,
-      filter: filter || undefined,
+      filter: filter.words || undefined,
+      suspect: filter.suspect ? "true" : undefined,
     }),
 });
 
@@ -26,12 +30,12 @@ const matrixWindowQuery = (projectId: number, filter: string, window: number) =>
  * The matrix's first window: its total sizes the grid. While a new filter's answer is on its way
  * the previous one stays on screen.
  */
-export function useMatrixStart(projectId: number, filter: string) {
+export function useMatrixStart(projectId: number, filter: MatrixFilter) {
   return useQuery({ ...matrixWindowQuery(projectId, filter, 0), placeholderData: keepPreviousData });
 }
 
 /** The windows the grid has in view (window n holds rows n*200 to n*200+199), each asked for once. */
-export function useMatrixWindows(projectId: number, filter: string, windows: readonly number[]) {
+export function useMatrixWindows(projectId: number, filter: MatrixFilter, windows: readonly number[]) {
   return useQueries({ queries: windows.map((window) => matrixWindowQuery(projectId, filter, window)) });
 }
 

@@ -4,11 +4,13 @@ import { api } from "./client.js";
 import { usePagedList } from "./pages.js";
 import { becauseOf } from "./queryClient.js";
 import type { Attribute } from "../../common/schemas/attribute.js";
-import type { RequirementDetail, Revision } from "../../common/schemas/requirement.js";
+import type { RequirementDetail, RequirementLite, Revision, SuspectChange } from "../../common/schemas/requirement.js";
+import type { ReviewSuspectLinksInput, SuspectLink } from "../../common/schemas/suspectLinks.js";
 import { folderKeys } from "./folders.js";
 import { itemKeys } from "./items.js";
 
-export type { LinkedRequirement, RequirementDetail, Revision } from "../../common/schemas/requirement.js";
+export type { LinkedRequirement, RequirementDetail, RequirementLite, Revision, SuspectChange } from "../../common/schemas/requirement.js";
+export type { SuspectLink } from "../../common/schemas/suspectLinks.js";
 export type CustomAttribute = Attribute;
 /** A custom field's value: free text, or the chosen option's id. */
 export type AttributeValue = string | number;
@@ -132,5 +134,46 @@ export function useMoveRequirements(projectId: number) {
       failure: (error: Error, input: { requirements: number[] }) =>
         `There was a problem moving your ${requirementsNoun(input.requirements.length).toLowerCase()}: ${error.message}`,
     },
+  });
+}
+
+/** Issue 34: the change that made one of the requirement's links suspect, read when its marker is opened. */
+export function useSuspectChange(requirementId: number, link: Pick<SuspectLink, "link_type" | "target_id">, enabled: boolean) {
+  return useQuery({
+    queryKey: [...requirementKeys.detail(requirementId), "suspect-change", link.link_type, String(link.target_id)],
+    queryFn: () => api.get<SuspectChange>(`/api/requirement/${requirementId}/suspect-links/change`, { ...link }),
+    enabled,
+  });
+}
+
+/**
+ * Marks one suspect link reviewed, or all of the requirement's. The mark goes from both ends and
+ * from the lists, matrix and tree filters that show it, so every requirement query is refreshed.
+ */
+export function useReviewSuspectLinks(requirementId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReviewSuspectLinksInput) => api.post<unknown>(`/api/requirement/${requirementId}/suspect-links/review`, body),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: requirementKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ["matrix"] }),
+        queryClient.invalidateQueries({ queryKey: suspectRequirementKeys.all }),
+      ]),
+  });
+}
+
+export const suspectRequirementKeys = {
+  all: ["suspect-requirements"] as const,
+  ofProject: (projectId: number) => ["suspect-requirements", projectId] as const,
+};
+
+/** The tree's "Suspect links only" filter: the project's requirements with a suspect link (at most one page of 1000). */
+export function useSuspectRequirements(projectId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: suspectRequirementKeys.ofProject(projectId),
+    queryFn: async () =>
+      (await api.get<{ requirements: RequirementLite[] }>("/api/requirement", { atlassian_project_id: projectId, suspect: "true" })).requirements,
+    enabled,
   });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { numericIdSchema, projectParamSchema, requirementRefSchema, textError} from "./item.js";
 import { RequirementSnapshotSchema } from "./requirement.js";
 import { pageFields, pageQuerySchema } from "./paging.js";
+import { FrozenSuspectLinkSchema } from "./suspectLinks.js";
 
 export const BASELINE_NAME_MAX = 255;
 
@@ -17,6 +18,8 @@ export const COMPARED_FIELDS = [
   "issues",
   "contents",
   "attachments",
+  /** Issue 34: which of its links were suspect when the baseline was taken. */
+  "suspect_links",
 ] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
@@ -46,7 +49,7 @@ export const BaselineRevisionSchema = RequirementSnapshotSchema.omit({
   parent_folder_id: true,
   project: true,
   deleted: true,
-}).extend({ revision: z.number() });
+}).extend({ revision: z.number(), suspect_links: z.array(FrozenSuspectLinkSchema) });
 export type BaselineRevision = z.infer<typeof BaselineRevisionSchema>;
 
 /** GET /api/baseline/{id}: the baseline and one page of its requirements, by requirement id. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listWindowParams, projectParamSchema } from "./item.js";
+import { flagParamSchema } from "./requirement.js";
 import { RequirementTypeSchema } from "./requirementType.js";
 
 /** The requirement a matrix row is about: enough to label it (common/labels.ts) and name its type. */
@@ -18,7 +19,10 @@ export type MatrixRequirement = z.infer<typeof MatrixRequirementSchema>;
  */
 export const MatrixRowSchema = z.object({
   requirements: z.array(MatrixRequirementSchema),
-  issues: z.array(z.object({ atlassian_issue_id: z.string() })),
+  /** `suspect`: the requirement changed since this link was last reviewed (issue 34). */
+  issues: z.array(z.object({ atlassian_issue_id: z.string(), suspect: z.boolean() })),
+  /** Whether any of the requirement's links (to issues, pages or requirements) is suspect. */
+  has_suspect_links: z.boolean(),
 });
 export type MatrixRow = z.infer<typeof MatrixRowSchema>;
 
@@ -47,6 +51,8 @@ export const MatrixQuerySchema = z.object({
   ...listWindowParams(MATRIX_MAX_LIMIT, MATRIX_DEFAULT_LIMIT),
   /** 'Filter requirements': words that must all be in the requirement's label (ID and name), case-insensitive. */
   filter: z.string({ error: "Must be text" }).max(200, "Must be at most 200 characters").optional(),
+  /** Issue 34: only requirements with a suspect link. */
+  suspect: flagParamSchema,
 });
 export type MatrixQuery = z.input<typeof MatrixQuerySchema>;
 

@@ -12,6 +12,7 @@ import {
   requirementRefSchema,
   textError,
 } from "./item.js";
+import { SuspectLinkSchema } from "./suspectLinks.js";
 
 export const REQUIREMENT_NAME_MAX = 255;
 export const DISPLAY_ID_MAX = 50;
@@ -70,6 +71,8 @@ export const RequirementDetailSchema = z.object({
   project: z.number(),
   /** The edit form sends this back in PUT; a newer one on the server means someone else saved in between (409). */
   revision: z.number(),
+  /** Issue 34: its links whose requirement changed since they were last reviewed. */
+  suspect_links: z.array(SuspectLinkSchema),
 });
 export type RequirementDetail = z.infer<typeof RequirementDetailSchema>;
 
@@ -80,6 +83,10 @@ export const RequirementLiteSchema = RequirementListItemSchema.extend({
   project: z.number(),
   requirement_type_id: z.number(),
   level: z.number(),
+  /** Issue 34: whether any of its links is suspect. */
+  has_suspect_links: z.boolean(),
+  /** Listed by issue (atlassian_issue_id): whether its link to that issue is suspect. */
+  issue_link_suspect: z.boolean().optional(),
 });
 export type RequirementLite = z.infer<typeof RequirementLiteSchema>;
 export const RequirementsResponseSchema = z.object({
@@ -92,7 +99,8 @@ export const RequirementsResponseSchema = z.object({
 
 /** The most requirements one page of GET /api/requirement or /lite holds (also its default). */
 export const REQUIREMENT_LIST_LIMIT_MAX = 1000;
-const withDescriptionSchema = z
+/** A query parameter that is "true" or "false"; absent is false. */
+export const flagParamSchema = z
   .enum(["true", "false"], { error: "Must be true or false" })
   .optional()
   .transform((value) => value === "true");
@@ -107,7 +115,7 @@ const requirementListPage = {
     )
     .optional()
     .transform((value) => value ?? REQUIREMENT_LIST_LIMIT_MAX),
-  with_description: withDescriptionSchema,
+  with_description: flagParamSchema,
 };
 
 /**
@@ -136,17 +144,38 @@ export const RequirementSnapshotSchema = z.object({
 });
 export type RequirementSnapshot = z.infer<typeof RequirementSnapshotSchema>;
 
+/**
+ * The change that made a link suspect: the requirement that changed (this one or, for a
+ * requirement link, the other end), as it was before `since_revision` (null when it was created
+ * there) and as it is now.
+ */
+export const SuspectChangeSchema = z.object({
+  requirement_id: z.number(),
+  since_revision: z.number(),
+  before: RequirementSnapshotSchema.nullable(),
+  after: RequirementSnapshotSchema,
+});
+export type SuspectChange = z.infer<typeof SuspectChangeSchema>;
+
+
 export const REVISION_ACTIONS = ["created", "updated", "moved", "deleted"] as const;
 export type RevisionAction = (typeof REVISION_ACTIONS)[number];
 
-/** One line of the Activity list (GET /api/requirement/{id}/revision, newest first). */
+/** An Activity line that is no revision: someone marked a suspect link reviewed (issue 34). */
+export const REVIEWED_ACTION = "reviewed";
+
+/**
+ * One line of the Activity list (GET /api/requirement/{id}/revision, newest first): a revision, or
+ * a review of a suspect link (`reviewed`, at the revision the requirement had then, naming the link).
+ */
 export const RevisionSchema = z.object({
   revision: z.number(),
   created_at: z.string(),
   account_id: z.string(),
-  action: z.enum(REVISION_ACTIONS),
+  action: z.enum([...REVISION_ACTIONS, REVIEWED_ACTION]),
   /** Comma-separated field names, e.g. "name,description". */
   changed_fields: z.string(),
+  reviewed_link: SuspectLinkSchema.pick({ link_type: true, target_id: true }).optional(),
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 export const RevisionsResponseSchema = z.object({ revisions: z.array(RevisionSchema), ...pageFields });
@@ -262,6 +291,8 @@ export const RequirementsQuerySchema = z.object({
     .union([projectParamSchema, z.array(projectParamSchema)], { error: "Required" })
     .transform((value) => (Array.isArray(value) ? value : [value])),
   atlassian_issue_id: hostIdSchema.optional(),
+  /** Issue 34: only requirements with a suspect link. */
+  suspect: flagParamSchema,
   ...requirementListPage,
 });
 export const LITE_FILTER_REQUIRED = "Name the projects (atlassian_project_id) or the page (atlassian_content_id) whose requirements to list";

@@ -1,10 +1,12 @@
 import type { PageQuery } from "../../common/schemas/paging.js";
 import type { ComparedField, DiffStatus } from "../../common/schemas/baseline.js";
 import type { RequirementSnapshot } from "../../common/schemas/requirement.js";
+import type { FrozenSuspectLink } from "../../common/schemas/suspectLinks.js";
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
 import { snapshotFromStored } from "./revisionStore.js";
+import { FROZEN_SUSPECT_LINKS } from "./suspectLinkStore.js";
 
 export type BaselineRow = {
   baseline_id: number;
@@ -55,7 +57,8 @@ export type BaselineScopeFilter =
 /**
  * Freezes the current revision of every active requirement of the project in scope, in one
  * INSERT … SELECT inside the database: `requirements.revision` names the revision row that holds
- * the current state, so nothing is copied but four keys per requirement. Answers how many.
+ * the current state, so nothing is copied but four keys per requirement, and its suspect marks
+ * (issue 34; null for none, which most have). Answers how many.
  */
 export async function freezeCurrentRevisions(
   db: Db,
@@ -74,8 +77,8 @@ export async function freezeCurrentRevisions(
     bindings.push(scope.requirementIds);
   }
   const result = await db.raw(
-    `INSERT INTO baseline_revisions (tenant_id, baseline_id, requirement_id, revision)
-     SELECT r.tenant_id, ?, r.requirement_id, r.revision FROM requirements r
+    `INSERT INTO baseline_revisions (tenant_id, baseline_id, requirement_id, revision, suspect_links)
+     SELECT r.tenant_id, ?, r.requirement_id, r.revision, ${FROZEN_SUSPECT_LINKS} FROM requirements r
      WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL ${filter}`,
     bindings,
   );
@@ -127,7 +130,7 @@ export async function deleteBaseline(db: Db, tenantId: string, baselineId: numbe
   return deleted > 0;
 }
 
-export type FrozenRevision = { revision: number; snapshot: RequirementSnapshot };
+export type FrozenRevision = { revision: number; snapshot: RequirementSnapshot; suspectLinks: FrozenSuspectLink[] };
 
 /**
  * One page of what a baseline froze, in requirement id order: the page of pointers is cut from
@@ -140,20 +143,32 @@ export async function pageBaselineRevisions(
   page: { offset: number; limit: number },
 ): Promise<FrozenRevision[]> {
   const result = await db.raw(
-    `SELECT b.requirement_id, b.revision, s.snapshot
-     FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?
+    `SELECT b.requirement_id, b.revision, s.snapshot, b.suspect_links
+     FROM (SELECT requirement_id, revision, suspect_links FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?
            ORDER BY requirement_id OFFSET ? LIMIT ?) b
      JOIN requirement_revisions s ON s.tenant_id = ? AND s.requirement_id = b.requirement_id AND s.revision = b.revision
      ORDER BY b.requirement_id`,
     [tenantId, baselineId, page.offset, page.limit, tenantId],
   );
-  return (result.rows as Record<string, unknown>[]).map((row) => frozenRevision(Number(row.requirement_id), row.revision, row.snapshot)!);
+  return (result.rows as Record<string, unknown>[]).map(
+    (row) => frozenRevision(Number(row.requirement_id), row.revision, row.snapshot, row.suspect_links)!,
+  );
 }
 
-/** A revision row's number and whole snapshot; null where the requirement has no revision (not in that baseline). */
-function frozenRevision(requirementId: number, revision: unknown, snapshot: unknown): FrozenRevision | null {
+/**
+ * A revision row's number and whole snapshot, and the suspect marks frozen with it; null where
+ * the requirement has no revision (not in that baseline).
+ */
+function frozenRevision(requirementId: number, revision: unknown, snapshot: unknown, suspectLinks: unknown): FrozenRevision | null {
   if (revision === null || revision === undefined) return null;
-  return { revision: Number(revision), snapshot: snapshotFromStored(snapshot, requirementId) };
+  return {
+    revision: Number(revision),
+    snapshot: snapshotFromStored(snapshot, requirementId),
+    suspectLinks: asJson<FrozenSuspectLink[]>(suspectLinks, []).map((mark) => ({
+      ...mark,
+      target_id: mark.link_type === "requirement" ? Number(mark.target_id) : String(mark.target_id),
+    })),
+  };
 }
 
 /**
@@ -163,7 +178,7 @@ function frozenRevision(requirementId: number, revision: unknown, snapshot: unkn
  * compared by id alone, since the names they carry are those of the moment of the link.
  */
 const listOf = (snapshot: string, key: string) => `coalesce(${snapshot}->'${key}', '[]'::jsonb)`;
-const FIELD_EXPRESSIONS: Record<ComparedField, (snapshot: string) => string> = {
+const FIELD_EXPRESSIONS: Record<Exclude<ComparedField, "suspect_links">, (snapshot: string) => string> = {
   name: (s) => `${s}->'name'`,
   requirement_type_id: (s) => `${s}->'requirement_type'->'requirement_type_id'`,
   assigned_to: (s) => `${s}->'assigned_to'`,
@@ -203,17 +218,21 @@ export async function compareBaselines(
   baselineIds: [number, number],
   options: { includeUnchanged: boolean; offset: number; limit: number },
 ): Promise<RequirementDiffRow[]> {
-  const samePointer = options.includeUnchanged ? "" : "WHERE a.revision IS DISTINCT FROM b.revision";
+  // Suspect marks change without a revision (a review, a change at the link's other end): frozen beside the pointer, compared beside it.
+  const samePointer = options.includeUnchanged
+    ? ""
+    : "WHERE a.revision IS DISTINCT FROM b.revision OR a.suspect_links IS DISTINCT FROM b.suspect_links";
   const hideUnchanged = options.includeUnchanged ? "" : "WHERE d.status <> 'unchanged'";
   const result = await db.raw(
     `SELECT d.* FROM (
        SELECT p.requirement_id, p.revision1, p.revision2, s1.snapshot AS snapshot1, s2.snapshot AS snapshot2, c.changed_fields,
+         p.suspect1, p.suspect2,
          CASE WHEN p.revision1 IS NULL THEN 'added' WHEN p.revision2 IS NULL THEN 'removed'
               WHEN cardinality(c.changed_fields) = 0 THEN 'unchanged' ELSE 'changed' END AS status
        FROM (
-         SELECT requirement_id, a.revision AS revision1, b.revision AS revision2
-         FROM (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) a
-         FULL OUTER JOIN (SELECT requirement_id, revision FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) b
+         SELECT requirement_id, a.revision AS revision1, b.revision AS revision2, a.suspect_links AS suspect1, b.suspect_links AS suspect2
+         FROM (SELECT requirement_id, revision, suspect_links FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) a
+         FULL OUTER JOIN (SELECT requirement_id, revision, suspect_links FROM baseline_revisions WHERE tenant_id = ? AND baseline_id = ?) b
            USING (requirement_id)
          ${samePointer}
          ORDER BY requirement_id
@@ -224,7 +243,9 @@ export async function compareBaselines(
        LEFT JOIN requirement_revisions s2
          ON s2.tenant_id = ? AND s2.requirement_id = p.requirement_id AND s2.revision = p.revision2
        CROSS JOIN LATERAL (
-         SELECT CASE WHEN p.revision1 <> p.revision2 THEN ${changedFieldsSql} ELSE '{}'::text[] END AS changed_fields
+         SELECT CASE WHEN p.revision1 <> p.revision2 THEN ${changedFieldsSql} ELSE '{}'::text[] END
+           || CASE WHEN p.revision1 IS NOT NULL AND p.revision2 IS NOT NULL AND p.suspect1 IS DISTINCT FROM p.suspect2
+                   THEN ARRAY['suspect_links'] ELSE '{}'::text[] END AS changed_fields
        ) c
      ) d
      ${hideUnchanged}
@@ -238,8 +259,8 @@ export async function compareBaselines(
       requirement_id: requirementId,
       status: row.status as DiffStatus,
       changed_fields: asJson<string[]>(row.changed_fields, []) as ComparedField[],
-      before: frozenRevision(requirementId, row.revision1, row.snapshot1),
-      after: frozenRevision(requirementId, row.revision2, row.snapshot2),
+      before: frozenRevision(requirementId, row.revision1, row.snapshot1, row.suspect1),
+      after: frozenRevision(requirementId, row.revision2, row.snapshot2, row.suspect2),
     };
   });
 }

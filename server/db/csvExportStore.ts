@@ -47,8 +47,11 @@ export type ExportedRequirement = {
   components: string[];
   issues: string[];
   attributes: Record<string, string>;
-  /** Active linked requirements, either direction, by id. */
-  linked: { requirement_id: number; prefix: string; display_id: string | null; name: string; project_id: number }[];
+  /** Active linked requirements, either direction, by id; `suspect` when the link is (issue 34). */
+  linked: { requirement_id: number; prefix: string; display_id: string | null; name: string; project_id: number; suspect: boolean }[];
+  /** Its suspect links to issues and pages. */
+  suspectIssues: string[];
+  suspectContents: string[];
 };
 
 /**
@@ -106,13 +109,19 @@ export async function exportPage(
       })
       .where("l.tenant_id", tenantId)
       .whereNull("o.deleted_at")
-      .select(`l.${own} as owner`, "o.requirement_id", "t.prefix", "o.display_id", "o.name", "o.project_id");
-  const [components, issues, values, linksFrom, linksTo] = await Promise.all([
+      .select(`l.${own} as owner`, "o.requirement_id", "t.prefix", "o.display_id", "o.name", "o.project_id")
+      .select(
+        db.raw(`EXISTS (SELECT 1 FROM suspect_requirement_links x
+          WHERE x.tenant_id = l.tenant_id AND x.requirement_id = l.requirement_id AND x.linked_requirement_id = l.linked_requirement_id) AS suspect`),
+      );
+  const [components, issues, values, linksFrom, linksTo, suspectIssues, suspectContents] = await Promise.all([
     ofPage("requirement_components", ["atlassian_component_id"]),
     ofPage("requirement_issue_links", ["atlassian_issue_id"]),
     ofPage("requirement_attribute_values", ["attribute_id", "value"]),
     linkedVia("requirement_id", "linked_requirement_id"),
     linkedVia("linked_requirement_id", "requirement_id"),
+    ofPage("suspect_issue_links", ["atlassian_issue_id"]),
+    ofPage("suspect_content_links", ["atlassian_content_id"]),
   ]);
   const links = [...linksFrom, ...linksTo];
   const group = <T>(items: Record<string, unknown>[], key: string, pick: (item: Record<string, unknown>) => T) => {
@@ -134,7 +143,10 @@ export async function exportPage(
     display_id: item.display_id === null ? null : String(item.display_id),
     name: String(item.name),
     project_id: Number(item.project_id),
+    suspect: item.suspect === true,
   }));
+  const suspectIssuesOf = group(suspectIssues, "requirement_id", (item) => String(item.atlassian_issue_id));
+  const suspectContentsOf = group(suspectContents, "requirement_id", (item) => String(item.atlassian_content_id));
   return rows.map((row) => {
     const id = Number(row.requirement_id);
     return {
@@ -152,6 +164,8 @@ export async function exportPage(
       issues: issuesOf.get(id) ?? [],
       attributes: Object.fromEntries(valuesOf.get(id) ?? []),
       linked: (linksOf.get(id) ?? []).sort((a, b) => a.requirement_id - b.requirement_id),
+      suspectIssues: suspectIssuesOf.get(id) ?? [],
+      suspectContents: suspectContentsOf.get(id) ?? [],
     };
   });
 }

@@ -1,7 +1,8 @@
 import type { Db } from "./knex.js";
+import { HAS_SUSPECT_LINKS, ISSUE_LINK_SUSPECT } from "./suspectLinkStore.js";
 
 /** A window of the matrix: `limit` rows from `offset`, of the rows whose label holds every word. */
-export type MatrixWindow = { offset: number; limit: number; words: readonly string[] };
+export type MatrixWindow = { offset: number; limit: number; words: readonly string[]; suspect?: boolean };
 
 /**
  * The requirement's label as common/labels.ts writes it ("SYS-12: Name"), lower-cased, for the
@@ -65,13 +66,14 @@ export async function matrixWindowJson(
 ): Promise<{ rows: string; totalRows: number }> {
   // Without words neither the count nor the window's ids need more than requirements_in_project
   // (index-only); the columns are read for the window's rows alone, by primary key.
+  const suspect = window.suspect ? ` AND ${HAS_SUSPECT_LINKS}` : "";
   const matchingOf = (candidates: { sql: string; bindings: (string | number)[] }[]) => ({
     sql:
       window.words.length === 0
-        ? "FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL"
+        ? `FROM requirements r WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${suspect}`
         : `FROM requirements r
          JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
-         WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${candidates.map((candidate) => ` AND ${candidate.sql}`).join("")}${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`,
+         WHERE r.tenant_id = ? AND r.project_id = ? AND r.deleted_at IS NULL${suspect}${candidates.map((candidate) => ` AND ${candidate.sql}`).join("")}${window.words.map(() => ` AND strpos(${LABEL_SQL}, ?) > 0`).join("")}`,
     bindings: [tenantId, projectId, ...candidates.flatMap((candidate) => candidate.bindings), ...window.words],
   });
   const matching = matchingOf([]);
@@ -102,13 +104,14 @@ export async function matrixWindowJson(
             'prefix', t.prefix,
             'name', r.name,
             'requirement_type_id', r.requirement_type_id)),
-          'issues', COALESCE(l.issues, '[]'::json)
+          'issues', COALESCE(l.issues, '[]'::json),
+          'has_suspect_links', ${HAS_SUSPECT_LINKS}
         ) ORDER BY r.requirement_id), '[]'::json)::text
         FROM (${windowIds.sql}) w
         JOIN requirements r ON r.tenant_id = ? AND r.requirement_id = w.requirement_id
         JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
         LEFT JOIN LATERAL (
-          SELECT json_agg(json_build_object('atlassian_issue_id', il.atlassian_issue_id)
+          SELECT json_agg(json_build_object('atlassian_issue_id', il.atlassian_issue_id, 'suspect', ${ISSUE_LINK_SUSPECT})
                           ORDER BY il.created_at, il.atlassian_issue_id) AS issues
           FROM requirement_issue_links il
           WHERE il.tenant_id = r.tenant_id AND il.requirement_id = r.requirement_id
@@ -142,6 +145,9 @@ export type ExportRow = {
   name: string;
   typeName: string;
   issueIds: string[];
+  /** Of its issue links, those suspect (issue 34). */
+  suspectIssueIds: string[];
+  hasSuspectLinks: boolean;
 };
 
 /**
@@ -157,11 +163,13 @@ export async function matrixRowsPage(
 ): Promise<ExportRow[]> {
   const result = await db.raw(
     `SELECT r.requirement_id, r.display_id, t.prefix, r.name, t.name AS type_name,
-            COALESCE(l.issue_ids, '{}') AS issue_ids
+            COALESCE(l.issue_ids, '{}') AS issue_ids, COALESCE(l.suspect_issue_ids, '{}') AS suspect_issue_ids,
+            ${HAS_SUSPECT_LINKS} AS has_suspect_links
      FROM requirements r
      JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
      LEFT JOIN LATERAL (
-       SELECT array_agg(il.atlassian_issue_id ORDER BY il.created_at, il.atlassian_issue_id) AS issue_ids
+       SELECT array_agg(il.atlassian_issue_id ORDER BY il.created_at, il.atlassian_issue_id) AS issue_ids,
+         array_agg(il.atlassian_issue_id) FILTER (WHERE ${ISSUE_LINK_SUSPECT}) AS suspect_issue_ids
        FROM requirement_issue_links il
        WHERE il.tenant_id = r.tenant_id AND il.requirement_id = r.requirement_id
      ) l ON true
@@ -177,5 +185,7 @@ export async function matrixRowsPage(
     name: String(row.name),
     typeName: String(row.type_name),
     issueIds: (row.issue_ids as string[]).map(String),
+    suspectIssueIds: (row.suspect_issue_ids as string[]).map(String),
+    hasSuspectLinks: row.has_suspect_links === true,
   }));
 }

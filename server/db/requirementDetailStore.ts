@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
 import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
+import { SUSPECT_LINKS_JSON, type SuspectLinkRow, toSuspectLinkRow } from "./suspectLinkStore.js";
 
 /** A linked requirement as the detail lists it. */
 export type LinkedRequirementRow = Pick<
@@ -20,6 +21,7 @@ export type RequirementDetailRow = RequirementRow & {
   attachments: { original_file_name: string; uuid_file_name: string }[];
   /** Active requirements linked either way, by id. */
   linked: LinkedRequirementRow[];
+  suspectLinks: SuspectLinkRow[];
 };
 
 const toLinkedRow = (row: Record<string, unknown>): LinkedRequirementRow => ({
@@ -77,6 +79,7 @@ function detailStatement(db: Db, includeDeleted: boolean): Statement {
         `(SELECT json_agg(json_build_object('original_file_name', x.original_file_name, 'uuid_file_name', x.uuid_file_name) ORDER BY x.created_at, x.uuid_file_name) ${ids("attachments")} AND x.operation = 'attachment') AS attachments`,
       ),
       db.raw(LINKED),
+      db.raw(SUSPECT_LINKS_JSON),
     )
     .toSQL();
   const statement = {
@@ -160,6 +163,7 @@ export async function findRequirementDetails(
     ),
     attachments: asJson(row.attachments, []),
     linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
+    suspectLinks: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),
   }));
 }
 

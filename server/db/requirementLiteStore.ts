@@ -1,13 +1,22 @@
 /** Requirements without their relations: pickers, filters by project, issue or page, and locks. */
 import type { Db, Tx } from "./knex.js";
 import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
+import { HAS_SUSPECT_LINKS } from "./suspectLinkStore.js";
 
 export type RequirementFilter = {
   projectIds?: number[];
   issueId?: string;
   contentId?: string;
   requirementIds?: number[];
+  /** Only requirements with a suspect link (issue 34). */
+  suspect?: boolean;
 };
+
+/**
+ * A listed requirement: whether any of its links is suspect, and with an issue filter, whether
+ * its link to that issue is.
+ */
+export type RequirementListRow = RequirementRow & { hasSuspectLinks: boolean; issueLinkSuspect?: boolean };
 
 /** A page of a list: `limit` rows after the first `offset`. */
 export type ListPage = { offset: number; limit: number };
@@ -18,8 +27,8 @@ export async function listRequirements(
   tenantId: string,
   filter: RequirementFilter,
   page?: ListPage,
-): Promise<RequirementRow[]> {
-  const query = selectRequirements(db, tenantId);
+): Promise<RequirementListRow[]> {
+  const query = selectRequirements(db, tenantId).select(db.raw(`${HAS_SUSPECT_LINKS} AS has_suspect_links`));
   if (filter.projectIds) query.whereIn("r.project_id", filter.projectIds);
   if (filter.requirementIds) query.whereIn("r.requirement_id", filter.requirementIds);
   if (filter.issueId !== undefined) {
@@ -29,7 +38,14 @@ export async function listRequirements(
         .where("i.atlassian_issue_id", filter.issueId)
         .select(db.raw("1")),
     );
+    query.select(
+      db.raw(
+        "EXISTS (SELECT 1 FROM suspect_issue_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id AND x.atlassian_issue_id = ?) AS issue_link_suspect",
+        [filter.issueId],
+      ),
+    );
   }
+  if (filter.suspect) query.whereRaw(HAS_SUSPECT_LINKS);
   if (filter.contentId !== undefined) {
     query.whereExists(
       db("requirement_content_links as c")
@@ -40,8 +56,12 @@ export async function listRequirements(
   }
   query.orderBy([{ column: "r.project_id" }, { column: "r.requirement_id" }]);
   if (page) query.offset(page.offset).limit(page.limit);
-  const rows = await query;
-  return rows.map(toRow);
+  const rows: Record<string, unknown>[] = await query;
+  return rows.map((row) => ({
+    ...toRow(row),
+    hasSuspectLinks: row.has_suspect_links === true,
+    ...(row.issue_link_suspect === undefined ? {} : { issueLinkSuspect: row.issue_link_suspect === true }),
+  }));
 }
 
 export async function findRequirements(

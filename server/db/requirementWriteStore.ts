@@ -75,10 +75,15 @@ async function replaceValues(
   requirementId: number,
   values: string[],
 ): Promise<void> {
-  await tx(table).where({ tenant_id: tenantId, requirement_id: requirementId }).delete();
+  // Only what leaves the list goes: a link kept keeps its row, its created_at (the matrix's order)
+  // and its suspect mark (issue 34), which the row's delete would take along.
   const unique = [...new Set(values)];
+  await tx(table).where({ tenant_id: tenantId, requirement_id: requirementId }).whereNotIn(column, unique).delete();
   if (unique.length === 0) return;
-  await tx(table).insert(unique.map((value) => ({ tenant_id: tenantId, requirement_id: requirementId, [column]: value })));
+  await tx(table)
+    .insert(unique.map((value) => ({ tenant_id: tenantId, requirement_id: requirementId, [column]: value })))
+    .onConflict(["tenant_id", "requirement_id", column])
+    .ignore();
 }
 
 export const replaceComponents = (tx: Tx, tenantId: string, requirementId: number, ids: string[]) =>

@@ -100,3 +100,17 @@ export async function listRevisions(db: Db, tenantId: string, requirementId: num
     created_at: new Date(row.created_at),
   }));
 }
+
+/** The snapshots of the given revisions of one requirement, by revision (missing ones left out). */
+export async function findRevisionSnapshots(
+  db: Db,
+  tenantId: string,
+  requirementId: number,
+  revisions: number[],
+): Promise<Map<number, RequirementSnapshot>> {
+  const rows = await db("requirement_revisions")
+    .where({ tenant_id: tenantId, requirement_id: requirementId })
+    .whereIn("revision", revisions)
+    .select("revision", "snapshot");
+  return new Map(rows.map((row) => [Number(row.revision), snapshotFromStored(row.snapshot, requirementId)]));
+}

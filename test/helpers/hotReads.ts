@@ -18,6 +18,8 @@ export const HOT_READS: HotRead[] = [
   { name: "requirements of an issue", method: "get", path: `/api/requirement?${project}&atlassian_issue_id=${PROBE.issueId}` },
   { name: "requirements of a page", method: "get", path: `/api/requirement/lite?atlassian_content_id=${PROBE.contentId}` },
   { name: "lite list of a project", method: "get", path: `/api/requirement/lite?${project}` },
+  { name: "requirements with suspect links", method: "get", path: `/api/requirement?${project}&suspect=true` },
+  { name: "matrix window", method: "get", path: `/api/requirement/matrix?${project}&limit=200` },
   { name: "lite list by ids", method: "post", path: "/api/requirement/by-id/lite", body: { requirementIds: PROBE.requirementIds } },
   { name: "display_ids", method: "post", path: "/api/requirement/display_ids", body: { requirementIds: PROBE.requirementIds } },
   { name: "requirement types", method: "get", path: "/api/requirement/type" },

@@ -45,6 +45,8 @@ const SEEDED_TABLES = [
   "attributes",
   "requirement_attribute_values",
   "requirement_revisions",
+  "suspect_requirement_links",
+  "suspect_issue_links",
 ];
 
 export type RealisticTenant = TestTenant & { requirements: number; projects: number };
@@ -118,6 +120,16 @@ async function insertTenantRows(db: Db, bindings: Record<string, string | number
     FROM generate_series(0, :projects::int - 1) p, generate_series(1, 3) a`);
   await run(`INSERT INTO requirement_attribute_values (tenant_id, requirement_id, attribute_id, value)
     SELECT :tenant::uuid, i, (i - 1) / :perProject::int * 3 + 3, 'Team ' || (i % 9) FROM generate_series(1, :n::int) i`);
+  // Issue 34: the links of every requirement at revision 2 (w % 5 = 4, a fifth) are suspect since
+  // that revision. Chosen by id, not by a join: the tables have no statistics yet.
+  const changed = (id: string) => `((${id} - 1) % :perProject::int) % 5 = 4`;
+  await run(`INSERT INTO suspect_issue_links (tenant_id, requirement_id, atlassian_issue_id, since_revision, changed_by, changed_at)
+    SELECT l.tenant_id, l.requirement_id, l.atlassian_issue_id, 2, 'seed', now() FROM requirement_issue_links l
+    WHERE l.tenant_id = :tenant AND ${changed("l.requirement_id")}`);
+  await run(`INSERT INTO suspect_requirement_links (tenant_id, requirement_id, linked_requirement_id, changed_requirement_id, since_revision, changed_by, changed_at)
+    SELECT l.tenant_id, l.requirement_id, l.linked_requirement_id,
+      CASE WHEN ${changed("l.requirement_id")} THEN l.requirement_id ELSE l.linked_requirement_id END, 2, 'seed', now()
+    FROM requirement_links l WHERE l.tenant_id = :tenant AND (${changed("l.requirement_id")} OR ${changed("l.linked_requirement_id")})`);
   await run(`INSERT INTO requirement_revisions (tenant_id, requirement_id, revision, account_id, action, changed_fields, snapshot)
     SELECT :tenant::uuid, r.requirement_id, v, 'seed', CASE WHEN v = 1 THEN 'created' ELSE 'updated' END,
            CASE WHEN v = 1 THEN '{}'::text[] ELSE '{name}'::text[] END,

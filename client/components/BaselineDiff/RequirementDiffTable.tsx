@@ -7,6 +7,7 @@ import type { BaselineRevision, RequirementDiff } from "../../api/baselines.js";
 import { useIssuesByIds, useProjectComponents, useStatus } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { UserName } from "../RequirementDetail/UserName.js";
+import { suspectTargetText } from "../SuspectLinks/suspectTargetText.js";
 import { type DiffPart, wordDiff } from "./wordDiff.js";
 
 /** Spec section 2: the rows of each requirement's diff table, under the names the screen shows. */
@@ -21,6 +22,7 @@ const FIELD_LABELS: ReadonlyArray<[ComparedField, string]> = [
   ["issues", "Linked Issues"],
   ["contents", "Linked Confluence Content"],
   ["attachments", "Attachments"],
+  ["suspect_links", "Suspect links"],
 ];
 /** Spec section 4: Global Requirements have no assignee, status or components. */
 const PROJECT_ONLY_FIELDS = new Set<ComparedField>(["assigned_to", "status", "components"]);
@@ -102,7 +104,7 @@ function DescriptionDiff({ before, after }: { before: string; after: string }) {
 }
 
 /** Removed words struck through in red, added words underlined in green. */
-function Marked({ parts }: { parts: DiffPart[] }) {
+export function Marked({ parts }: { parts: DiffPart[] }) {
   return parts.map((part, index) => {
     const key = `${index}-${part.kind}`;
     if (part.kind === "removed") {
@@ -169,6 +171,8 @@ function FieldValue({
       return list(revision.contents.map((content) => `Page ${content.atlassian_content_id}`));
     case "attachments":
       return list(revision.attachments.map((attachment) => attachment.original_file_name));
+    case "suspect_links":
+      return list(revision.suspect_links.map((mark) => `${suspectTargetText(mark)} (since revision ${mark.since_revision})`));
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssue, useIssuesByIds } from "../../api/jira/issues.js";
 import { useHost } from "../../host/index.js";
@@ -5,6 +6,8 @@ import { useHost } from "../../host/index.js";
 export type LinkedIssuesProps = {
   /** The requirement's `issues[].atlassian_issue_id`, in its order. */
   issueIds: readonly string[];
+  /** Shown after an issue's summary: the requirement detail's suspect-link marker (issue 34). */
+  markerOf?: (issueId: string) => ReactNode;
 };
 
 /**
@@ -12,7 +15,7 @@ export type LinkedIssuesProps = {
  * summary. The issues are looked up 50 ids a request with 10 requests in flight, so a requirement
  * linked to 500 issues costs 10 searches, not 500 calls.
  */
-export function LinkedIssues({ issueIds }: LinkedIssuesProps) {
+export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
   const host = useHost();
   const issues = useIssuesByIds(issueIds);
   if (issueIds.length === 0) return <p>None</p>;
@@ -21,15 +24,24 @@ export function LinkedIssues({ issueIds }: LinkedIssuesProps) {
   return (
     <ul aria-label="Linked Issues" style={{ listStyle: "none", margin: 0, padding: 0 }}>
       {issueIds.map((issueId) => (
-        <LinkedIssueRow key={issueId} issueId={issueId} issue={issues.data.get(issueId)} open={host.navigateToIssue} />
+        <LinkedIssueRow key={issueId} issueId={issueId} issue={issues.data.get(issueId)} open={host.navigateToIssue} marker={markerOf?.(issueId)} />
       ))}
     </ul>
   );
 }
 
-function LinkedIssueRow({ issueId, issue, open }: { issueId: string; issue: JiraIssue | undefined; open: (key: string) => void }) {
+function LinkedIssueRow({
+  issueId,
+  issue,
+  open,
+  marker,
+}: { issueId: string; issue: JiraIssue | undefined; open: (key: string) => void; marker: ReactNode }) {
   if (!issue) {
-    return <li style={{ padding: "4px 0", color: "#626f86" }}>Issue {issueId} is no longer available in Jira</li>;
+    return (
+      <li style={{ padding: "4px 0", color: "#626f86" }}>
+        Issue {issueId} is no longer available in Jira {marker}
+      </li>
+    );
   }
   const type = issue.fields.issuetype;
   return (
@@ -45,6 +57,7 @@ function LinkedIssueRow({ issueId, issue, open }: { issueId: string; issue: Jira
         {issue.key}
       </a>
       <span>{issue.fields.summary}</span>
+      {marker}
     </li>
   );
 }

@@ -7,11 +7,12 @@ import { formatDate } from "../../format/date.js";
 import { type Revision, useRequirementRevisions } from "../../api/requirements.js";
 import { ACTIVITY_LOAD_ERROR } from "../../api/loadErrors.js";
 import { UserName } from "../RequirementDetail/UserName.js";
+import { suspectTargetText } from "../SuspectLinks/suspectTargetText.js";
 import { changedFieldsText } from "./changedFieldsText.js";
 
-/** Newest first: what changed last is what a reader looks for. */
+/** Newest first: what changed last is what a reader looks for (a review after the revision it reviewed). */
 export function revisionsNewestFirst(revisions: readonly Revision[]): Revision[] {
-  return [...revisions].sort((left, right) => right.revision - left.revision);
+  return [...revisions].sort((left, right) => right.revision - left.revision || right.created_at.localeCompare(left.created_at));
 }
 
 /** Spec section 2, Activity: revision number, date, user, action, changed fields. */
@@ -58,14 +59,18 @@ export function ActivityTable({ revisions }: { revisions: readonly Revision[] })
       </thead>
       <tbody>
         {revisions.map((revision) => (
-          <tr key={revision.revision}>
+          <tr key={`${revision.revision}-${revision.action}-${revision.created_at}`}>
             <td style={cell}>{revision.revision}</td>
             <td style={cell}>{formatDate(revision.created_at)}</td>
             <td style={cell}>
               <UserName accountId={revision.account_id} />
             </td>
             <td style={cell}>{revision.action}</td>
-            <td style={cell}>{changedFieldsText(revision.changed_fields)}</td>
+            <td style={cell}>
+              {revision.reviewed_link
+                ? `Suspect link to ${suspectTargetText(revision.reviewed_link)} marked as reviewed`
+                : changedFieldsText(revision.changed_fields)}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import DynamicTable from "@atlaskit/dynamic-table";
 import Heading from "@atlaskit/heading";
 import SectionMessage from "@atlaskit/section-message";
@@ -23,7 +24,7 @@ const HEAD = {
  * Confluence as the app. A page Confluence does not answer for (deleted, hidden from the app, or
  * outside the space filter) stays listed by its id.
  */
-export function LinkedContent({ contentIds }: { contentIds: readonly string[] }) {
+export function LinkedContent({ contentIds, markerOf }: { contentIds: readonly string[]; markerOf?: (contentId: string) => ReactNode }) {
   const user = useCurrentUser();
   const installed = user.data?.installed_on_confluence === true;
   const details = useContentDetails(contentIds, installed);
@@ -46,9 +47,12 @@ export function LinkedContent({ contentIds }: { contentIds: readonly string[] })
               {
                 key: "title",
                 content: (
-                  <a href={content?.url || contentUrl(siteUrl, contentId)} target="_blank" rel="noopener noreferrer">
-                    {content?.title ?? `Confluence page ${contentId}`}
-                  </a>
+                  <>
+                    <a href={content?.url || contentUrl(siteUrl, contentId)} target="_blank" rel="noopener noreferrer">
+                      {content?.title ?? `Confluence page ${contentId}`}
+                    </a>{" "}
+                    {markerOf?.(contentId)}
+                  </>
                 ),
               },
               { key: "updated", content: formatDate(content?.last_updated) },

@@ -7,7 +7,9 @@ import type { ReactNode } from "react";
 import { useProjectComponents, useStatus, useJiraUser } from "../../api/jira/index.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useAttributes } from "../../api/attributes.js";
-import { type RequirementDetail as Detail, type LinkedRequirement, useRequirement } from "../../api/requirements.js";
+import { type RequirementDetail as Detail, type LinkedRequirement, type SuspectLink, useRequirement } from "../../api/requirements.js";
+import { SuspectLinksSummary, SuspectMarker } from "../SuspectLinks/SuspectLinks.js";
+import { suspectMarkOf } from "../SuspectLinks/suspectTargetText.js";
 import { formatDate } from "../../format/date.js";
 import { useRequirementHref } from "../../hooks/useRequirementHref.js";
 import { Attachments } from "../Attachments/Attachments.js";
@@ -59,6 +61,9 @@ export function RequirementDetailView({
 }: Omit<RequirementDetailProps, "requirementId"> & { detail: Detail }) {
   // Links, as linked issues are, that open in the app and, in a new tab, on the requirement's Jira page.
   const hrefOf = useRequirementHref();
+  const marker = (linkType: SuspectLink["link_type"], targetId: string | number, linkLabel: string) => (
+    <SuspectMarker requirementId={detail.requirement_id} mark={suspectMarkOf(detail.suspect_links, linkType, targetId)} linkLabel={linkLabel} />
+  );
   return (
     <article aria-label={requirementLabel(detail)}>
       <div
@@ -81,6 +86,7 @@ export function RequirementDetailView({
           </Button>
         </div>
       </div>
+      <SuspectLinksSummary requirementId={detail.requirement_id} marks={detail.suspect_links} />
       <DetailsTable detail={detail} />
       <section style={section}>
         <Heading size="small">Description</Heading>
@@ -107,7 +113,8 @@ export function RequirementDetailView({
                   >
                     {requirementLabel(linked)}
                   </a>
-                )}
+                )}{" "}
+                {marker("requirement", linked.requirement_id, linked.restricted ? RESTRICTED_REQUIREMENT : requirementLabel(linked))}
               </li>
             ))}
           </ul>
@@ -115,9 +122,15 @@ export function RequirementDetailView({
       </section>
       <section style={section}>
         <Heading size="small">Linked Issues</Heading>
-        <LinkedIssues issueIds={detail.issues.map((issue) => String(issue.atlassian_issue_id))} />
+        <LinkedIssues
+          issueIds={detail.issues.map((issue) => String(issue.atlassian_issue_id))}
+          markerOf={(issueId) => marker("issue", issueId, `issue ${issueId}`)}
+        />
       </section>
-      <LinkedContent contentIds={detail.contents.map((content) => content.atlassian_content_id)} />
+      <LinkedContent
+        contentIds={detail.contents.map((content) => content.atlassian_content_id)}
+        markerOf={(contentId) => marker("content", contentId, `page ${contentId}`)}
+      />
       <div style={section}>
         <Heading size="small">Attachments</Heading>
         <Attachments requirementId={detail.requirement_id} attachments={detail.attachments} />

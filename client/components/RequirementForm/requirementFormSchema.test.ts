@@ -47,6 +47,7 @@ const detail: RequirementDetail = {
   parent_folder_id: null,
   project: 10000,
   revision: 3,
+  suspect_links: [],
 };
 
 describe("the requirement form", () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { requirementIdLabel } from "../../../common/labels.js";
+import { requirementIdLabel, SUSPECT_MARKER } from "../../../common/labels.js";
 import type { Host } from "../../host/types.js";
 import { requirementPageUrl } from "../../../common/requirementLink.js";
 import type { IssueContext } from "./issueContext.js";
@@ -54,6 +54,9 @@ export function IssuePanel({
         <p className="rm-muted">No requirements are linked to this issue.</p>
       )}
       {state.status === "ready" && state.requirements.length > 0 && (
+        <SuspectNote count={state.requirements.filter((requirement) => requirement.issue_link_suspect).length} />
+      )}
+      {state.status === "ready" && state.requirements.length > 0 && (
         <table className="rm-table" aria-label="Linked requirements">
           <thead>
             <tr>
@@ -79,6 +82,12 @@ export function IssuePanel({
                     <a href={href} target="_blank" rel="noopener noreferrer">
                       {requirement.name}
                     </a>
+                    {requirement.issue_link_suspect ? (
+                      <span className="rm-suspect" title="Changed since its link to this issue was last reviewed">
+                        {" "}
+                        {SUSPECT_MARKER}
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               );
@@ -90,5 +99,15 @@ export function IssuePanel({
         Edit
       </button>
     </section>
+  );
+}
+
+/** Issue 34: how many of the issue's requirements changed since their link to it was last reviewed. */
+function SuspectNote({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <p className="rm-suspect-note" role="status">
+      {count === 1 ? "1 requirement changed" : `${count} requirements changed`} since the link to this issue was last reviewed.
+    </p>
   );
 }

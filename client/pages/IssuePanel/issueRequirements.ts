@@ -2,7 +2,15 @@ import { api } from "../../api/client.js";
 import { type IssueContext, linkableProjectIds } from "./issueContext.js";
 
 /** A requirement as GET /api/requirement lists it (spec section 3, requirement list item). */
-export type IssueRequirement = { requirement_id: number; prefix: string; display_id?: string | null; name: string; project?: number };
+export type IssueRequirement = {
+  requirement_id: number;
+  prefix: string;
+  display_id?: string | null;
+  name: string;
+  project?: number;
+  /** Issue 34: the requirement changed since its link to this issue was last reviewed. */
+  issue_link_suspect?: boolean;
+};
 
 type RequirementList = { requirements: IssueRequirement[] } | IssueRequirement[];
 const listOf = (body: RequirementList) => (Array.isArray(body) ? body : body.requirements);

@@ -27,6 +27,7 @@ const SectionMessage = lazy(() => import("@atlaskit/section-message"));
 // Only a read-only project's buttons carry a tooltip: the first screen of an editable one does without it.
 const Tooltip = lazy(() => import("@atlaskit/tooltip"));
 const NotFound = lazyNamed(() => import("../../components/NotFound/NotFound.js"), "NotFound");
+const SuspectRequirementList = lazyNamed(() => import("../../components/SuspectLinks/SuspectRequirementList.js"), "SuspectRequirementList");
 const loading = <Spinner size="large" label="Loading" />;
 
 export const EMPTY_STATE_TEXT = 'Create your first requirement by clicking the "New requirement" button above';
@@ -56,6 +57,8 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const selectedRequirements = useSelectedRequirements();
   const { navigate, redirect, setFolderOpen, setSelectedRequirements } = useAppActions();
   const [dialog, setDialog] = useState<RequirementsDialog | undefined>();
+  // Issue 34: the tree filtered to requirements with suspect links.
+  const [suspectOnly, setSuspectOnly] = useState(false);
   const access = useProjectAccess(projectId).data;
   const readOnly = access?.edit === false;
   const tree = useTreeRows(projectId, openFolders);
@@ -158,15 +161,29 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
                 Delete
               </ChangeButton>
             </div>
-            <RequirementTree
-              rows={tree.rows}
-              current={current}
-              checked={selectedRequirements}
-              onToggleFolder={setFolderOpen}
-              onToggleCheck={toggleChecked}
-              onOpen={openRow}
-              onRowsInView={tree.showRows}
-            />
+            <label style={{ display: "flex", alignItems: "center", gap: token("space.050"), marginBottom: token("space.100") }}>
+              <input type="checkbox" checked={suspectOnly} onChange={(event) => setSuspectOnly(event.currentTarget.checked)} />
+              Suspect links only
+            </label>
+            {suspectOnly ? (
+              <Suspense fallback={loading}>
+                <SuspectRequirementList
+                  projectId={projectId}
+                  currentRequirementId={current.requirementId}
+                  onOpen={(requirement) => navigate({ projectId, tab: "requirements", requirementId: requirement.requirement_id })}
+                />
+              </Suspense>
+            ) : (
+              <RequirementTree
+                rows={tree.rows}
+                current={current}
+                checked={selectedRequirements}
+                onToggleFolder={setFolderOpen}
+                onToggleCheck={toggleChecked}
+                onOpen={openRow}
+                onRowsInView={tree.showRows}
+              />
+            )}
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>
             <Suspense fallback={loading}>

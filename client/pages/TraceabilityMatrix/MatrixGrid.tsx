@@ -5,12 +5,13 @@ import Tooltip from "@atlaskit/tooltip";
 import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
+import { SUSPECT_MARKER } from "../../../common/labels.js";
 import type { MatrixRow } from "../../../common/schemas/matrix.js";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssue, lookupIssues } from "../../api/jira/issues.js";
 import type { JiraIssueType } from "../../api/jira/projectData.js";
-import { MATRIX_WINDOW_ROWS, useMatrixWindows } from "../../api/matrix.js";
+import { MATRIX_WINDOW_ROWS, type MatrixFilter, useMatrixWindows } from "../../api/matrix.js";
 import { useHost } from "../../host/index.js";
 import { idOf, issuesOfType, linkedIssueIds, lozengeAppearance, requirementOf, windowsInView } from "./matrixView.js";
 
@@ -19,7 +20,7 @@ const ESTIMATED_ROW_HEIGHT = 40;
 type MatrixGridProps = {
   projectId: number;
   /** The filter the server applies; `totalRows` is how many rows it leaves. */
-  filter: string;
+  filter: MatrixFilter;
   totalRows: number;
   requirementTypes: readonly RequirementType[];
   headings: readonly string[];
@@ -71,7 +72,7 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
       const answer = windowAnswers[n];
       const ids = linkedIssueIds(answer?.data?.rows ?? []);
       return {
-        queryKey: ["jira", "issues", "matrix", projectId, filter, window, answer?.dataUpdatedAt ?? 0],
+        queryKey: ["jira", "issues", "matrix", projectId, filter.words, filter.suspect, window, answer?.dataUpdatedAt ?? 0],
         queryFn: () => lookupIssues(host, ids),
         enabled: ids.length > 0,
         retry: false,
@@ -131,16 +132,32 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
                   aria-rowindex={virtualRow.index + 2}
                   style={placement}
                 >
-                  <td style={cellStyle}>{idOf(requirement)}</td>
+                  <td style={cellStyle}>
+                    {idOf(requirement)}
+                    {row.has_suspect_links ? (
+                      <Tooltip content="A link of this requirement is suspect: it changed since the link was last reviewed">
+                        <span style={suspectStyle}> {SUSPECT_MARKER}</span>
+                      </Tooltip>
+                    ) : null}
+                  </td>
                   <td style={cellStyle}>{requirement.name}</td>
                   <td style={cellStyle}>{typeNames.get(requirement.requirement_type_id) ?? ""}</td>
-                  {issueTypes.map((type) => (
-                    <td key={type.id} style={cellStyle}>
-                      {issuesOfType(row, type.id, issues.byId).map((issue) => (
-                        <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} />
-                      ))}
-                    </td>
-                  ))}
+                  {issueTypes.map((type) => {
+                    const entries = issuesOfType(row, type.id, issues.byId);
+                    const suspectIds = suspectIssueIds(row);
+                    const isSuspect = entries.some((issue) => suspectIds.has(issue.id));
+                    return (
+                      <td
+                        key={type.id}
+                        data-suspect={isSuspect ? "true" : undefined}
+                        style={isSuspect ? { ...cellStyle, background: token("color.background.warning") } : cellStyle}
+                      >
+                        {entries.map((issue) => (
+                          <IssueEntry key={issue.id} issue={issue} siteUrl={siteUrl} suspect={suspectIds.has(issue.id)} />
+                        ))}
+                      </td>
+                    );
+                  })}
                 </tr>
               );
             })}
@@ -151,7 +168,12 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
   );
 }
 
-function IssueEntry({ issue, siteUrl }: { issue: JiraIssue; siteUrl: string }) {
+const suspectStyle = { color: token("color.text.warning"), fontWeight: 600, whiteSpace: "nowrap" as const };
+
+/** The row's issues whose link is suspect (issue 34). */
+const suspectIssueIds = (row: MatrixRow) => new Set(row.issues.filter((issue) => issue.suspect).map((issue) => issue.atlassian_issue_id));
+
+function IssueEntry({ issue, siteUrl, suspect }: { issue: JiraIssue; siteUrl: string; suspect: boolean }) {
   const status = issue.fields.status;
   return (
     <div style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: token("space.050"), padding: "2px 0" }}>
@@ -159,6 +181,11 @@ function IssueEntry({ issue, siteUrl }: { issue: JiraIssue; siteUrl: string }) {
         {issue.key}
       </a>
       <span>{issue.fields.summary}</span>
+      {suspect ? (
+        <Tooltip content="The requirement changed since this link was last reviewed">
+          <span style={suspectStyle}>{SUSPECT_MARKER}</span>
+        </Tooltip>
+      ) : null}
       {status ? (
         <Tooltip content={status.name}>
           <Lozenge appearance={lozengeAppearance(status.statusCategory?.key)}>{status.name}</Lozenge>

@@ -1,3 +1,4 @@
+import Checkbox from "@atlaskit/checkbox";
 import Select from "@atlaskit/select";
 import Spinner from "@atlaskit/spinner";
 import Textfield from "@atlaskit/textfield";
@@ -7,7 +8,7 @@ import { filterWords } from "../../../common/schemas/matrix.js";
 import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
-import { useMatrixStart } from "../../api/matrix.js";
+import { type MatrixFilter, useMatrixStart } from "../../api/matrix.js";
 import { useProjectId } from "../../state/AppState.js";
 import { ExportMenu } from "./ExportMenu.js";
 import { MatrixGrid } from "./MatrixGrid.js";
@@ -36,10 +37,11 @@ function MatrixScreen({ projectId }: { projectId: number }) {
     const timer = setTimeout(() => setAppliedFilter(words), FILTER_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [filter]);
-  const matrix = useMatrixStart(projectId, appliedFilter);
+  const [suspectOnly, setSuspectOnly] = useState(false);
+  const matrix = useMatrixStart(projectId, { words: appliedFilter, suspect: suspectOnly });
   // While a new filter's first window is on its way the grid keeps showing the last answered filter.
-  const answeredFilter = useRef("");
-  if (!matrix.isPlaceholderData && matrix.data) answeredFilter.current = appliedFilter;
+  const answeredFilter = useRef<MatrixFilter>({ words: "", suspect: false });
+  if (!matrix.isPlaceholderData && matrix.data) answeredFilter.current = { words: appliedFilter, suspect: suspectOnly };
   const shownFilter = answeredFilter.current;
   const [hidden, setHidden] = useState<string[]>(() => loadHiddenColumns(localStorage, projectId));
   const columns: JiraIssueType[] = (issueTypes.data ?? []).filter((type) => !hidden.includes(type.id));
@@ -58,7 +60,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
     console.error("The traceability matrix could not be loaded", matrix.error);
     return null;
   }
-  if (matrix.data.total_rows === 0 && shownFilter === "") return <p>{EMPTY_MATRIX_TEXT}</p>;
+  if (matrix.data.total_rows === 0 && shownFilter.words === "" && !shownFilter.suspect) return <p>{EMPTY_MATRIX_TEXT}</p>;
 
   return (
     <div>
@@ -85,6 +87,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
             menuPortalTarget={document.body}
           />
         </div>
+        <Checkbox label="Suspect links only" isChecked={suspectOnly} onChange={(event) => setSuspectOnly(event.currentTarget.checked)} />
         <ExportMenu projectId={projectId} issueTypeIds={columns.map((type) => type.id)} />
       </div>
       {issueTypes.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
@@ -92,7 +95,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
         <p>{NO_HITS_TEXT}</p>
       ) : (
         <MatrixGrid
-          key={shownFilter}
+          key={`${shownFilter.suspect}|${shownFilter.words}`}
           projectId={projectId}
           filter={shownFilter}
           totalRows={matrix.data.total_rows}

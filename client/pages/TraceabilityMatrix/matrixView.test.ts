@@ -13,7 +13,8 @@ import {
 
 const row = (requirement_id: number, name: string, issueIds: string[], display_id: string | null = null): MatrixRow => ({
   requirements: [{ requirement_id, display_id, prefix: "SYS", name, requirement_type_id: 3 }],
-  issues: issueIds.map((atlassian_issue_id) => ({ atlassian_issue_id })),
+  issues: issueIds.map((atlassian_issue_id) => ({ atlassian_issue_id, suspect: false })),
+  has_suspect_links: false,
 });
 
 const issue = (id: string, typeId: string): JiraIssue => ({

@@ -156,10 +156,23 @@ describe("GET /api/requirement/export", () => {
     const rows: string[][] = parseCsv(text, { bom: true });
     const plainId = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, name: "Plain" }).first("requirement_id");
     expect(rows).toEqual([
-      ["ID", "Name", "Description", "Type", "Status", "Assignee", "Component/s", "Component/s", "Linked issues", "Linked requirements", "Folder"],
-      ["SYS-X-1", "'=cmd|calc", 'a, "b"\nc', "System", "Done", "", "Dosing", "Alarms", "", `SW-${linked.body.requirement_id}: Pump driver`, ""],
-      [`SYS-${plainId.requirement_id}`, "Plain", "", "System", "", "", "", "", "", "", ""],
-      [`SW-${linked.body.requirement_id}`, "Pump driver", "", "Software", "", "User 557058:dana", "", "", "", "SYS-X-1: =cmd|calc", ""],
+      [
+        "ID",
+        "Name",
+        "Description",
+        "Type",
+        "Status",
+        "Assignee",
+        "Component/s",
+        "Component/s",
+        "Linked issues",
+        "Linked requirements",
+        "Folder",
+        "Suspect links",
+      ],
+      ["SYS-X-1", "'=cmd|calc", 'a, "b"\nc', "System", "Done", "", "Dosing", "Alarms", "", `SW-${linked.body.requirement_id}: Pump driver`, "", ""],
+      [`SYS-${plainId.requirement_id}`, "Plain", "", "System", "", "", "", "", "", "", "", ""],
+      [`SW-${linked.body.requirement_id}`, "Pump driver", "", "Software", "", "User 557058:dana", "", "", "", "SYS-X-1: =cmd|calc", "", ""],
     ]);
 
     const elsewhere = await request(ctx.app).get("/api/requirement/export?atlassian_project_id=10003").set("Authorization", otherAuth);

@@ -87,11 +87,16 @@ describe("GET /api/requirement/matrix", () => {
         requirements: [
           { requirement_id: brakingId, display_id: "BRK-1", prefix: "SYS", name: "Braking distance", requirement_type_id: types.SYS },
         ],
-        issues: [{ atlassian_issue_id: "20001" }, { atlassian_issue_id: "20002" }],
+        issues: [
+          { atlassian_issue_id: "20001", suspect: false },
+          { atlassian_issue_id: "20002", suspect: false },
+        ],
+        has_suspect_links: false,
       },
       {
         requirements: [expect.objectContaining({ requirement_id: lonely, name: "Nobody tests this yet", display_id: null })],
         issues: [],
+        has_suspect_links: false,
       },
     ]);
     const typeIds = body.requirement_types.map((type) => type.requirement_type_id);
@@ -108,7 +113,11 @@ describe("GET /api/requirement/matrix", () => {
     const res = await getMatrix(tenant, 0);
     expect(res.status).toBe(200);
     expect(res.body.rows).toEqual([
-      { requirements: [expect.objectContaining({ requirement_id: global, name: "Everything is audited" })], issues: [{ atlassian_issue_id: "30001" }] },
+      {
+        requirements: [expect.objectContaining({ requirement_id: global, name: "Everything is audited" })],
+        issues: [{ atlassian_issue_id: "30001", suspect: false }],
+        has_suspect_links: false,
+      },
     ]);
   });
 
@@ -138,7 +147,7 @@ describe("GET /api/requirement/matrix", () => {
 
     const window = await getMatrix(tenant, PROJECT, { offset: 1100, limit: 50 });
     expect(rowIds(window.body)).toEqual(ids.slice(1100, 1150));
-    expect(window.body.rows[0].issues).toEqual([{ atlassian_issue_id: "41100" }]);
+    expect(window.body.rows[0].issues).toEqual([{ atlassian_issue_id: "41100", suspect: false }]);
 
     const widest = await getMatrix(tenant, PROJECT, { limit: 1000, offset: 200 });
     expect(widest.body.rows).toHaveLength(1000);

@@ -87,6 +87,7 @@ describe("creating a requirement", () => {
       parent_folder_id: folder.body.folder_id,
       project: PROJECT,
       revision: 1,
+      suspect_links: [],
     });
     expect(await read(res.body.requirement_id)).toEqual(res.body);
     const revisions = await revisionsOf(res.body.requirement_id);
@@ -488,6 +489,7 @@ describe("reading requirements", () => {
       project: 0,
       requirement_type_id: types.BR,
       level: 1,
+      has_suspect_links: false,
     });
     expect(res.body).toMatchObject({ offset: 0, limit: 1000, has_more: false });
 

@@ -18,8 +18,11 @@ import {
   REVISION_PAGE_MAX,
   RevisionsQuerySchema,
   RevisionsResponseSchema,
+  SuspectChangeSchema,
   UpdateRequirementSchema,
 } from "../../../common/schemas/requirement.js";
+import { ReviewSuspectLinksSchema, SuspectChangeQuerySchema } from "../../../common/schemas/suspectLinks.js";
+import { reviewSuspectLinks, suspectChange } from "../../services/suspectLinks/suspectLinks.js";
 import { SEARCH_LIMIT_MAX } from "../../../common/constants.js";
 import { RequirementSearchQuerySchema, RequirementSearchResponseSchema } from "../../../common/schemas/requirementSearch.js";
 import type { AppDeps } from "../../deps.js";
@@ -116,6 +119,19 @@ export const docs: ApiRouteDoc[] = [
     response: RequirementDetailSchema,
   },
   {
+    method: "post",
+    path: `${ID}/suspect-links/review`,
+    summary: "Mark a suspect link reviewed ({link_type, target_id}) or all of the requirement's ({all: true}): 204, cleared on both ends and recorded in the Activity; 404 for a link the requirement does not have",
+    body: ReviewSuspectLinksSchema,
+  },
+  {
+    method: "get",
+    path: `${ID}/suspect-links/change`,
+    summary: "The change that made a link suspect: the changed requirement before that change and now (404 when the link is not suspect)",
+    query: SuspectChangeQuerySchema,
+    response: SuspectChangeSchema,
+  },
+  {
     method: "get",
     path: `${ID}/revision`,
     summary: `The Activity list, newest first (also for deleted requirements): \`limit\` (default and at most ${REVISION_PAGE_MAX}) from \`offset\`; has_more when another page follows`,
@@ -142,6 +158,7 @@ export function router(deps: AppDeps): Router {
       const filter = {
         projectIds: query.atlassian_project_id,
         ...(query.atlassian_issue_id === undefined ? {} : { issueId: query.atlassian_issue_id }),
+        ...(query.suspect ? { suspect: true } : {}),
       };
       res.json(await listRequirementLites(deps, actor, filter, pageOf(query)));
     }),
@@ -239,6 +256,25 @@ export function router(deps: AppDeps): Router {
       const id = idOf(req.params.id);
       const input = parse(PatchRequirementSchema, req.body);
       res.json(await updateRequirement(deps, authOf(req), id, input));
+    }),
+  );
+
+  api.post(
+    `${ID}/suspect-links/review`,
+    requireAccess(deps, "edit", named.requirementInPath()),
+    handle(async (req, res) => {
+      const input = parse(ReviewSuspectLinksSchema, req.body);
+      await reviewSuspectLinks(deps, authOf(req), idOf(req.params.id), input);
+      res.status(204).end();
+    }),
+  );
+
+  api.get(
+    `${ID}/suspect-links/change`,
+    requireAccess(deps, "browse", named.requirementInPath()),
+    handle(async (req, res) => {
+      const query = parse(SuspectChangeQuerySchema, req.query);
+      res.json(await suspectChange(deps, authOf(req), idOf(req.params.id), query));
     }),
   );
 

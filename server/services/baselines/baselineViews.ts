@@ -20,9 +20,9 @@ export function baselineOf(row: BaselineRow): Baseline {
 }
 
 /** The fields of spec section 3 out of a frozen snapshot (plus the type, so a comparison can name it). */
-export function baselineRevisionOf({ revision, snapshot }: FrozenRevision): BaselineRevision {
+export function baselineRevisionOf({ revision, snapshot, suspectLinks }: FrozenRevision): BaselineRevision {
   const { attributes: _attributes, parent_folder_id: _folder, project: _project, deleted: _deleted, ...frozen } = snapshot;
-  return { ...frozen, revision };
+  return { ...frozen, revision, suspect_links: suspectLinks };
 }
 
 /**

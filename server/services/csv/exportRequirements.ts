@@ -70,6 +70,7 @@ export async function* exportRequirementRows(
     EXPORT_HEADERS.linkedRequirements,
     ...fields.map((field) => field.name),
     EXPORT_HEADERS.folder,
+    EXPORT_HEADERS.suspectLinks,
   ].map(toSpreadsheetSafe);
 
   const pages = pagesReadAhead({
@@ -100,6 +101,11 @@ export async function* exportRequirementRows(
           return field.type === "select" ? (optionNames.get(value) ?? value) : value;
         }),
         requirement.parent_folder_id === null ? "" : folderPath(requirement.parent_folder_id),
+        [
+          ...requirement.linked.filter((linked) => linked.suspect).map(linkedLabel),
+          ...requirement.suspectIssues.filter((issueId) => browsable.has(issueId)).map(pageNames.issueKey),
+          ...requirement.suspectContents.map((contentId) => `Page ${contentId}`),
+        ].join("\n"),
       ].map(toSpreadsheetSafe);
     }
   }

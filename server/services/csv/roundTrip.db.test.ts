@@ -4,7 +4,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
+import { EXPORT_HEADERS, FOLDER_PATH_SEPARATOR, fromSpreadsheetSafe, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
 import { folderNameSchema } from "../../../common/schemas/folder.js";
 import { createTenant, createTestApp, type TestContext } from "../../../test/helpers/app.js";
@@ -142,7 +142,11 @@ describe("CSV round trip", () => {
         const source = await newProject();
         expect((await importCsv(source, csvOf(generated))).errors).toEqual([]);
         const first = await exportCsv(source);
-        const folderCells = (csv: string) => rowsOf(csv).slice(1).map((row) => fromSpreadsheetSafe(row.at(-1) ?? ""));
+        const folderCells = (csv: string) => {
+          const [head = [], ...rows] = rowsOf(csv);
+          const folder = head.indexOf(EXPORT_HEADERS.folder);
+          return rows.map((row) => fromSpreadsheetSafe(row[folder] ?? ""));
+        };
         expect(folderCells(first)).toEqual(generated.map((row) => row.folder.join(FOLDER_PATH_SEPARATOR)));
 
         const target = await newProject();

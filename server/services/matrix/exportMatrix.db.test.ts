@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, createTestApp, insertRequirementRow, type TestContext } from "../../../test/helpers/app.js";
 import { type FakeIssue, fakeJira } from "../../../test/helpers/fakeJira.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
+import { SUSPECT_MARKER } from "../../../common/labels.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import { EXPORT_PAGE_ROWS, writeMatrixExport } from "./exportMatrix.js";
 
@@ -85,6 +86,29 @@ describe("the Word export of the traceability matrix", () => {
     expect(xml).not.toContain("PUMP-3");
     // The two 429 answers were waited out and asked again.
     expect(jira.state.searches).toBe(3);
+  });
+
+  it("marks a requirement with suspect links after its ID, and each suspect issue link before its key (issue 34)", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
+    await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody changed this", PROJECT);
+    const links = ["20001", "20002"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id }));
+    await ctx.deps.db("requirement_issue_links").insert(links);
+    await ctx.deps.db("suspect_issue_links").insert({ ...links[0], since_revision: 2, changed_by: "557058:test-user", changed_at: new Date() });
+    const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
+    await writeMatrixExport(
+      { ...ctx.deps, hostClient: fakeJira(issues).client },
+      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
+      { projectId: PROJECT, selectedIssueTypes: ["10001", "10002"], storageKey: key },
+      async () => {},
+      { now: new Date("2026-11-23T10:00:00Z"), sleep: async () => {} },
+    );
+    const [braked, unchanged] = (await documentText(key)).split("<w:tr>").slice(2);
+    const texts = (row = "") => [...row.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((match) => match[1]);
+    expect(texts(braked)).toEqual(expect.arrayContaining([` ${SUSPECT_MARKER}`, `${SUSPECT_MARKER} `]));
+    expect(texts(braked).indexOf(`${SUSPECT_MARKER} `)).toBe(texts(braked).indexOf("PUMP-1") - 1);
+    expect(texts(braked).filter((text) => text?.includes(SUSPECT_MARKER))).toHaveLength(2);
+    expect(unchanged).not.toContain(SUSPECT_MARKER);
   });
 
   it("walks a project larger than one page, progress moving page by page", async () => {

@@ -1,4 +1,4 @@
-import { requirementIdLabel } from "../../../common/labels.js";
+import { requirementIdLabel, SUSPECT_MARKER } from "../../../common/labels.js";
 import { MATRIX_HEADER_ROW } from "../../../common/schemas/matrix.js";
 import type { HostClient } from "../../connect/hostClient.js";
 import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrixStore.js";
@@ -117,7 +117,9 @@ function rowCells(row: ExportRow, typeIds: readonly string[], issues: ReadonlyMa
     const issue = issues.get(issueId);
     const cell = issue && byType.get(issue.issueTypeId);
     if (!issue || !cell) continue;
-    cell.push([{ text: issue.key, bold: true }, { text: ` ${issue.summary}` }, ...(issue.status ? [{ text: ` (${issue.status})` }] : [])]);
+    const suspect = row.suspectIssueIds.includes(issueId) ? [{ text: `${SUSPECT_MARKER} `, bold: true }] : [];
+    cell.push([...suspect, { text: issue.key, bold: true }, { text: ` ${issue.summary}` }, ...(issue.status ? [{ text: ` (${issue.status})` }] : [])]);
   }
-  return [[[{ text: id }]], [[{ text: row.name }]], [[{ text: row.typeName }]], ...typeIds.map((typeId) => byType.get(typeId) ?? [])];
+  const idCell = [{ text: id }, ...(row.hasSuspectLinks ? [{ text: ` ${SUSPECT_MARKER}`, bold: true }] : [])];
+  return [[idCell], [[{ text: row.name }]], [[{ text: row.typeName }]], ...typeIds.map((typeId) => byType.get(typeId) ?? [])];
 }

@@ -10,13 +10,14 @@ import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 export async function readMatrixJson(
   deps: ServiceDeps,
   actor: Actor,
-  query: { projectId: number; offset: number; limit: number; filter?: string | undefined },
+  query: { projectId: number; offset: number; limit: number; filter?: string | undefined; suspect?: boolean },
 ): Promise<string> {
   const [window, requirementTypes] = await Promise.all([
     matrixWindowJson(deps.db, actor.tenantId, query.projectId, {
       offset: query.offset,
       limit: query.limit,
       words: filterWords(query.filter),
+      suspect: query.suspect ?? false,
     }),
     listRequirementTypes(deps.db, actor.tenantId),
   ]);

@@ -4,6 +4,8 @@ import type { RequirementDetail, RequirementLite, Revision } from "../../../comm
 import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
 import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
 import { listRevisions, type RevisionRow } from "../../db/revisionStore.js";
+import { listSuspectReviews } from "../../db/suspectLinkStore.js";
+import { withReviews } from "../suspectLinks/suspectLinks.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
 import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
@@ -61,7 +63,11 @@ export async function listRequirementLites(
   };
 }
 
-/** The Activity list, a page at a time; a deleted requirement's history stays readable. */
+/**
+ * The Activity list, a page at a time, with the reviews of suspect links among the revisions: a page
+ * holds the reviews made at its revisions (the last page also any older). A deleted requirement's
+ * history stays readable.
+ */
 export async function listRequirementRevisions(
   deps: ServiceDeps,
   actor: Actor,
@@ -74,7 +80,16 @@ export async function listRequirementRevisions(
     throw notFound("Requirement");
   }
   const { items, ...paging } = pageOf(rows, page);
-  return { revisions: items.map(toRevision), ...paging };
+  const newest = items[0]?.revision;
+  const oldest = items.at(-1)?.revision;
+  const reviews =
+    newest === undefined || oldest === undefined
+      ? []
+      : await listSuspectReviews(deps.db, actor.tenantId, requirementId, {
+            from: paging.has_more ? oldest : undefined,
+          to: page.offset === 0 ? undefined : newest,
+        });
+  return { revisions: withReviews(items.map(toRevision), reviews), ...paging };
 }
 
 function toRevision(revision: RevisionRow): Revision {

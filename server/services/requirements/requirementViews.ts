@@ -8,7 +8,9 @@ import type {
 } from "../../../common/schemas/requirement.js";
 import { findRequirementDetails, type LinkedRequirementRow, type RequirementDetailRow } from "../../db/requirementDetailStore.js";
 import type { RequirementItemRow } from "../../db/requirementListStore.js";
-import type { RequirementRow } from "../../db/requirementRows.js";
+import type { RequirementListRow } from "../../db/requirementLiteStore.js";
+import type { SuspectLinkRow } from "../../db/suspectLinkStore.js";
+import type { SuspectLink } from "../../../common/schemas/suspectLinks.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
 
@@ -22,12 +24,14 @@ export const toListItem = (row: RequirementItemRow): RequirementListItem => ({
   parent_folder_id: row.parent_folder_id,
 });
 
-export const toLite = (row: RequirementRow, { withDescription = false } = {}): RequirementLite => ({
+export const toLite = (row: RequirementListRow, { withDescription = false } = {}): RequirementLite => ({
   ...toListItem(row),
   ...(withDescription ? { description: row.description } : {}),
   project: row.project_id,
   requirement_type_id: row.requirement_type_id,
   level: row.level,
+  has_suspect_links: row.hasSuspectLinks,
+  ...(row.issueLinkSuspect === undefined ? {} : { issue_link_suspect: row.issueLinkSuspect }),
 });
 
 const toLinked = (row: LinkedRequirementRow): LinkedRequirement => ({
@@ -76,6 +80,16 @@ export const toDetail = (row: RequirementDetailRow): RequirementDetail => ({
   parent_folder_id: row.parent_folder_id,
   project: row.project_id,
   revision: row.revision,
+  suspect_links: row.suspectLinks.map(toSuspectLink),
+});
+
+/** A mark as the API names it: a requirement link's target is the other requirement's id, a number. */
+export const toSuspectLink = (row: SuspectLinkRow): SuspectLink => ({
+  link_type: row.linkType,
+  target_id: row.linkType === "requirement" ? Number(row.targetId) : row.targetId,
+  since_revision: row.sinceRevision,
+  changed_by: { account_id: row.changedBy },
+  changed_at: row.changedAt.toISOString(),
 });
 
 export function snapshotOf(detail: RequirementDetail, deleted = false): RequirementSnapshot {

@@ -5,6 +5,7 @@ import { lockRequirements } from "../../db/requirementLiteStore.js";
 import type { RequirementRow } from "../../db/requirementRows.js";
 import { bumpRevisions } from "../../db/requirementWriteStore.js";
 import { insertRevisions } from "../../db/revisionStore.js";
+import { markLinksSuspect, type SuspectCause } from "../../db/suspectLinkStore.js";
 import { batches } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { notifyRequirementsSaved } from "../../jobs/requirementSavedJob.js";
@@ -151,11 +152,35 @@ async function finishWrite(
   await onRequirementsWritten(deps, actor, written);
 }
 
+/** Issue 34: a change of any of these makes the requirement's links suspect (status, assignee, components do not). */
+const SUSPECTING_FIELDS = new Set(["name", "description", "requirement_type_id", "attributes"]);
+
+/**
+ * Links the change puts at risk: those the requirement had before the write and still has.
+ * A link this same write made was made by someone who saw the new text.
+ */
+function suspectCauseOf({ requirementId, action, changedFields, before, after }: WrittenRequirement): SuspectCause | undefined {
+  if (action !== "updated" || !before || !changedFields.some((field) => SUSPECTING_FIELDS.has(field))) return undefined;
+  const kept = <T>(earlier: T[], now: T[]) => earlier.filter((value) => now.includes(value));
+  return {
+    requirementId,
+    revision: after.revision,
+    linkedRequirementIds: kept(
+      before.linked_requirements_v2.map((linked) => linked.requirement_id),
+      after.linked_requirements_v2.map((linked) => linked.requirement_id),
+    ),
+    issueIds: kept(before.issues.map((issue) => issue.atlassian_issue_id), after.issues.map((issue) => issue.atlassian_issue_id)),
+    contentIds: kept(
+      before.contents.map((content) => content.atlassian_content_id),
+      after.contents.map((content) => content.atlassian_content_id),
+    ),
+  };
+}
+
 /**
  * The step every requirement write ends with, given each written requirement's changed fields and
- * its state before and after: its revision (changed fields and snapshot), then its notifications.
- * A rule that follows a change of certain fields (issue 34's suspect links: a change of name,
- * description, type or custom fields marks the requirement's links suspect) belongs here.
+ * its state before and after: its revision (changed fields and snapshot), the suspect marks on
+ * its links when its name, description, type or custom fields changed, then its notifications.
  */
 async function onRequirementsWritten(deps: WriteDeps, actor: Actor, written: WrittenRequirement[]): Promise<void> {
   await insertRevisions(
@@ -169,6 +194,12 @@ async function onRequirementsWritten(deps: WriteDeps, actor: Actor, written: Wri
       changedFields,
       snapshot: snapshotOf(after, action === "deleted"),
     })),
+  );
+  await markLinksSuspect(
+    deps.db,
+    actor.tenantId,
+    actor.accountId,
+    written.map(suspectCauseOf).filter((cause) => cause !== undefined),
   );
   await notifyRequirementsSaved(
     deps,
