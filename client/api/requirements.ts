@@ -160,6 +160,11 @@ export function useReviewSuspectLinks(requirementId: number) {
         queryClient.invalidateQueries({ queryKey: ["matrix"] }),
         queryClient.invalidateQueries({ queryKey: suspectRequirementKeys.all }),
       ]),
+    meta: {
+      success: (body: ReviewSuspectLinksInput) =>
+        "all" in body ? "All links were marked as reviewed" : "The link was marked as reviewed",
+      failure: becauseOf("The link could not be marked as reviewed"),
+    },
   });
 }
 

@@ -4,9 +4,8 @@ import { token } from "@atlaskit/tokens";
 import { Suspense, useState } from "react";
 import { SUSPECT_MARKER } from "../../../common/labels.js";
 import { type SuspectLink, useReviewSuspectLinks } from "../../api/requirements.js";
-import { useFlags } from "../Flags/Flags.js";
 import { lazyNamed } from "../Lazy/lazyNamed.js";
-import { reviewFailedText, suspectSummaryText } from "./suspectTargetText.js";
+import { suspectSummaryText } from "./suspectTargetText.js";
 
 // The review dialog (and the modal it opens in) loads when a marker is first opened.
 const SuspectReviewDialog = lazyNamed(() => import("./SuspectReviewDialog.js"), "SuspectReviewDialog");
@@ -35,16 +34,8 @@ export function SuspectMarker({ requirementId, mark, linkLabel }: { requirementI
 /** Above the details of a requirement with suspect links: how many, and Mark all reviewed. */
 export function SuspectLinksSummary({ requirementId, marks }: { requirementId: number; marks: readonly SuspectLink[] }) {
   const review = useReviewSuspectLinks(requirementId);
-  const flags = useFlags();
   if (marks.length === 0) return null;
-  const markAll = async () => {
-    try {
-      await review.mutateAsync({ all: true });
-      flags.success("All links were marked as reviewed");
-    } catch (error) {
-      flags.error(reviewFailedText(error));
-    }
-  };
+  const markAll = () => review.mutate({ all: true });
   return (
     <div style={{ marginTop: token("space.200") }}>
       <SectionMessage appearance="warning" title="Suspect links">

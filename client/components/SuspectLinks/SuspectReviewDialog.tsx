@@ -9,11 +9,9 @@ import { formatDate } from "../../format/date.js";
 import { Marked } from "../BaselineDiff/RequirementDiffTable.js";
 import { wordDiff } from "../BaselineDiff/wordDiff.js";
 import { useSubmitting } from "../../hooks/useSubmitting.js";
-import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
 import { attributeText, NONE } from "../RequirementDetail/detailValues.js";
 import { UserName } from "../RequirementDetail/UserName.js";
-import { reviewFailedText } from "./suspectTargetText.js";
 
 export type SuspectReviewDialogProps = { requirementId: number; mark: SuspectLink; linkLabel: string; onClose(): void };
 
@@ -24,18 +22,8 @@ export type SuspectReviewDialogProps = { requirementId: number; mark: SuspectLin
 export function SuspectReviewDialog({ requirementId, mark, linkLabel, onClose }: SuspectReviewDialogProps) {
   const change = useSuspectChange(requirementId, mark, true);
   const review = useReviewSuspectLinks(requirementId);
-  const flags = useFlags();
   const { isSubmitting, submit } = useSubmitting(onClose);
-  const markReviewed = () =>
-    submit(async () => {
-      try {
-        await review.mutateAsync({ link_type: mark.link_type, target_id: mark.target_id });
-        flags.success("The link was marked as reviewed");
-      } catch (error) {
-        flags.error(reviewFailedText(error));
-        throw error;
-      }
-    });
+  const markReviewed = () => submit(() => review.mutateAsync({ link_type: mark.link_type, target_id: mark.target_id }));
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="large">
       <ModalHeader>

@@ -22,6 +22,3 @@ export function suspectSummaryText(count: number): string {
     : `${count} links are suspect: a requirement they join changed since they were last reviewed.`;
 }
 
-/** What a failed review says: the server's words, which the API client puts in the error. */
-export const reviewFailedText = (error: unknown) =>
-  `The link could not be marked as reviewed: ${error instanceof Error ? error.message : String(error)}`;
