@@ -49,6 +49,19 @@ describe("Names and descriptions that look like markup, links or formulas", () =
     await expectInert(screen.frame);
   });
 
+  it("shows an imported rich description with its structure, and nothing of it runs", async () => {
+    const rich = await screen.createRequirement("Imported from ReqIF");
+    const description = `<p>Seals are <b>checked</b> daily<img src=x onerror=alert("rmcloud-rich")></p><script>alert("rmcloud-rich-script")</script><ul><li>at start</li></ul><p><a href="javascript:alert('rmcloud-rich-link')">log</a> <a href="https://example.com/seals">seals</a></p>`;
+    await screen.api("PUT", `/api/requirement/${rich.requirement_id}`, { name: "Imported from ReqIF", description });
+    await screen.open(`${PUMP}-requirements-${rich.requirement_id}`, { page: screen.page });
+    const detail = screen.detail(/Imported from ReqIF/);
+    await detail.locator("b", { hasText: "checked" }).waitFor();
+    await detail.getByRole("listitem").filter({ hasText: "at start" }).waitFor();
+    await expect(detail.getByRole("link", { name: "seals" }).getAttribute("target")).resolves.toBe("_blank");
+    await expect(detail.getByText("log").evaluate((link) => link.getAttribute("href"))).resolves.toBeNull();
+    await expectInert(screen.frame);
+  });
+
   it("shows them as text in the traceability matrix", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("tab", { name: "Traceability Matrix" }).click();

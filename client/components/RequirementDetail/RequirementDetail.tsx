@@ -27,6 +27,7 @@ import {
 import { attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
 import { LinkedContent } from "./LinkedContent.js";
 import { UserName } from "./UserName.js";
+import { Description } from "../Description/Description.js";
 
 export type RequirementDetailProps = {
   requirementId: number;
@@ -90,7 +91,7 @@ export function RequirementDetailView({
       <DetailsTable detail={detail} />
       <section style={section}>
         <Heading size="small">Description</Heading>
-        <p style={{ whiteSpace: "pre-wrap" }}>{detail.description?.trim() ? detail.description : NONE}</p>
+        <Description text={detail.description} empty={NONE} />
       </section>
       <section style={section}>
         <Heading size="small">Linked requirements</Heading>
