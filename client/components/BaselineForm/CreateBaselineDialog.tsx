@@ -8,7 +8,7 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import type { BaselineScope } from "../../../common/schemas/baseline.js";
 import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { FormDialog } from "../FormDialog/FormDialog.js";
-import { FolderPicker } from "../MoveDialog/MoveDialog.js";
+import { FolderPicker } from "../FolderPicker/FolderPicker.js";
 import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
 import { type BaselineFormValues, baselineFormSchema, baselineRequest, type NewBaseline } from "./baselineRequest.js";
 

@@ -11,7 +11,7 @@ import { useJob } from "../../hooks/useJob.js";
 import { useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
-import { FolderPicker } from "../MoveDialog/MoveDialog.js";
+import { FolderPicker } from "../FolderPicker/FolderPicker.js";
 
 type Scope = "project" | "folder" | "baseline";
 const SCOPES: { label: string; value: Scope }[] = [

@@ -16,7 +16,7 @@ import { useJob } from "../../hooks/useJob.js";
 import { useAppActions, useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
-import { FolderPicker } from "../MoveDialog/MoveDialog.js";
+import { FolderPicker } from "../FolderPicker/FolderPicker.js";
 
 type Option = { label: string; value: number | "new" };
 /** Where the import goes: a folder (null: the top level) and the folders above it. */

@@ -32,7 +32,7 @@ import { isReqifFileName } from "../../../common/schemas/reqif.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 import { useAppActions, useNav } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
-import { FolderPicker } from "../../components/MoveDialog/MoveDialog.js";
+import { FolderPicker } from "../../components/FolderPicker/FolderPicker.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
 
 const ReqifImportDialog = lazyNamed(() => import("../../components/ReqifImport/ReqifImportDialog.js"), "ReqifImportDialog");
