@@ -12,7 +12,7 @@ export type CoverageRow = {
   requirements: number;
   with_issues: number;
   levels: CoverageLevelRow[];
-  /** The distinct Jira issues linked to the scope's requirements, for Jira to tell which are done. */
+  /** The Jira issues linked to the scope's requirements (an issue linked to several: as often), for Jira to tell which are done. */
   issueIds: string[];
 };
 
@@ -92,7 +92,8 @@ function coverageStatement(tenantId: string, scope: CoverageScope): { sql: strin
 
 /**
  * The figures of one coverage view, counted by the database in one statement. The linked issues
- * come as one string, repeats included: telling them apart costs the database more than a Set here.
+ * come as one string, repeats included: Jira's batches drop the repeats (issueIdBatches) at less
+ * cost than the database's sort or hash of 200,000 links at 100,000 requirements.
  */
 export async function coverageOf(db: Db, tenantId: string, scope: CoverageScope): Promise<CoverageRow> {
   const statement = coverageStatement(tenantId, scope);
@@ -109,7 +110,7 @@ export async function coverageOf(db: Db, tenantId: string, scope: CoverageScope)
     requirements: counted.reduce((sum, level) => sum + level.requirements, 0),
     with_issues: Number(row.with_issues ?? 0),
     levels: counted,
-    issueIds: [...new Set(issueIds)],
+    issueIds,
   };
 }
 
