@@ -14,6 +14,27 @@ export async function medianMs(fn: () => Promise<unknown>, { iterations = 50, wa
   return median(samples);
 }
 
+/**
+ * Median wall times of two calls timed in turns (one of each, `iterations` times, after `warmup`
+ * turns): on a shared machine the load drifts over a run, and two medians taken one after the
+ * other compare two different loads.
+ */
+export async function alternatingMediansMs(
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+  { iterations = 20, warmup = 3 } = {},
+): Promise<[number, number]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (const [n, fn] of [first, second].entries()) {
+      const start = performance.now();
+      await fn();
+      if (i >= warmup) samples[n]?.push(performance.now() - start);
+    }
+  }
+  return [median(samples[0]), median(samples[1])];
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;

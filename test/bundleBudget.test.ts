@@ -59,6 +59,7 @@ describe("the first screen's size budget", () => {
       "node_modules/react-hook-form/",
       "node_modules/@sentry/",
       "node_modules/diff/",
+      "node_modules/recharts/",
       "node_modules/csv-parse/",
       "pages/TraceabilityMatrix/",
       "pages/Baselines/",

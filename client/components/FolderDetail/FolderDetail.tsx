@@ -5,6 +5,9 @@ import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useFolder } from "../../api/folders.js";
 import type { FolderItem } from "../../api/items.js";
+import { useProjectId } from "../../state/AppState.js";
+import { CoverageFigures } from "../Coverage/CoverageFigures.js";
+import { setUncoveredFilter } from "../UncoveredFilter/uncoveredFilterStore.js";
 
 export type FolderActions = {
   onEdit(folder: FolderItem): void;
@@ -27,8 +30,9 @@ export function FolderDetail({ folderId, ...actions }: FolderActions & { folderI
   return <FolderDetailView folder={folder.data} {...actions} />;
 }
 
-/** Spec section 2, Folder detail: the name and the folder's actions. */
+/** Spec section 2, Folder detail: the name and the folder's actions; then its subtree's coverage (issue 34). */
 export function FolderDetailView({ folder, ...actions }: FolderActions & { folder: FolderItem }) {
+  const projectId = useProjectId();
   return (
     <article aria-label={folder.name}>
       <Heading size="large">{folder.name}</Heading>
@@ -41,6 +45,14 @@ export function FolderDetailView({ folder, ...actions }: FolderActions & { folde
         <Button onClick={() => actions.onCreateRequirement(folder)}>Create a requirement in this folder</Button>
         <Button onClick={() => actions.onCreateFolder(folder)}>Create a child folder</Button>
       </div>
+      {projectId === undefined ? null : (
+        <CoverageFigures
+          scope={{ projectId, folderId: folder.folder_id }}
+          onOpenUncovered={(uncovered) =>
+            setUncoveredFilter({ projectId, uncovered, folder: { folderId: folder.folder_id, name: folder.name } })
+          }
+        />
+      )}
     </article>
   );
 }

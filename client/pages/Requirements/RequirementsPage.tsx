@@ -14,6 +14,9 @@ import type { TreeRow } from "../../components/RequirementTree/flattenTree.js";
 import { RequirementTree } from "../../components/RequirementTree/RequirementTree.js";
 import { useRevealInTree } from "../../components/RequirementTree/useRevealInTree.js";
 import { useTreeRows } from "../../components/RequirementTree/useTreeRows.js";
+import { UncoveredFilterBar } from "../../components/UncoveredFilter/UncoveredFilter.js";
+import { useUncoveredFilter } from "../../components/UncoveredFilter/uncoveredFilterStore.js";
+import { useUncoveredRows } from "../../components/UncoveredFilter/useUncoveredRows.js";
 import { GLOBAL_PROJECT_ID } from "../../api/projects.js";
 import { useNarrowFrame } from "../../hooks/useNarrowFrame.js";
 import { useAppActions, useNav, useOpenFolders, useProjectId, useSelectedRequirements } from "../../state/AppState.js";
@@ -62,6 +65,9 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const access = useProjectAccess(projectId).data;
   const readOnly = access?.edit === false;
   const tree = useTreeRows(projectId, openFolders);
+  const uncoveredFilter = useUncoveredFilter(projectId);
+  const uncovered = useUncoveredRows(projectId, uncoveredFilter);
+  const shown = uncoveredFilter ? uncovered : tree;
   const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
   useRevealInTree(current, setFolderOpen);
@@ -91,7 +97,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const moveChecked = () => {
     const requirementIds = [...selectedRequirements];
     const parents = requirementIds.map(
-      (id) => tree.rows.find((row) => row.kind === "requirement" && row.requirement.requirement_id === id),
+      (id) => shown.rows.find((row) => row.kind === "requirement" && row.requirement.requirement_id === id),
     );
     // Checked requirements inside folders closed since then have no row: their folder is unknown.
     const currentFolderId = parents.every((row) => row?.kind === "requirement")
@@ -174,15 +180,19 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
                 />
               </Suspense>
             ) : (
-              <RequirementTree
-                rows={tree.rows}
-                current={current}
-                checked={selectedRequirements}
-                onToggleFolder={setFolderOpen}
-                onToggleCheck={toggleChecked}
-                onOpen={openRow}
-                onRowsInView={tree.showRows}
-              />
+              <>
+                <UncoveredFilterBar projectId={projectId} filter={uncoveredFilter} total={uncovered.total} />
+                {uncoveredFilter && uncovered.isError ? <p role="alert">There was an error loading your requirements</p> : null}
+                <RequirementTree
+                  rows={shown.rows}
+                  current={current}
+                  checked={selectedRequirements}
+                  onToggleFolder={setFolderOpen}
+                  onToggleCheck={toggleChecked}
+                  onOpen={openRow}
+                  onRowsInView={shown.showRows}
+                />
+              </>
             )}
           </div>
           <div style={{ flex: 1, minWidth: 0 }}>

@@ -9,7 +9,9 @@ import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
 import { type MatrixFilter, useMatrixStart } from "../../api/matrix.js";
-import { useProjectId } from "../../state/AppState.js";
+import { CoverageFigures } from "../../components/Coverage/CoverageFigures.js";
+import { setUncoveredFilter } from "../../components/UncoveredFilter/uncoveredFilterStore.js";
+import { useAppActions, useProjectId } from "../../state/AppState.js";
 import { ExportMenu } from "./ExportMenu.js";
 import { MatrixGrid } from "./MatrixGrid.js";
 import { EMPTY_MATRIX_TEXT, loadHiddenColumns, NO_HITS_TEXT, saveHiddenColumns } from "./matrixView.js";
@@ -29,6 +31,7 @@ type ColumnOption = { label: string; value: string };
 function MatrixScreen({ projectId }: { projectId: number }) {
   const issueTypes = useIssueTypes(projectId);
   const user = useCurrentUser();
+  const { navigate } = useAppActions();
   const [filter, setFilter] = useState("");
   // The server filters (issue 37): the words, normalised, once typing pauses.
   const [appliedFilter, setAppliedFilter] = useState("");
@@ -64,6 +67,13 @@ function MatrixScreen({ projectId }: { projectId: number }) {
 
   return (
     <div>
+      <CoverageFigures
+        scope={{ projectId }}
+        onOpenUncovered={(uncovered) => {
+          setUncoveredFilter({ projectId, uncovered });
+          navigate({ projectId, tab: "requirements" });
+        }}
+      />
       <div style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: token("space.100"), marginBottom: token("space.200") }}>
         <div style={{ width: 280 }}>
           <Textfield

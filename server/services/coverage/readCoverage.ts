@@ -1,6 +1,6 @@
 import type { Coverage, UncoveredRequirements } from "../../../common/schemas/coverage.js";
 import { type CoverageScope, coverageOf, type Uncovered, uncoveredRequirements } from "../../db/coverageStore.js";
-import { findFolder } from "../../db/folderStore.js";
+import { findFolder, folderSubtreeIds } from "../../db/folderStore.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableProjectIds, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -22,7 +22,7 @@ async function scopeOf(deps: AccessDeps, actor: Actor, request: CoverageRequest)
     const folder = await findFolder(deps.db, actor.tenantId, request.folderId);
     if (!folder || (request.projectId !== undefined && folder.project_id !== request.projectId)) throw notFound("Folder");
     await requireProjectAccess(deps, actor, folder.project_id, "browse", "Folder");
-    return { projectIds: [folder.project_id], folderId: folder.folder_id };
+    return { projectIds: [folder.project_id], folderIds: await folderSubtreeIds(deps.db, actor.tenantId, folder.folder_id) };
   }
   if (request.projectId !== undefined) {
     await requireProjectAccess(deps, actor, request.projectId, "browse");
