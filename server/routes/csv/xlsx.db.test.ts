@@ -204,8 +204,8 @@ describe("POST /api/requirement/export/xlsx", () => {
     await workbook.xlsx.read(Readable.from([await exportedFile(projectId)]));
     const [sheet] = workbook.worksheets;
     expect(sheet?.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
-    // ID, Name, Description, Type, Status, Assignee, two Component/s, Linked issues, Linked requirements, Folder.
-    expect(sheet?.autoFilter).toEqual("A1:K1");
+    // ID, Name, Description, Type, Status, Assignee, two Component/s, Linked issues, Linked requirements, Folder, Suspect links.
+    expect(sheet?.autoFilter).toEqual("A1:L1");
     const rows: string[][] = [];
     sheet?.eachRow((row) => rows.push((row.values as ExcelJS.CellValue[]).slice(1).map((value) => (value === null || value === undefined ? "" : (value as string)))));
     const expected = await csvExportRows(projectId);
