@@ -28,7 +28,7 @@ import {
   stageImportRows,
 } from "../../db/csvImportStore.js";
 import { countActiveFolders, findFolder } from "../../db/folderStore.js";
-import type { Db } from "../../db/knex.js";
+import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload, insertUpload } from "../../db/uploadStore.js";
 import { fieldError } from "../../errors.js";
@@ -104,7 +104,7 @@ export async function runImport(
   try {
     // Through the one write path (its transaction and lock order); the rows' 'created' revisions are
     // written by the insert's own statement, from the snapshot definition the write path uses.
-    return await withRequirementWrite(deps, actor, async (write) => {
+    const imported = await withRequirementWrite(deps, actor, async (write) => {
       const trx = write.tx;
       // First, so a second worker on the same file waits here and then gives way.
       await recordImport(trx, tenantId, {
@@ -140,6 +140,8 @@ export async function runImport(
       await hooks.beforeCommit?.(trx, result);
       return result;
     });
+    await analyzeAfterBulkWrite(deps.db);
+    return imported;
   } catch (error) {
     if (error instanceof ImportRefused) return recordErrorsFile(deps, actor, error.result);
     if (!isAlreadyImported(error)) throw error;

@@ -7,7 +7,7 @@ import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../.
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
 import { displayIdHolders } from "../../db/displayIdStore.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
-import type { Db } from "../../db/knex.js";
+import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
 import { findReqifTargets, lockReqifImports, type ReqifTarget, saveReqifTargets } from "../../db/reqifStore.js";
 import {
   findRequirementType,
@@ -72,7 +72,7 @@ export async function importReqifDocument(
 ): Promise<ReqifImportResult> {
   // A re-import updates requirements through updateRequirement, whose link check asks Jira.
   await askJiraBeforeTransaction(accessDepsOf(deps), actor);
-  return deps.db.transaction(async (trx) => {
+  const imported = await deps.db.transaction(async (trx) => {
     await lockReqifImports(trx, actor.tenantId, request.atlassian_project_id);
     await lockFolderTree(trx, actor.tenantId, request.atlassian_project_id, "contents");
     await checkReqifImportRequest(trx, actor, request);
@@ -81,6 +81,8 @@ export async function importReqifDocument(
     await hooks.beforeCommit?.(trx, result);
     return result;
   });
+  await analyzeAfterBulkWrite(deps.db);
+  return imported;
 }
 
 /** Archive paths as the text names them and as the archive lists them ("./files\\a.png" is "files/a.png"). */
