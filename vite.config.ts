@@ -22,7 +22,13 @@ const ATLASKIT_THEMES = ["atlassian-light", "atlassian-spacing", "atlassian-typo
 const THEME_MODULE = "virtual:atlaskit-theme.css";
 
 function atlaskitTheme(): Plugin {
-  const themesDir = path.join(path.dirname(createRequire(import.meta.url).resolve("@atlaskit/tokens/package.json")), "dist", "esm", "artifacts", "themes");
+  const themesDir = path.join(
+    path.dirname(createRequire(import.meta.url).resolve("@atlaskit/tokens/package.json")),
+    "dist",
+    "esm",
+    "artifacts",
+    "themes",
+  );
   return {
     name: "rmcloud:atlaskit-theme",
     resolveId: (source) => (source === THEME_MODULE ? `\0${THEME_MODULE}` : undefined),

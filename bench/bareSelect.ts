@@ -12,10 +12,10 @@ const db = createDb({ kind: "postgres", connectionString: process.env.DATABASE_U
 const app = express();
 app.get("/healthz", (_req, res) => void res.json({ ok: true }));
 app.get("/bare/:tenantId/:id", async (req, res) => {
-  const result = await db.raw("SELECT requirement_id, name, description, revision FROM requirements WHERE tenant_id = ? AND requirement_id = ?", [
-    req.params.tenantId,
-    Number(req.params.id),
-  ]);
+  const result = await db.raw(
+    "SELECT requirement_id, name, description, revision FROM requirements WHERE tenant_id = ? AND requirement_id = ?",
+    [req.params.tenantId, Number(req.params.id)],
+  );
   res.json(result.rows[0] ?? null);
 });
 await listen(app, Number(process.env.PORT));

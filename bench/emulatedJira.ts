@@ -98,7 +98,11 @@ export type EmulatedJiraSite = {
  * in PUMP and answering JIRA_LATENCY_MS late, for the length of `work`; the emulator, the
  * database and the files go afterwards.
  */
-export async function withEmulatedJiraSite<T>(context: BenchContext, extraIssues: number, work: (site: EmulatedJiraSite) => Promise<T>): Promise<T> {
+export async function withEmulatedJiraSite<T>(
+  context: BenchContext,
+  extraIssues: number,
+  work: (site: EmulatedJiraSite) => Promise<T>,
+): Promise<T> {
   const { db, kind, destroy } = await createTestDatabase({ postgresUrl: context.databaseUrl });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rmcloud-bench-jira-"));
   const jira = await startEmulatedJira(dataDir, extraIssues);

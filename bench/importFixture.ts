@@ -156,6 +156,7 @@ export async function importJob(
     // An import sends no job; the write path is handed a queue that is never started.
     const jobs = new JobQueue(on, pino({ level: "silent" }), { definitions: [] });
     const result = await runImport({ db: on, storage, jobs }, { tenantId, accountId: ACCOUNT }, request, hooks);
-    if (result.imported !== rowCount) throw new Error(`imported ${result.imported} of ${rowCount}: ${JSON.stringify(result.errors.slice(0, 3))}`);
+    if (result.imported !== rowCount)
+      throw new Error(`imported ${result.imported} of ${rowCount}: ${JSON.stringify(result.errors.slice(0, 3))}`);
   };
 }

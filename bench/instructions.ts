@@ -57,7 +57,9 @@ async function startCountedServer(): Promise<CountedServer> {
   const countsDir = path.join(root, "counts");
   fs.mkdirSync(countsDir);
   if (asRoot) execFileSync("chown", ["-R", "postgres", root]);
-  execFileSync(...asClusterOwner(serverBinary("initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync"]), { stdio: "ignore" });
+  execFileSync(...asClusterOwner(serverBinary("initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync"]), {
+    stdio: "ignore",
+  });
   const port = await freePort();
   const postgres = spawn(
     ...asClusterOwner("valgrind", [

@@ -26,7 +26,11 @@ export async function startLargeSite({ flat }: { flat: boolean }) {
   const whitelist = process.env.AC_HOST_WHITELIST;
   process.env.AC_HOST_WHITELIST = "localhost";
   const harness = await startHarness({
-    addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij", FRAME_ANCESTORS: "http://localhost:*" },
+    addonEnv: {
+      NODE_ENV: "production",
+      APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij",
+      FRAME_ANCESTORS: "http://localhost:*",
+    },
   }).finally(() => {
     if (whitelist === undefined) delete process.env.AC_HOST_WHITELIST;
     else process.env.AC_HOST_WHITELIST = whitelist;
@@ -49,7 +53,11 @@ export async function startLargeSite({ flat }: { flat: boolean }) {
 }
 
 /** A fresh browser context (cold cache, new sign-in) on one of the add-on's project pages; answers the add-on's frame. */
-export async function openProjectPage(harness: Harness, project: { id: number; key: string }, state: string): Promise<{ page: Page; frame: () => Promise<Frame> }> {
+export async function openProjectPage(
+  harness: Harness,
+  project: { id: number; key: string },
+  state: string,
+): Promise<{ page: Page; frame: () => Promise<Frame> }> {
   const context = await harness.browser.newContext();
   const page = await context.newPage();
   await page.goto(

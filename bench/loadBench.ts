@@ -35,7 +35,14 @@ const CONNECTIONS = { tree: 4, detail: 8, edit: 6, matrix: 2, baseline: 1 };
 const RATE_LIMIT = { sitePerMinute: 600, seconds: 20, quietPerSecond: 4, floodConnections: 16 };
 const [EDITOR_A, EDITOR_B] = [seedContentUsers[0]?.accountId ?? "", seedContentUsers[1]?.accountId ?? ""];
 
-type Site = { info: EmulatedSiteInfo; tenantId: string; headers: Record<string, string>[]; requirementIds: number[]; folderIds: number[]; typeId: number };
+type Site = {
+  info: EmulatedSiteInfo;
+  tenantId: string;
+  headers: Record<string, string>[];
+  requirementIds: number[];
+  folderIds: number[];
+  typeId: number;
+};
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const machine = () => `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores shared with other work`;
@@ -55,7 +62,13 @@ async function api<T>(url: string, headers: Record<string, string>, method: stri
 async function seedSites(db: Db, tenantIds: string[]): Promise<void> {
   await Promise.all(
     tenantIds.map((tenantId, index) =>
-      seedLargeProject(db, tenantId, { projectId: PROJECT, ...SITES[index], linksPerRequirement: 5, requirementLinksPerRequirement: 2, firstRevisions: true }),
+      seedLargeProject(db, tenantId, {
+        projectId: PROJECT,
+        ...SITES[index],
+        linksPerRequirement: 5,
+        requirementLinksPerRequirement: 2,
+        firstRevisions: true,
+      }),
     ),
   );
 }
@@ -67,11 +80,25 @@ async function tenantOf(db: Db, info: EmulatedSiteInfo): Promise<string> {
 }
 
 async function siteOf(db: Db, stack: ProductionStack, info: EmulatedSiteInfo, tenantId: string): Promise<Site> {
-  const headers = await Promise.all([EDITOR_A, EDITOR_B].map(async (account) => ({ authorization: `Bearer ${await stack.signIn(info, account)}` })));
+  const headers = await Promise.all(
+    [EDITOR_A, EDITOR_B].map(async (account) => ({ authorization: `Bearer ${await stack.signIn(info, account)}` })),
+  );
   const sample = (table: string, column: string) =>
-    db(table).where({ tenant_id: tenantId, project_id: PROJECT }).orderByRaw("random()").limit(500).pluck(column).then((ids) => ids.map(Number));
+    db(table)
+      .where({ tenant_id: tenantId, project_id: PROJECT })
+      .orderByRaw("random()")
+      .limit(500)
+      .pluck(column)
+      .then((ids) => ids.map(Number));
   const [type] = await db("requirement_types").where({ tenant_id: tenantId }).orderBy("requirement_type_id").pluck("requirement_type_id");
-  return { info, tenantId, headers, requirementIds: await sample("requirements", "requirement_id"), folderIds: await sample("folders", "folder_id"), typeId: Number(type) };
+  return {
+    info,
+    tenantId,
+    headers,
+    requirementIds: await sample("requirements", "requirement_id"),
+    folderIds: await sample("folders", "folder_id"),
+    typeId: Number(type),
+  };
 }
 
 const pick = <T>(items: T[], n: number): T => items[n % items.length] as T;
@@ -108,14 +135,19 @@ function mixedKinds(sites: Site[], apiUrls: string[], bareUrl: string): LoadKind
       ...base,
       connections: CONNECTIONS.edit,
       edits: sites.flatMap((site) =>
-        site.requirementIds.slice(0, HOT_REQUIREMENTS).flatMap((requirementId) => site.headers.map((headers) => ({ site: site.info.name, requirementId, headers }))),
+        site.requirementIds
+          .slice(0, HOT_REQUIREMENTS)
+          .flatMap((requirementId) => site.headers.map((headers) => ({ site: site.info.name, requirementId, headers }))),
       ),
     },
     {
       kind: "matrix",
       ...base,
       connections: CONNECTIONS.matrix,
-      requests: requestsOf(sites, 500, (_site, n) => ({ method: "GET", path: `/api/requirement/matrix?atlassian_project_id=${PROJECT}&offset=${(n * 100) % 5000}&limit=100` })),
+      requests: requestsOf(sites, 500, (_site, n) => ({
+        method: "GET",
+        path: `/api/requirement/matrix?atlassian_project_id=${PROJECT}&offset=${(n * 100) % 5000}&limit=100`,
+      })),
     },
     {
       kind: "baseline",
@@ -124,7 +156,12 @@ function mixedKinds(sites: Site[], apiUrls: string[], bareUrl: string): LoadKind
       requests: requestsOf(sites, 500, (site, n) => ({
         method: "POST",
         path: "/api/baseline",
-        body: { name: `Under load ${n}`, project: PROJECT, select_from_parent_folder: true, select_from_parent_folder_id: pick(site.folderIds, n + 1) },
+        body: {
+          name: `Under load ${n}`,
+          project: PROJECT,
+          select_from_parent_folder: true,
+          select_from_parent_folder_id: pick(site.folderIds, n + 1),
+        },
       })),
     },
     {
@@ -132,7 +169,10 @@ function mixedKinds(sites: Site[], apiUrls: string[], bareUrl: string): LoadKind
       urls: [bareUrl],
       durationSeconds,
       connections: CONNECTIONS.detail,
-      requests: requestsOf(sites, 2500, (site, n) => ({ method: "GET", path: `/bare/${site.tenantId}/${pick(site.requirementIds, n * 7)}` })),
+      requests: requestsOf(sites, 2500, (site, n) => ({
+        method: "GET",
+        path: `/bare/${site.tenantId}/${pick(site.requirementIds, n * 7)}`,
+      })),
     },
   ];
 }
@@ -160,7 +200,10 @@ async function importCsv(url: string, site: Site): Promise<JobOutcome> {
     original_file_name: "under-load.csv",
     file_type: "text/csv",
   });
-  const file = stringify([["Name", "Description"], ...Array.from({ length: IMPORT_ROWS }, (_, n) => [`Imported under load ${n}`, `Row ${n}, imported while the load ran`])]);
+  const file = stringify([
+    ["Name", "Description"],
+    ...Array.from({ length: IMPORT_ROWS }, (_, n) => [`Imported under load ${n}`, `Row ${n}, imported while the load ran`]),
+  ]);
   const upload = await fetch(signed.presigned_url, { method: "PUT", headers: { "content-type": "text/csv" }, body: file });
   if (upload.status !== 200 && upload.status !== 204) throw new Error(`the import file's upload answered ${upload.status}`);
   const { job_id } = await api<{ job_id: string }>(url, headers, "POST", "/api/import-issues", {
@@ -178,23 +221,38 @@ async function importCsv(url: string, site: Site): Promise<JobOutcome> {
 async function exportWord(url: string, site: Site): Promise<JobOutcome & { bytes: number }> {
   const started = performance.now();
   const headers = site.headers[0] ?? {};
-  const { job_id, presigned_url } = await api<{ job_id: string; presigned_url: string }>(url, headers, "POST", "/api/requirement/matrix/export", {
-    atlassian_project_id: PROJECT,
-    type: "docx",
-    selected_issue_types: [],
-  });
+  const { job_id, presigned_url } = await api<{ job_id: string; presigned_url: string }>(
+    url,
+    headers,
+    "POST",
+    "/api/requirement/matrix/export",
+    {
+      atlassian_project_id: PROJECT,
+      type: "docx",
+      selected_issue_types: [],
+    },
+  );
   const outcome = await jobOutcome(url, headers, job_id, started);
   const file = outcome.status === "finished" ? await fetch(presigned_url) : undefined;
   return { ...outcome, bytes: file?.ok ? (await file.arrayBuffer()).byteLength : 0 };
 }
 
 /** Every edited requirement read back through the API: its state and the revisions of its Activity list. */
-async function finalStates(url: string, sites: Site[], edited: { site: string; requirementId: number }[]): Promise<Map<string, FinalRequirement>> {
+async function finalStates(
+  url: string,
+  sites: Site[],
+  edited: { site: string; requirementId: number }[],
+): Promise<Map<string, FinalRequirement>> {
   const finals = new Map<string, FinalRequirement>();
   for (const { site: name, requirementId } of edited) {
     const headers = sites.find((site) => site.info.name === name)?.headers[0] ?? {};
     const detail = await api<{ revision: number; description: string | null }>(url, headers, "GET", `/api/requirement/${requirementId}`);
-    const { revisions } = await api<{ revisions: { revision: number; action: string }[] }>(url, headers, "GET", `/api/requirement/${requirementId}/revision`);
+    const { revisions } = await api<{ revisions: { revision: number; action: string }[] }>(
+      url,
+      headers,
+      "GET",
+      `/api/requirement/${requirementId}/revision`,
+    );
     finals.set(requirementKey(name, requirementId), {
       revision: detail.revision,
       description: detail.description,
@@ -210,7 +268,8 @@ async function rateLimitScenario(stack: ProductionStack, db: Db, flooding: Site,
   await stack.startApis({ RATE_LIMIT_SITE_PER_MINUTE: String(RATE_LIMIT.sitePerMinute) });
   // The mixed load's counts of the last minute are in the shared table: the scenario starts from none.
   await db("api_rate_limits").delete();
-  const detailReads = (site: Site) => requestsOf([site], 500, (s, n) => ({ method: "GET", path: `/api/requirement/${pick(s.requirementIds, n)}` }));
+  const detailReads = (site: Site) =>
+    requestsOf([site], 500, (s, n) => ({ method: "GET", path: `/api/requirement/${pick(s.requirementIds, n)}` }));
   const quietKind = (kind: string): LoadKind => ({
     kind,
     urls: stack.apiUrls,
@@ -222,7 +281,13 @@ async function rateLimitScenario(stack: ProductionStack, db: Db, flooding: Site,
   const alone = await runMixedLoad([quietKind("quiet site alone")]);
   const during = await runMixedLoad([
     quietKind("quiet site during the flood"),
-    { kind: "flooding site", urls: stack.apiUrls, connections: RATE_LIMIT.floodConnections, durationSeconds: RATE_LIMIT.seconds, requests: detailReads(flooding) },
+    {
+      kind: "flooding site",
+      urls: stack.apiUrls,
+      connections: RATE_LIMIT.floodConnections,
+      durationSeconds: RATE_LIMIT.seconds,
+      requests: detailReads(flooding),
+    },
   ]);
   return [...alone.kinds, ...during.kinds];
 }
@@ -245,7 +310,9 @@ async function main(stack: ProductionStack): Promise<void> {
   if (process.env.LOAD_BUILD === "false") log("LOAD_BUILD=false: running the dist/ an earlier npm run build left");
   else await step("npm run build", () => stack.build());
   await step("started emulator, 2 API processes, 1 worker", () => stack.start());
-  const infos = await step("installed 5 sites through the signed lifecycle", () => stack.installSites(["load-2", "load-3", "load-4", "load-5"]));
+  const infos = await step("installed 5 sites through the signed lifecycle", () =>
+    stack.installSites(["load-2", "load-3", "load-4", "load-5"]),
+  );
   const db = createDb({ kind: "postgres", connectionString: stack.databaseUrl, poolSize: SITES.length + 1 });
   try {
     const tenantIds = await Promise.all(infos.map((info) => tenantOf(db, info)));
@@ -255,26 +322,45 @@ async function main(stack: ProductionStack): Promise<void> {
     await step("made two baselines of every site through the API", async () => {
       for (const [index, site] of sites.entries()) {
         for (const n of [1, 2]) {
-          await api(n === 1 ? apiOne : apiTwo, site.headers[0] ?? {}, "POST", "/api/baseline", { name: `Seeded ${n}`, project: PROJECT, select_all_requirements: true });
+          await api(n === 1 ? apiOne : apiTwo, site.headers[0] ?? {}, "POST", "/api/baseline", {
+            name: `Seeded ${n}`,
+            project: PROJECT,
+            select_all_requirements: true,
+          });
         }
         log(`  site ${index + 1}: ${SITES[index]?.requirements} requirements`);
       }
     });
     const bareUrl = await stack.startBareEndpoint();
 
-    log(`mixed load for ${durationSeconds} s from a separate process; a ${IMPORT_ROWS}-row CSV import and a Word export of 20,000 rows meanwhile...`);
+    log(
+      `mixed load for ${durationSeconds} s from a separate process; a ${IMPORT_ROWS}-row CSV import and a Word export of 20,000 rows meanwhile...`,
+    );
     const importing = importCsv(apiTwo, sites[1] as Site);
     const exporting = exportWord(apiOne, sites[2] as Site);
     const load = await runMixedLoad(mixedKinds(sites, stack.apiUrls, bareUrl));
     const [imported, exported] = await step("import and export finished", () => Promise.all([importing, exporting]));
     const importedRows = Number(
-      (await db("requirements").where({ tenant_id: sites[1]?.tenantId }).whereLike("name", "Imported under load %").count({ n: "*" }).first())?.n,
+      (
+        await db("requirements")
+          .where({ tenant_id: sites[1]?.tenantId })
+          .whereLike("name", "Imported under load %")
+          .count({ n: "*" })
+          .first()
+      )?.n,
     );
 
     const edited = [...new Map(load.accepted.map((edit) => [requirementKey(edit.site, edit.requirementId), edit])).values()];
     const lost = findLostUpdates(load.accepted, load.unanswered, await finalStates(apiOne, sites, edited));
     const rateLimited = await step("rate-limit scenario", () => rateLimitScenario(stack, db, sites[3] as Site, sites[4] as Site));
-    report(load.kinds, { accepted: load.accepted.length, unanswered: load.unanswered.length, lost: lost.length }, imported, exported, importedRows, rateLimited);
+    report(
+      load.kinds,
+      { accepted: load.accepted.length, unanswered: load.unanswered.length, lost: lost.length },
+      imported,
+      exported,
+      importedRows,
+      rateLimited,
+    );
     for (const update of lost.slice(0, 10)) log(`  lost: ${JSON.stringify(update)}`);
   } finally {
     await db.destroy();
@@ -296,7 +382,9 @@ function report(
   const errors = product.reduce((sum, kind) => sum + errorsOf(kind, kind.kind === "edit" ? [409] : []), 0);
   const requests = product.reduce((sum, kind) => sum + kind.requests, 0);
   const throughput = product.reduce((sum, kind) => sum + kind.requestsPerSecond, 0);
-  const [alone, during, flood] = ["quiet site alone", "quiet site during the flood", "flooding site"].map((kind) => byKind(rateLimited, kind)) as [KindResult, KindResult, KindResult];
+  const [alone, during, flood] = ["quiet site alone", "quiet site during the flood", "flooding site"].map((kind) =>
+    byKind(rateLimited, kind),
+  ) as [KindResult, KindResult, KindResult];
   const refused = flood.statuses["429"] ?? 0;
   const detail = byKind(kinds, "detail");
 
@@ -315,16 +403,27 @@ function report(
   );
   const checks: [string, boolean][] = [
     [`errors other than 409: ${errors} of ${requests} requests`, errors === 0],
-    [`conflicts (409, expected): ${conflicts}; accepted edits: ${edits.accepted} (${edits.unanswered} in flight when the load stopped); lost updates: ${edits.lost}`, edits.lost === 0 && edits.accepted > 0],
-    [`CSV import: ${imported.status} after ${imported.seconds} s, ${importedRows} of ${IMPORT_ROWS} rows${imported.error ? ` (${imported.error})` : ""}`, imported.status === "finished" && importedRows === IMPORT_ROWS],
-    [`Word export: ${exported.status} after ${exported.seconds} s, ${exported.bytes} bytes${exported.error ? ` (${exported.error})` : ""}`, exported.status === "finished" && exported.bytes > 0],
+    [
+      `conflicts (409, expected): ${conflicts}; accepted edits: ${edits.accepted} (${edits.unanswered} in flight when the load stopped); lost updates: ${edits.lost}`,
+      edits.lost === 0 && edits.accepted > 0,
+    ],
+    [
+      `CSV import: ${imported.status} after ${imported.seconds} s, ${importedRows} of ${IMPORT_ROWS} rows${imported.error ? ` (${imported.error})` : ""}`,
+      imported.status === "finished" && importedRows === IMPORT_ROWS,
+    ],
+    [
+      `Word export: ${exported.status} after ${exported.seconds} s, ${exported.bytes} bytes${exported.error ? ` (${exported.error})` : ""}`,
+      exported.status === "finished" && exported.bytes > 0,
+    ],
     [`detail p99 ${detail.p99Ms} ms ≤ 3 × bare p99 ${bare.p99Ms} ms (timing: reported, not failed)`, detail.p99Ms <= 3 * bare.p99Ms],
     [
       `flood: ${refused} of ${flood.requests} answered 429, ${flood.refusedWithoutRetryAfter} without Retry-After; quiet site: ${errorsOf(during)} errors, p99 ${during.p99Ms} ms during vs ${alone.p99Ms} ms alone`,
       refused > 0 && flood.refusedWithoutRetryAfter === 0 && errorsOf(during) === 0 && errorsOf(alone) === 0,
     ],
   ];
-  log(`throughput: ${round(throughput, 1)} req/s over every kind, the bare endpoint ${round(bare.requestsPerSecond, 1)} req/s (ratio ${round(throughput / bare.requestsPerSecond, 2)})`);
+  log(
+    `throughput: ${round(throughput, 1)} req/s over every kind, the bare endpoint ${round(bare.requestsPerSecond, 1)} req/s (ratio ${round(throughput / bare.requestsPerSecond, 2)})`,
+  );
   for (const [line, ok] of checks) log(`${ok ? "PASS" : "FAIL"}  ${line}`);
   if (checks.some(([line, ok]) => !ok && !line.includes("timing"))) process.exitCode = 1;
 
@@ -340,13 +439,25 @@ function report(
   });
   const results: BenchResult[] = [
     row("load-throughput", throughput, bare.requestsPerSecond, "req/s"),
-    ...product.flatMap((kind) => [row(`load-${kind.kind}-p50`, kind.p50Ms, bare.p50Ms, "ms"), row(`load-${kind.kind}-p99`, kind.p99Ms, bare.p99Ms, "ms")]),
+    ...product.flatMap((kind) => [
+      row(`load-${kind.kind}-p50`, kind.p50Ms, bare.p50Ms, "ms"),
+      row(`load-${kind.kind}-p99`, kind.p99Ms, bare.p99Ms, "ms"),
+    ]),
     row("load-errors", errors, requests, "requests"),
     row("load-conflicts", conflicts, conflicts + edits.accepted, "saves"),
     row("load-lost-updates", edits.lost, edits.accepted, "accepted edits"),
-    { ...row("load-import-csv", imported.seconds, durationSeconds, "s"), note: `${IMPORT_ROWS} rows, ${imported.status}; baseline: the load's length; ${note}` },
-    { ...row("load-export-word", exported.seconds, durationSeconds, "s"), note: `20,000 rows, ${exported.status}; baseline: the load's length; ${note}` },
-    { ...row("load-rate-limit-refused", refused, flood.requests, "requests"), note: `429 share of one site's flood, ${flood.refusedWithoutRetryAfter} without Retry-After; ${note}` },
+    {
+      ...row("load-import-csv", imported.seconds, durationSeconds, "s"),
+      note: `${IMPORT_ROWS} rows, ${imported.status}; baseline: the load's length; ${note}`,
+    },
+    {
+      ...row("load-export-word", exported.seconds, durationSeconds, "s"),
+      note: `20,000 rows, ${exported.status}; baseline: the load's length; ${note}`,
+    },
+    {
+      ...row("load-rate-limit-refused", refused, flood.requests, "requests"),
+      note: `429 share of one site's flood, ${flood.refusedWithoutRetryAfter} without Retry-After; ${note}`,
+    },
     { ...row("load-rate-limit-other-site-p50", during.p50Ms, alone.p50Ms, "ms"), note: `another site during the flood vs alone; ${note}` },
     { ...row("load-rate-limit-other-site-p99", during.p99Ms, alone.p99Ms, "ms"), note: `another site during the flood vs alone; ${note}` },
   ];

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type AcceptedEdit, type FinalRequirement, findLostUpdates, requirementKey } from "./lostUpdates.js";
 
-const edit = (revision: number, description: string, requirementId = 7): AcceptedEdit => ({ site: "a", requirementId, revision, description });
+const edit = (revision: number, description: string, requirementId = 7): AcceptedEdit => ({
+  site: "a",
+  requirementId,
+  revision,
+  description,
+});
 const finals = (entries: [number, FinalRequirement][]) => new Map(entries.map(([id, final]) => [requirementKey("a", id), final]));
 
 describe("the lost-update check after the load run", () => {
@@ -17,12 +22,20 @@ describe("the lost-update check after the load run", () => {
   });
 
   it("reports an accepted edit missing from the Activity list", () => {
-    const lost = findLostUpdates([edit(2, "first"), edit(3, "second")], [], finals([[7, { revision: 3, description: "second", updateRevisions: [3] }]]));
+    const lost = findLostUpdates(
+      [edit(2, "first"), edit(3, "second")],
+      [],
+      finals([[7, { revision: 3, description: "second", updateRevisions: [3] }]]),
+    );
     expect(lost).toEqual([{ site: "a", requirementId: 7, revision: 2, reason: "its revision is not in the Activity list" }]);
   });
 
   it("reports a final state other than the newest accepted edit", () => {
-    const lost = findLostUpdates([edit(2, "first"), edit(3, "second")], [], finals([[7, { revision: 3, description: "first", updateRevisions: [2, 3] }]]));
+    const lost = findLostUpdates(
+      [edit(2, "first"), edit(3, "second")],
+      [],
+      finals([[7, { revision: 3, description: "first", updateRevisions: [2, 3] }]]),
+    );
     expect(lost).toHaveLength(1);
     expect(lost[0]?.revision).toBe(3);
   });

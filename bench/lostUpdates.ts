@@ -21,7 +21,11 @@ const keyOf = (site: string, requirementId: number) => `${site}\u0000${requireme
  * else edits during the run), or past it as an unanswered edit of the bench left it; and every
  * accepted edit's revision must be in its Activity list.
  */
-export function findLostUpdates(accepted: AcceptedEdit[], unanswered: UnansweredEdit[], finals: ReadonlyMap<string, FinalRequirement>): LostUpdate[] {
+export function findLostUpdates(
+  accepted: AcceptedEdit[],
+  unanswered: UnansweredEdit[],
+  finals: ReadonlyMap<string, FinalRequirement>,
+): LostUpdate[] {
   const byRequirement = new Map<string, AcceptedEdit[]>();
   for (const edit of accepted) {
     const key = keyOf(edit.site, edit.requirementId);
@@ -32,13 +36,15 @@ export function findLostUpdates(accepted: AcceptedEdit[], unanswered: Unanswered
     const sorted = [...edits].sort((a, b) => a.revision - b.revision);
     const final = finals.get(key);
     const newest = sorted[sorted.length - 1] as AcceptedEdit;
-    const lose = (edit: AcceptedEdit, reason: string) => lost.push({ site: edit.site, requirementId: edit.requirementId, revision: edit.revision, reason });
+    const lose = (edit: AcceptedEdit, reason: string) =>
+      lost.push({ site: edit.site, requirementId: edit.requirementId, revision: edit.revision, reason });
     if (!final) {
       lose(newest, "the requirement could not be read after the run");
       continue;
     }
     sorted.forEach((edit, index) => {
-      if (index > 0 && sorted[index - 1]?.revision === edit.revision) lose(edit, "another accepted edit was answered with the same revision");
+      if (index > 0 && sorted[index - 1]?.revision === edit.revision)
+        lose(edit, "another accepted edit was answered with the same revision");
       if (!final.updateRevisions.includes(edit.revision)) lose(edit, "its revision is not in the Activity list");
     });
     const endedByUnanswered = unanswered.some(

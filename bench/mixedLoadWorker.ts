@@ -13,9 +13,10 @@ const accepted: AcceptedEdit[] = [];
 const unanswered = new Map<string, UnansweredEdit>();
 let saved = 0;
 
-const countsRefusal = (tally: { withoutRetryAfter: number }) => (status: number, _body: string, _context: unknown, headers?: Record<string, unknown>) => {
-  if (status === 429 && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "retry-after")) tally.withoutRetryAfter++;
-};
+const countsRefusal =
+  (tally: { withoutRetryAfter: number }) => (status: number, _body: string, _context: unknown, headers?: Record<string, unknown>) => {
+    if (status === 429 && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "retry-after")) tally.withoutRetryAfter++;
+  };
 
 function plannedRequests(planned: PlannedRequest[], tally: { withoutRetryAfter: number }): autocannon.Request[] {
   let next = 0;
@@ -23,7 +24,13 @@ function plannedRequests(planned: PlannedRequest[], tally: { withoutRetryAfter: 
     {
       setupRequest: (request) => {
         const { method, path, headers, body } = planned[next++ % planned.length] as PlannedRequest;
-        return { ...request, method, path, headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) };
+        return {
+          ...request,
+          method,
+          path,
+          headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        };
       },
       onResponse: countsRefusal(tally),
     },
@@ -68,7 +75,12 @@ function editRequests(targets: EditTarget[], tally: { withoutRetryAfter: number 
         unanswered.delete(context.description ?? "");
         if (status !== 200 || !context.target) return;
         const answer = JSON.parse(body) as { revision: number; description: string };
-        accepted.push({ site: context.target.site, requirementId: context.target.requirementId, revision: answer.revision, description: answer.description });
+        accepted.push({
+          site: context.target.site,
+          requirementId: context.target.requirementId,
+          revision: answer.revision,
+          description: answer.description,
+        });
       },
     },
   ];

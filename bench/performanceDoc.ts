@@ -36,7 +36,10 @@ export function performanceDoc(results: StoredResult[]): string {
     "in /s) higher is better, for a time or a size lower is better. A case run alone replaces only its own rows.",
     "",
     `Last written ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"},`,
-    `load average ${os.loadavg().map((load) => load.toFixed(1)).join(" / ")} (1 / 5 / 15 min) when the run ended.`,
+    `load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" / ")} (1 / 5 / 15 min) when the run ended.`,
     "",
     "| case | db | ours | baseline | unit | ratio | measured (UTC) | note |",
     "| --- | --- | ---: | ---: | --- | ---: | --- | --- |",

@@ -93,7 +93,11 @@ export async function withProductionPages<T>(work: (harness: Harness) => Promise
   process.env.AC_HOST_WHITELIST = "localhost";
   // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
   const harness = await startHarness({
-    addonEnv: { NODE_ENV: "production", APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij", FRAME_ANCESTORS: "http://localhost:*" },
+    addonEnv: {
+      NODE_ENV: "production",
+      APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij",
+      FRAME_ANCESTORS: "http://localhost:*",
+    },
   }).finally(() => {
     if (whitelist === undefined) delete process.env.AC_HOST_WHITELIST;
     else process.env.AC_HOST_WHITELIST = whitelist;

@@ -118,8 +118,20 @@ export class ProductionStack {
   /** The two API processes, one after the other (the first migrates the new database). */
   async startApis(apiEnv: Record<string, string> = {}): Promise<void> {
     for (const [index, url] of this.apiUrls.entries()) {
-      const api = this.spawn(`api${index + 1}`, process.execPath, ["dist/server/server/main.js"], this.productEnv({ ...apiEnv, PORT: new URL(url).port, JOB_WORKERS: "false" }));
-      await waitFor(async () => exited(api) || (await fetch(`${url}/healthz`).then((res) => res.ok).catch(() => false)), `API process ${index + 1}`);
+      const api = this.spawn(
+        `api${index + 1}`,
+        process.execPath,
+        ["dist/server/server/main.js"],
+        this.productEnv({ ...apiEnv, PORT: new URL(url).port, JOB_WORKERS: "false" }),
+      );
+      await waitFor(
+        async () =>
+          exited(api) ||
+          (await fetch(`${url}/healthz`)
+            .then((res) => res.ok)
+            .catch(() => false)),
+        `API process ${index + 1}`,
+      );
       if (exited(api)) throw new Error(`API process ${index + 1} exited:\n${tail(api.log)}`);
     }
   }
@@ -166,9 +178,21 @@ export class ProductionStack {
   /** A process of the bench's own (the bare endpoint) on the same database, stopped with the rest. */
   async startBareEndpoint(): Promise<string> {
     const port = await freePort();
-    const bare = this.spawn("bare", process.execPath, ["--import", "tsx", "bench/bareSelect.ts"], { ...process.env, NODE_ENV: "production", DATABASE_URL: this.databaseUrl, PORT: String(port) });
+    const bare = this.spawn("bare", process.execPath, ["--import", "tsx", "bench/bareSelect.ts"], {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: this.databaseUrl,
+      PORT: String(port),
+    });
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => exited(bare) || (await fetch(`${url}/healthz`).then((res) => res.ok).catch(() => false)), "the bare endpoint");
+    await waitFor(
+      async () =>
+        exited(bare) ||
+        (await fetch(`${url}/healthz`)
+          .then((res) => res.ok)
+          .catch(() => false)),
+      "the bare endpoint",
+    );
     if (exited(bare)) throw new Error(`the bare endpoint exited:\n${tail(bare.log)}`);
     return url;
   }

@@ -27,7 +27,11 @@ export async function getJson(url: string, headers: Record<string, string> = {})
  * The statement a call to our endpoint sends (the last one `picks`), captured once so that a bare
  * endpoint can run the very same SQL: the ratio then measures what our endpoint adds around it.
  */
-export async function capturedStatement(db: Db, call: () => Promise<unknown>, picks: (sql: string) => boolean = () => true): Promise<CapturedStatement> {
+export async function capturedStatement(
+  db: Db,
+  call: () => Promise<unknown>,
+  picks: (sql: string) => boolean = () => true,
+): Promise<CapturedStatement> {
   let picked: CapturedStatement | undefined;
   const listener = (query: CapturedStatement) => {
     if (picks(query.sql)) picked = query;
@@ -43,7 +47,12 @@ export async function capturedStatement(db: Db, call: () => Promise<unknown>, pi
 }
 
 /** A bare Express endpoint: GET {path}/:name runs that captured statement and answers its rows, shaped. */
-export function bareStatementApp(db: Db, path: string, statements: ReadonlyMap<string, CapturedStatement>, shape: (rows: unknown[]) => unknown): express.Express {
+export function bareStatementApp(
+  db: Db,
+  path: string,
+  statements: ReadonlyMap<string, CapturedStatement>,
+  shape: (rows: unknown[]) => unknown,
+): express.Express {
   const app = express();
   app.get(`${path}/:name`, async (req, res) => {
     const statement = statements.get(req.params.name);

@@ -35,7 +35,5 @@ export function startErrorReporting(dsn = dsnOfPage()): void {
 
 /** An error a screen could not recover from (its error boundary caught it). */
 export function reportRenderError(error: unknown, componentStack: string | null | undefined): void {
-  void sentry.then((module) =>
-    module?.captureReactException(error, { componentStack: componentStack ?? "" }),
-  );
+  void sentry.then((module) => module?.captureReactException(error, { componentStack: componentStack ?? "" }));
 }

@@ -61,7 +61,12 @@ function Panel() {
   }, []);
   useEffect(() => host.resize());
   if (ready === undefined) return <p className="rm-panel rm-muted">Loading…</p>;
-  if (ready === "failed") return <p className="rm-panel" role="alert">{LOAD_ERROR}</p>;
+  if (ready === "failed")
+    return (
+      <p className="rm-panel" role="alert">
+        {LOAD_ERROR}
+      </p>
+    );
   return <IssuePanel host={host} issue={ready.issue} jiraBaseUrl={ready.jiraBaseUrl} firstRequirements={ready.requirements} />;
 }
 

@@ -16,5 +16,4 @@ export const SEARCH_LIMIT_MAX = 50;
 export const SEARCH_LIMIT_DEFAULT = 20;
 
 /** Spec section 8: a problem loading wiki data, with the Get help advice (worded like the custom attributes one). */
-export const WIKI_DATA_PROBLEM =
-  'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';
+export const WIKI_DATA_PROBLEM = 'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';

@@ -16,7 +16,12 @@ describe("what an error report may carry", () => {
   it("drops request bodies, cookies, personal user fields and requirement text, keeping ids and the stack", () => {
     const event = scrubEvent({
       message: "Save failed",
-      request: { url: "/api/requirement/42", headers: { Authorization: `JWT ${jwt}`, Accept: "application/json" }, data: "{}", cookies: {} },
+      request: {
+        url: "/api/requirement/42",
+        headers: { Authorization: `JWT ${jwt}`, Accept: "application/json" },
+        data: "{}",
+        cookies: {},
+      },
       user: { id: "557058:user", email: "jane@example.com", username: "Jane" },
       extra: { requirementId: 42, requirement: { name: "Pump stops", description: "Within 2 s" } },
       exception: { values: [{ type: "Error", value: "boom", stacktrace: { frames: [{ filename: "app.js", function: "save" }] } }] },
@@ -33,8 +38,9 @@ describe("what an error report may carry", () => {
   });
 
   it("keeps a breadcrumb's URL and status but not its body", () => {
-    expect(
-      scrubBreadcrumb({ category: "fetch", data: { url: `/api/x?jwt=${jwt}`, status_code: 400, body: "Pump stops" } }),
-    ).toEqual({ category: "fetch", data: { url: "/api/x?jwt=[Filtered]", status_code: 400, body: "[Filtered]" } });
+    expect(scrubBreadcrumb({ category: "fetch", data: { url: `/api/x?jwt=${jwt}`, status_code: 400, body: "Pump stops" } })).toEqual({
+      category: "fetch",
+      data: { url: "/api/x?jwt=[Filtered]", status_code: 400, body: "[Filtered]" },
+    });
   });
 });

@@ -7,9 +7,7 @@ describe("flattening a server error for a toast", () => {
   });
 
   it("shows each field followed by a dash and its messages", () => {
-    expect(flattenErrorBody({ name: ["Required"], prefix: ["Required", "Too long"] })).toBe(
-      "name - Required, prefix - Required, Too long",
-    );
+    expect(flattenErrorBody({ name: ["Required"], prefix: ["Required", "Too long"] })).toBe("name - Required, prefix - Required, Too long");
   });
 
   it("flattens one level of nesting", () => {

@@ -19,8 +19,7 @@ export function hostComponentsOf(list: unknown[]): HostComponent[] {
       leadAccountId?: unknown;
     } | null;
     if (!entry || (typeof entry.id !== "string" && typeof entry.id !== "number") || typeof entry.name !== "string") return [];
-    const assignee =
-      entry.realAssignee?.accountId ?? entry.assignee?.accountId ?? entry.lead?.accountId ?? entry.leadAccountId;
+    const assignee = entry.realAssignee?.accountId ?? entry.assignee?.accountId ?? entry.lead?.accountId ?? entry.leadAccountId;
     return [{ id: String(entry.id), name: entry.name, assigneeAccountId: typeof assignee === "string" ? assignee : null }];
   });
 }

@@ -3,9 +3,7 @@ import { requirementCategory, requirementIdLabel, requirementLabel, requirementT
 
 describe("requirement labels", () => {
   it("uses the prefix and the custom ID when there is one", () => {
-    expect(requirementLabel({ prefix: "SYS", display_id: "BRK-1", requirement_id: 12, name: "Braking" })).toBe(
-      "SYS-BRK-1: Braking",
-    );
+    expect(requirementLabel({ prefix: "SYS", display_id: "BRK-1", requirement_id: 12, name: "Braking" })).toBe("SYS-BRK-1: Braking");
   });
 
   it("falls back to the numeric id without a custom ID, or with a blank one", () => {

@@ -6,7 +6,13 @@ import { type Emulator, startEmulator } from "./server.js";
 import { type StubAddon, startStubAddon } from "./testing/stubAddon.js";
 
 const USER = "emulator_user=5b10ac8d82e05b22cc7d4ef5";
-type ContentPage = { results: { id: string; title: string; space?: { key: string } }[]; start: number; limit: number; size: number; _links: { next?: string } };
+type ContentPage = {
+  results: { id: string; title: string; space?: { key: string } }[];
+  start: number;
+  limit: number;
+  size: number;
+  _links: { next?: string };
+};
 
 describe("the emulated Confluence: CQL, content, macro history, kept across restarts", () => {
   let dataDir: string;
@@ -49,9 +55,10 @@ describe("the emulated Confluence: CQL, content, macro history, kept across rest
 
   it("answers content by id with the last version's date and the contributors", async () => {
     const [page] = (await get<ContentPage>(cql('title ~ "checklist"'))).body.results;
-    const content = await get<{ version: { when: string; number: number }; history: { contributors: { publishers: { users: { accountId: string; displayName: string }[] } } } }>(
-      `/wiki/rest/api/content/${page?.id}?expand=version,history.contributors.publishers.users`,
-    );
+    const content = await get<{
+      version: { when: string; number: number };
+      history: { contributors: { publishers: { users: { accountId: string; displayName: string }[] } } };
+    }>(`/wiki/rest/api/content/${page?.id}?expand=version,history.contributors.publishers.users`);
     expect(content.body.version.when).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(content.body.history.contributors.publishers.users.map((u) => u.displayName).length).toBeGreaterThan(0);
   });
@@ -70,7 +77,10 @@ describe("the emulated Confluence: CQL, content, macro history, kept across rest
     expect((await save({ requirements: "3" })).status).toBe(200);
     const first = versions.body.size + 1;
     const macroAt = (base: string, version: number) =>
-      get<{ parameters: Record<string, string> }>(`/wiki/rest/api/content/${pageId}/history/${version}/macro/id/7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e01`, base);
+      get<{ parameters: Record<string, string> }>(
+        `/wiki/rest/api/content/${pageId}/history/${version}/macro/id/7f3c1e2a-0b7d-4c55-9d8e-1a2b3c4d5e01`,
+        base,
+      );
     expect((await macroAt(emulator.url, first)).body.parameters).toEqual({ requirements: "1,2" });
     expect((await macroAt(emulator.url, first + 1)).body.parameters).toEqual({ requirements: "3" });
     expect((await macroAt(emulator.url, 1)).body.parameters).toEqual({});
@@ -79,10 +89,15 @@ describe("the emulated Confluence: CQL, content, macro history, kept across rest
     const commented = await fetch(`${emulator.url}/wiki/rest/api/content`, {
       method: "POST",
       headers: { Cookie: USER, "Content-Type": "application/json" },
-      body: JSON.stringify({ type: "comment", container: { id: pageId, type: "page" }, body: { storage: { value: "<p>Reviewed</p>", representation: "storage" } } }),
+      body: JSON.stringify({
+        type: "comment",
+        container: { id: pageId, type: "page" },
+        body: { storage: { value: "<p>Reviewed</p>", representation: "storage" } },
+      }),
     });
     expect(commented.status).toBe(200);
-    const comments = (base: string) => get<{ results: { body: { storage: { value: string } } }[] }>(`/wiki/rest/api/content/${pageId}/child/comment`, base);
+    const comments = (base: string) =>
+      get<{ results: { body: { storage: { value: string } } }[] }>(`/wiki/rest/api/content/${pageId}/child/comment`, base);
     expect((await comments(emulator.url)).body.results.map((c) => c.body.storage.value)).toEqual(["<p>Reviewed</p>"]);
 
     const again = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });

@@ -31,7 +31,8 @@ export type ConnectModule = {
   [other: string]: unknown;
 };
 
-export const descriptorPath = (product: ProductKey) => (product === "jira" ? "/atlassian-connect.json" : "/confluence/atlassian-connect.json");
+export const descriptorPath = (product: ProductKey) =>
+  product === "jira" ? "/atlassian-connect.json" : "/confluence/atlassian-connect.json";
 
 async function fetchDescriptor(addonUrl: string, product: ProductKey): Promise<Descriptor> {
   const response = await fetch(`${addonUrl}${descriptorPath(product)}`, { signal: AbortSignal.timeout(10_000) });
@@ -109,9 +110,14 @@ export function lifecyclePayload(site: Site, product: ProductKey, descriptor: De
 export function signLifecycle(key: SigningKey, clientKey: string, addonBaseUrl: string, lifecyclePath: string): string {
   const iat = nowSeconds();
   const qsh = createQueryStringHash(fromMethodAndUrl("POST", lifecyclePath));
-  return encodeAsymmetric({ iss: clientKey, aud: [addonBaseUrl], qsh, iat, exp: iat + 180, sub: clientKey, jti: randomUUID() }, key.privateKey, AsymmetricAlgorithm.RS256, {
-    kid: key.kid,
-  });
+  return encodeAsymmetric(
+    { iss: clientKey, aud: [addonBaseUrl], qsh, iat, exp: iat + 180, sub: clientKey, jti: randomUUID() },
+    key.privateKey,
+    AsymmetricAlgorithm.RS256,
+    {
+      kid: key.kid,
+    },
+  );
 }
 
 /** HS256 with the installation's shared secret, as Jira signs iframe URLs and webhooks. */
@@ -141,7 +147,13 @@ export type AppCaller = { issuer: string };
  * Verifies an app call's `Authorization: JWT`: HS256 with the installation's shared secret and
  * the qsh of this call. Confluence apps may hash the path with or without the /wiki context path.
  */
-export function verifyAppJwt(header: string | undefined, install: { clientKey: string; sharedSecret: string }, addonKey: string | undefined, method: string, pathCandidates: string[]): AppCaller {
+export function verifyAppJwt(
+  header: string | undefined,
+  install: { clientKey: string; sharedSecret: string },
+  addonKey: string | undefined,
+  method: string,
+  pathCandidates: string[],
+): AppCaller {
   const token = header?.startsWith("JWT ") ? header.slice(4) : undefined;
   if (!token) throw new Error("missing JWT");
   const claims = decodeSymmetric(token, install.sharedSecret, SymmetricAlgorithm.HS256) as { iss?: string; qsh?: string; exp?: number };

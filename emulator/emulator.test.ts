@@ -9,7 +9,13 @@ import { type Emulator, startEmulator } from "./server.js";
 import { DEFAULT_SITE } from "./sites.js";
 import { type StubAddon, startStubAddon } from "./testing/stubAddon.js";
 
-type SiteRecord = { name: string; baseUrl: string; jira: { clientKey: string; sharedSecret: string }; confluence: { clientKey: string; sharedSecret: string }; license: string };
+type SiteRecord = {
+  name: string;
+  baseUrl: string;
+  jira: { clientKey: string; sharedSecret: string };
+  confluence: { clientKey: string; sharedSecret: string };
+  license: string;
+};
 
 const appJwt = (install: { sharedSecret: string }, iss: string, method: string, pathAndQuery: string, secret = install.sharedSecret) => {
   const iat = Math.floor(Date.now() / 1000);
@@ -33,7 +39,9 @@ describe("the emulated Jira and Confluence", () => {
 
   /** The signed iframe URL of the stub's project page in ROVER, as the emulated Jira renders it. */
   const projectPageUrl = async () => {
-    const html = await (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user" })).text();
+    const html = await (
+      await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user" })
+    ).text();
     const slot = /data-slot="([^"]+)"/.exec(html)?.[1] ?? "";
     return new URL((JSON.parse(slot.replace(/&quot;/g, '"').replace(/&amp;/g, "&")) as { url: string }).url);
   };
@@ -95,7 +103,9 @@ describe("the emulated Jira and Confluence", () => {
       headers: { Authorization: appJwt(site.jira, "rmcloud-stub", "GET", "/rest/api/3/project/search", "wrong-secret") },
     });
     expect(wrong.status).toBe(401);
-    const wrongQsh = await fetch(`${emulator.url}/rest/api/3/project/10001`, { headers: { Authorization: appJwt(site.jira, "rmcloud-stub", "GET", "/rest/api/3/project/10000") } });
+    const wrongQsh = await fetch(`${emulator.url}/rest/api/3/project/10001`, {
+      headers: { Authorization: appJwt(site.jira, "rmcloud-stub", "GET", "/rest/api/3/project/10000") },
+    });
     expect(wrongQsh.status).toBe(401);
     expect((await fetch(`${emulator.url}/rest/api/3/myself`)).status).toBe(401);
   });
@@ -105,8 +115,21 @@ describe("the emulated Jira and Confluence", () => {
     let token: string | undefined;
     let requests = 0;
     do {
-      const response = await call("/rest/api/3/search/jql", { method: "POST", as: "user", body: JSON.stringify({ jql: "project = ROVER ORDER BY key ASC", fields: ["summary", "status"], maxResults: 25, nextPageToken: token }) });
-      const page = (await response.json()) as { issues: { key: string; fields: { summary: string; status: { statusCategory: { key: string } } } }[]; nextPageToken?: string; isLast: boolean };
+      const response = await call("/rest/api/3/search/jql", {
+        method: "POST",
+        as: "user",
+        body: JSON.stringify({
+          jql: "project = ROVER ORDER BY key ASC",
+          fields: ["summary", "status"],
+          maxResults: 25,
+          nextPageToken: token,
+        }),
+      });
+      const page = (await response.json()) as {
+        issues: { key: string; fields: { summary: string; status: { statusCategory: { key: string } } } }[];
+        nextPageToken?: string;
+        isLast: boolean;
+      };
       keys.push(...page.issues.map((i) => i.key));
       expect(page.issues.every((i) => i.fields.summary && i.fields.status.statusCategory.key)).toBe(true);
       token = page.isLast ? undefined : page.nextPageToken;
@@ -123,16 +146,35 @@ describe("the emulated Jira and Confluence", () => {
 
   it("pages as Jira does at scale: 5000 a search page for ids only, 100 with fields; 1000 a bulk fetch when the fields are named", async () => {
     const scaleDir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-scale-"));
-    const scale = await startEmulator({ port: 0, addonUrl: stub.url, dataDir: scaleDir, seed: { extraIssues: { PUMP: 6000 } }, installOnStart: false, log: () => {} });
+    const scale = await startEmulator({
+      port: 0,
+      addonUrl: stub.url,
+      dataDir: scaleDir,
+      seed: { extraIssues: { PUMP: 6000 } },
+      installOnStart: false,
+      log: () => {},
+    });
     const post = async (pathname: string, body: object) => {
       const response = await call(pathname, { method: "POST", as: "user", base: scale.url, body: JSON.stringify(body) });
-      return { status: response.status, body: (await response.json()) as { issues: { id: string; key: string; fields: Record<string, unknown> }[]; nextPageToken?: string; isLast?: boolean; issueErrors?: { id: string }[] } };
+      return {
+        status: response.status,
+        body: (await response.json()) as {
+          issues: { id: string; key: string; fields: Record<string, unknown> }[];
+          nextPageToken?: string;
+          isLast?: boolean;
+          issueErrors?: { id: string }[];
+        },
+      };
     };
     try {
       const ids = await post("/rest/api/3/search/jql", { jql: "project = PUMP ORDER BY id ASC", fields: ["id"], maxResults: 10000 });
       expect(ids.body.issues).toHaveLength(5000);
       expect(ids.body.isLast).toBe(false);
-      const withFields = await post("/rest/api/3/search/jql", { jql: "project = PUMP ORDER BY id ASC", fields: ["summary", "status", "issuetype"], maxResults: 5000 });
+      const withFields = await post("/rest/api/3/search/jql", {
+        jql: "project = PUMP ORDER BY id ASC",
+        fields: ["summary", "status", "issuetype"],
+        maxResults: 5000,
+      });
       expect(withFields.body.issues).toHaveLength(100);
       expect(withFields.body.nextPageToken).toBeTruthy();
 
@@ -141,24 +183,44 @@ describe("the emulated Jira and Confluence", () => {
       const found: string[] = [];
       let token: string | undefined;
       do {
-        const page = await post("/rest/api/3/search/jql", { jql: `id in (${wanted.join(",")}) ORDER BY id ASC`, fields: ["summary"], maxResults: 5000, nextPageToken: token });
+        const page = await post("/rest/api/3/search/jql", {
+          jql: `id in (${wanted.join(",")}) ORDER BY id ASC`,
+          fields: ["summary"],
+          maxResults: 5000,
+          nextPageToken: token,
+        });
         found.push(...page.body.issues.map((issue) => issue.id));
         token = page.body.isLast ? undefined : page.body.nextPageToken;
       } while (token);
       expect(found).toEqual(wanted);
 
       // Bulk fetch: 1000 with named single-valued fields, in ascending id order, unknown ids as issueErrors.
-      const thousand = ids.body.issues.slice(0, 999).map((issue) => issue.id).reverse();
-      const bulk = await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: [...thousand, "99999999"], fields: ["summary", "status", "issuetype"] });
+      const thousand = ids.body.issues
+        .slice(0, 999)
+        .map((issue) => issue.id)
+        .reverse();
+      const bulk = await post("/rest/api/3/issue/bulkfetch", {
+        issueIdsOrKeys: [...thousand, "99999999"],
+        fields: ["summary", "status", "issuetype"],
+      });
       expect(bulk.status).toBe(200);
       expect(bulk.body.issues.map((issue) => issue.id)).toEqual([...thousand].reverse());
       expect(Object.keys(bulk.body.issues[0]?.fields ?? {}).sort()).toEqual(["issuetype", "status", "summary"]);
       expect(bulk.body.issueErrors?.map((error) => error.id)).toEqual(["99999999"]);
-      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: ids.body.issues.slice(0, 1001).map((i) => i.id), fields: ["summary"] })).status).toBe(400);
+      expect(
+        (
+          await post("/rest/api/3/issue/bulkfetch", {
+            issueIdsOrKeys: ids.body.issues.slice(0, 1001).map((i) => i.id),
+            fields: ["summary"],
+          })
+        ).status,
+      ).toBe(400);
       // Wildcards, multi-valued fields or no fields at all: 100 at most.
       const hundredAndOne = ids.body.issues.slice(0, 101).map((issue) => issue.id);
       expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne, fields: ["*navigable"] })).status).toBe(400);
-      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne, fields: ["summary", "comment"] })).status).toBe(400);
+      expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne, fields: ["summary", "comment"] })).status).toBe(
+        400,
+      );
       expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne })).status).toBe(400);
       expect((await post("/rest/api/3/issue/bulkfetch", { issueIdsOrKeys: hundredAndOne.slice(1) })).status).toBe(200);
     } finally {
@@ -168,13 +230,20 @@ describe("the emulated Jira and Confluence", () => {
   });
 
   it("serves statuses in all three categories, components, issue types and up to 1000 assignable users", async () => {
-    const statuses = (await (await call("/rest/api/3/project/10000/statuses", { as: "user" })).json()) as { statuses: { statusCategory: { key: string } }[] }[];
-    expect(new Set(statuses.flatMap((t) => t.statuses.map((s) => s.statusCategory.key)))).toEqual(new Set(["new", "indeterminate", "done"]));
+    const statuses = (await (await call("/rest/api/3/project/10000/statuses", { as: "user" })).json()) as {
+      statuses: { statusCategory: { key: string } }[];
+    }[];
+    expect(new Set(statuses.flatMap((t) => t.statuses.map((s) => s.statusCategory.key)))).toEqual(
+      new Set(["new", "indeterminate", "done"]),
+    );
     const components = (await (await call("/rest/api/3/project/10000/components", { as: "user" })).json()) as { name: string }[];
     expect(components.length).toBeGreaterThanOrEqual(4);
     const types = (await (await call("/rest/api/3/issuetype/project?projectId=10000", { as: "user" })).json()) as { name: string }[];
     expect(types.map((t) => t.name)).toEqual(["Epic", "Story", "Task", "Bug"]);
-    const users = (await (await call("/rest/api/3/user/assignable/search?project=PUMP&maxResults=1000", { as: "user" })).json()) as { accountId: string; avatarUrls: Record<string, string> }[];
+    const users = (await (await call("/rest/api/3/user/assignable/search?project=PUMP&maxResults=1000", { as: "user" })).json()) as {
+      accountId: string;
+      avatarUrls: Record<string, string>;
+    }[];
     expect(users.length).toBeGreaterThanOrEqual(6);
     const avatar = await fetch(users[0]?.avatarUrls["48x48"] ?? "");
     expect(avatar.headers.get("content-type")).toContain("image/svg+xml");
@@ -186,12 +255,16 @@ describe("the emulated Jira and Confluence", () => {
       const response = await call("/rest/api/3/permissions/check", { method: "POST", body: JSON.stringify(body), ...init });
       return { status: response.status, body: (await response.json()) as Grants };
     };
-    const issueIdOf = async (key: string) => Number(((await (await call(`/rest/api/3/issue/${key}?fields=summary`, { as: "app" })).json()) as { id: string }).id);
+    const issueIdOf = async (key: string) =>
+      Number(((await (await call(`/rest/api/3/issue/${key}?fields=summary`, { as: "app" })).json()) as { id: string }).id);
     const alana = seedContentUsers[0]?.accountId ?? "";
 
     it("answers Jira's bulk permission check: every seeded content user administers and browses everything, Noor Haddad neither", async () => {
       const [pump, rover, pay] = [await issueIdOf("PUMP-1"), await issueIdOf("ROVER-1"), await issueIdOf("PAY-1")];
-      const asked = { globalPermissions: ["ADMINISTER"], projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: [pump, rover, pay, 99999999], projects: [10000, 10001, 10002] }] };
+      const asked = {
+        globalPermissions: ["ADMINISTER"],
+        projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: [pump, rover, pay, 99999999], projects: [10000, 10001, 10002] }],
+      };
 
       for (const user of seedContentUsers) {
         const granted = await check({ accountId: user.accountId, ...asked });
@@ -211,27 +284,44 @@ describe("the emulated Jira and Confluence", () => {
 
     it("refuses more than 1000 issues, an unknown account, and a user who is no administrator asking about someone else", async () => {
       const thousandAndOne = Array.from({ length: 1001 }, (_, n) => 10000 + n);
-      expect((await check({ accountId: alana, projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: thousandAndOne }] })).status).toBe(400);
+      expect(
+        (await check({ accountId: alana, projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: thousandAndOne }] })).status,
+      ).toBe(400);
       expect((await check({ accountId: "5b10a2844c20165700ede99z", globalPermissions: ["ADMINISTER"] })).status).toBe(404);
-      expect((await check({ accountId: alana, globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).status).toBe(403);
+      expect(
+        (await check({ accountId: alana, globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).status,
+      ).toBe(403);
       // Without an account it answers for the caller: herself as a user, the app (no global permission) as the app.
-      expect((await check({ globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).body.globalPermissions).toEqual([]);
+      expect(
+        (await check({ globalPermissions: ["ADMINISTER"] }, { as: "user", user: restrictedUser.accountId })).body.globalPermissions,
+      ).toEqual([]);
       expect((await check({ globalPermissions: ["ADMINISTER"] }, { as: "user" })).body.globalPermissions).toEqual(["ADMINISTER"]);
       expect((await check({ globalPermissions: ["ADMINISTER"] })).body.globalPermissions).toEqual([]);
     });
 
     it("shows a signed-in user only the projects and issues she may browse, and assigns a project's issues only to those who may browse it", async () => {
-      const asNoor = (pathAndQuery: string, init: RequestInit = {}) => call(pathAndQuery, { ...init, as: "user", user: restrictedUser.accountId });
+      const asNoor = (pathAndQuery: string, init: RequestInit = {}) =>
+        call(pathAndQuery, { ...init, as: "user", user: restrictedUser.accountId });
       const projects = (await (await asNoor("/rest/api/3/project/search")).json()) as { values: { key: string }[] };
       expect(projects.values.map((p) => p.key)).toEqual(["PUMP", "PAY"]);
       expect((await asNoor("/rest/api/3/project/ROVER")).status).toBe(404);
       expect((await asNoor("/rest/api/3/project/10001/components")).status).toBe(404);
       expect((await asNoor("/rest/api/3/issue/ROVER-1")).status).toBe(404);
       expect((await asNoor("/rest/api/3/issue/PUMP-1")).status).toBe(200);
-      const search = (await (await asNoor("/rest/api/3/search/jql", { method: "POST", body: JSON.stringify({ jql: "project in (ROVER, PUMP)", fields: ["key"], maxResults: 5000 }) })).json()) as { issues: { key: string }[] };
+      const search = (await (
+        await asNoor("/rest/api/3/search/jql", {
+          method: "POST",
+          body: JSON.stringify({ jql: "project in (ROVER, PUMP)", fields: ["key"], maxResults: 5000 }),
+        })
+      ).json()) as { issues: { key: string }[] };
       expect(search.issues).toHaveLength(66);
       expect(search.issues.every((issue) => issue.key.startsWith("PUMP-"))).toBe(true);
-      const bulk = (await (await asNoor("/rest/api/3/issue/bulkfetch", { method: "POST", body: JSON.stringify({ issueIdsOrKeys: ["ROVER-1", "PUMP-1"], fields: ["summary"] }) })).json()) as { issues: { key: string }[]; issueErrors: { id: string }[] };
+      const bulk = (await (
+        await asNoor("/rest/api/3/issue/bulkfetch", {
+          method: "POST",
+          body: JSON.stringify({ issueIdsOrKeys: ["ROVER-1", "PUMP-1"], fields: ["summary"] }),
+        })
+      ).json()) as { issues: { key: string }[]; issueErrors: { id: string }[] };
       expect(bulk.issues.map((issue) => issue.key)).toEqual(["PUMP-1"]);
       expect(bulk.issueErrors.map((error) => error.id)).toEqual(["ROVER-1"]);
       expect((await asNoor("/browse/ROVER-1")).status).toBe(404);
@@ -241,18 +331,30 @@ describe("the emulated Jira and Confluence", () => {
       expect((await call("/rest/api/3/issue/ROVER-1", { as: "user" })).status).toBe(200);
       expect(await (await call("/", { as: "user" })).text()).toContain(">ROVER<");
       const assignable = async (project: string) =>
-        ((await (await call(`/rest/api/3/user/assignable/search?project=${project}&maxResults=1000`, { as: "user" })).json()) as { accountId: string }[]).map((u) => u.accountId);
+        (
+          (await (await call(`/rest/api/3/user/assignable/search?project=${project}&maxResults=1000`, { as: "user" })).json()) as {
+            accountId: string;
+          }[]
+        ).map((u) => u.accountId);
       expect(await assignable("ROVER")).toEqual([...seedContentUsers.map((u) => u.accountId), browseOnlyUser.accountId]);
-      expect(await assignable("PUMP")).toEqual([...seedContentUsers.map((u) => u.accountId), restrictedUser.accountId, browseOnlyUser.accountId]);
+      expect(await assignable("PUMP")).toEqual([
+        ...seedContentUsers.map((u) => u.accountId),
+        restrictedUser.accountId,
+        browseOnlyUser.accountId,
+      ]);
     });
 
     it("tells browsing from editing: Sami Okafor browses PUMP but edits only ROVER and PAY, and an app's own permission only once a scheme grants it", async () => {
       const appPermission = "rmcloud__edit-requirements";
-      const asked = { projectPermissions: [{ permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", appPermission], projects: [10000, 10001, 10002] }] };
+      const asked = {
+        projectPermissions: [{ permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", appPermission], projects: [10000, 10001, 10002] }],
+      };
       const schemeGrants = async () =>
-        ((await (await call("/rest/api/3/permissionscheme?expand=permissions", { as: "app" })).json()) as { permissionSchemes: { permissions: { permission: string }[] }[] }).permissionSchemes.flatMap((scheme) =>
-          scheme.permissions.map((grant) => grant.permission),
-        );
+        (
+          (await (await call("/rest/api/3/permissionscheme?expand=permissions", { as: "app" })).json()) as {
+            permissionSchemes: { permissions: { permission: string }[] }[];
+          }
+        ).permissionSchemes.flatMap((scheme) => scheme.permissions.map((grant) => grant.permission));
 
       expect((await check({ accountId: browseOnlyUser.accountId, ...asked })).body.projectPermissions).toEqual([
         { permission: "BROWSE_PROJECTS", issues: [], projects: [10000, 10001, 10002] },
@@ -265,7 +367,11 @@ describe("the emulated Jira and Confluence", () => {
       emulated?.content.grants.appPermissions.push(appPermission);
       try {
         expect(await schemeGrants()).toContain(appPermission);
-        expect((await check({ accountId: browseOnlyUser.accountId, ...asked })).body.projectPermissions?.[2]).toEqual({ permission: appPermission, issues: [], projects: [10001, 10002] });
+        expect((await check({ accountId: browseOnlyUser.accountId, ...asked })).body.projectPermissions?.[2]).toEqual({
+          permission: appPermission,
+          issues: [],
+          projects: [10001, 10002],
+        });
       } finally {
         emulated?.content.grants.appPermissions.splice(0);
       }
@@ -273,7 +379,13 @@ describe("the emulated Jira and Confluence", () => {
 
     it("keeps a restricted page from those its restriction leaves out, asked by the app or read as the user", async () => {
       const permission = async (accountId: string) =>
-        (await (await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}/permission/check`, { method: "POST", as: "user", body: JSON.stringify({ subject: { type: "user", identifier: accountId }, operation: "read" }) })).json()) as { hasPermission: boolean };
+        (await (
+          await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}/permission/check`, {
+            method: "POST",
+            as: "user",
+            body: JSON.stringify({ subject: { type: "user", identifier: accountId }, operation: "read" }),
+          })
+        ).json()) as { hasPermission: boolean };
       expect((await permission(alana)).hasPermission).toBe(true);
       expect((await permission(restrictedUser.accountId)).hasPermission).toBe(false);
       expect((await call(`/wiki/rest/api/content/${RESTRICTED_PAGE_ID}`, { as: "user", user: restrictedUser.accountId })).status).toBe(404);
@@ -285,7 +397,13 @@ describe("the emulated Jira and Confluence", () => {
     const posted = await call("/rest/api/3/issue/PUMP-3/comment", {
       method: "POST",
       as: "app",
-      body: JSON.stringify({ body: { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "Requirement REQ-7 was linked." }] }] } }),
+      body: JSON.stringify({
+        body: {
+          type: "doc",
+          version: 1,
+          content: [{ type: "paragraph", content: [{ type: "text", text: "Requirement REQ-7 was linked." }] }],
+        },
+      }),
     });
     expect(posted.status).toBe(201);
     const page = await (await call("/browse/PUMP-3", { as: "user" })).text();
@@ -297,7 +415,11 @@ describe("the emulated Jira and Confluence", () => {
     expect((await call("/rest/api/3/issue/PAY-5", { method: "DELETE", as: "app" })).status).toBe(204);
     expect((await call("/rest/api/3/issue/PAY-5", { as: "app" })).status).toBe(404);
     await expect.poll(() => stub.webhooks.length).toBe(1);
-    expect(stub.webhooks[0]).toMatchObject({ path: "/webhook/issue-deleted", verified: true, body: { webhookEvent: "jira:issue_deleted", issue: { key: "PAY-5" } } });
+    expect(stub.webhooks[0]).toMatchObject({
+      path: "/webhook/issue-deleted",
+      verified: true,
+      body: { webhookEvent: "jira:issue_deleted", issue: { key: "PAY-5" } },
+    });
   });
 
   it("signs iframe URLs with the page's context and carries lic=none when the licence is off", async () => {
@@ -317,9 +439,13 @@ describe("the emulated Jira and Confluence", () => {
     expect(spaces.results.map((s) => s.key)).toEqual(["ENG"]);
     const pages = (await (await call("/wiki/rest/api/content?spaceKey=ENG&limit=50", { as: "user" })).json()) as { results: unknown[] };
     expect(pages.results.length).toBeGreaterThanOrEqual(12);
-    const found = (await (await call(`/wiki/rest/api/content/search?cql=${encodeURIComponent('space = ENG AND title ~ "checklist"')}`, { as: "user" })).json()) as { results: { id: string; title: string }[] };
+    const found = (await (
+      await call(`/wiki/rest/api/content/search?cql=${encodeURIComponent('space = ENG AND title ~ "checklist"')}`, { as: "user" })
+    ).json()) as { results: { id: string; title: string }[] };
     expect(found.results.map((r) => r.title)).toEqual(["Release 2025.1 checklist"]);
-    const content = (await (await call(`/wiki/rest/api/content/${found.results[0]?.id}?expand=history.lastUpdated,version,space`, { as: "user" })).json()) as {
+    const content = (await (
+      await call(`/wiki/rest/api/content/${found.results[0]?.id}?expand=history.lastUpdated,version,space`, { as: "user" })
+    ).json()) as {
       history: { lastUpdated: { by: { displayName: string } } };
       version: { number: number };
       space: { key: string };
@@ -330,10 +456,13 @@ describe("the emulated Jira and Confluence", () => {
   });
 
   it("fails or delays a matching call as often as told, for error-path tests", async () => {
-    await call("/_emulator/faults", { method: "POST", body: JSON.stringify({ pathPattern: "/rest/api/3/project/search", status: 503, times: 1 }) });
+    await call("/_emulator/faults", {
+      method: "POST",
+      body: JSON.stringify({ pathPattern: "/rest/api/3/project/search", status: 503, times: 1 }),
+    });
     expect((await call("/rest/api/3/project/search", { as: "user" })).status).toBe(503);
     expect((await call("/rest/api/3/project/search", { as: "user" })).status).toBe(200);
-    await call("/_emulator/faults", { method: "POST", body: JSON.stringify({ pathPattern: "/rest/api/3/issuetype" , status: 500 }) });
+    await call("/_emulator/faults", { method: "POST", body: JSON.stringify({ pathPattern: "/rest/api/3/issuetype", status: 500 }) });
     expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(500);
     await call("/_emulator/faults", { method: "DELETE" });
     expect((await call("/rest/api/3/issuetype", { as: "user" })).status).toBe(200);
@@ -358,7 +487,9 @@ describe("the emulated Jira and Confluence", () => {
   it("asks an add-on that was not up yet for its descriptor again on the next page", async () => {
     const fresh = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
     const page = async () =>
-      (await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user", base: fresh.url })).text();
+      (
+        await call("/plugins/servlet/ac/rmcloud-stub/requirements?project.key=ROVER&project.id=10001", { as: "user", base: fresh.url })
+      ).text();
     try {
       stub.setStarting(true);
       expect(await page()).toContain("did not answer its descriptor");

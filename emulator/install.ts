@@ -50,7 +50,13 @@ export async function postLifecycle(
 }
 
 /** Sends a webhook to every module of the descriptor subscribed to the event, signed like Jira. */
-export async function sendWebhook(descriptor: Descriptor, install: { clientKey: string; sharedSecret: string }, event: string, body: unknown, context: Record<string, string>): Promise<number[]> {
+export async function sendWebhook(
+  descriptor: Descriptor,
+  install: { clientKey: string; sharedSecret: string },
+  event: string,
+  body: unknown,
+  context: Record<string, string>,
+): Promise<number[]> {
   const hooks = modulesOf(descriptor, "webhooks").filter((hook: ConnectModule) => hook.event === event && hook.url);
   return Promise.all(
     hooks.map(async (hook) => {

@@ -42,7 +42,7 @@ describe("the emulator's JQL subset", () => {
   });
 
   it("filters by project key or id, issue type and status, with AND and OR", () => {
-    const pumpBugs = keysOf('project = PUMP AND issuetype = Bug ORDER BY key ASC');
+    const pumpBugs = keysOf("project = PUMP AND issuetype = Bug ORDER BY key ASC");
     expect(pumpBugs.length).toBeGreaterThan(5);
     expect(pumpBugs.every((k) => k.startsWith("PUMP-"))).toBe(true);
     expect(keysOf("project = 10000 AND type = 10003 ORDER BY key")).toEqual(pumpBugs);

@@ -53,7 +53,21 @@ function tokenize(input: string): Token[] {
   return tokens;
 }
 
-const SUPPORTED_FIELDS = new Set(["project", "issuetype", "type", "status", "key", "issuekey", "id", "text", "summary", "statuscategory", "assignee", "parent", "component"]);
+const SUPPORTED_FIELDS = new Set([
+  "project",
+  "issuetype",
+  "type",
+  "status",
+  "key",
+  "issuekey",
+  "id",
+  "text",
+  "summary",
+  "statuscategory",
+  "assignee",
+  "parent",
+  "component",
+]);
 
 export function parseJql(input: string): JqlQuery {
   const tokens = tokenize(input);
@@ -68,15 +82,18 @@ export function parseJql(input: string): JqlQuery {
 
   const value = (): string => {
     const token = next();
-    if (token.type !== "word" && token.type !== "string") throw new JqlError(`Error in the JQL Query: expected a value but got '${token.text}'.`);
+    if (token.type !== "word" && token.type !== "string")
+      throw new JqlError(`Error in the JQL Query: expected a value but got '${token.text}'.`);
     return token.text;
   };
 
   const comparison = (): JqlClause => {
     const fieldToken = next();
-    if (fieldToken.type !== "word" && fieldToken.type !== "string") throw new JqlError(`Error in the JQL Query: expected a field but got '${fieldToken.text}'.`);
+    if (fieldToken.type !== "word" && fieldToken.type !== "string")
+      throw new JqlError(`Error in the JQL Query: expected a field but got '${fieldToken.text}'.`);
     const field = fieldToken.text.toLowerCase();
-    if (!SUPPORTED_FIELDS.has(field)) throw new JqlError(`Field '${fieldToken.text}' does not exist or you do not have permission to view it.`);
+    if (!SUPPORTED_FIELDS.has(field))
+      throw new JqlError(`Field '${fieldToken.text}' does not exist or you do not have permission to view it.`);
     let op: "=" | "!=" | "~" | "!~" | "in" | "not in";
     const opToken = next();
     if (opToken.type === "op" && ["=", "!=", "~", "!~"].includes(opToken.text)) op = opToken.text as "=" | "!=" | "~" | "!~";

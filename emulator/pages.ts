@@ -44,7 +44,9 @@ export const slotHtml = (slot: Slot, style = "") =>
 
 export function layout({ title, site, user, users, product, body, bridge }: LayoutInput): string {
   const home = `${site.pathPrefix}/`;
-  const userOptions = users.map((u) => `<option value="${esc(u.accountId)}"${u.accountId === user.accountId ? " selected" : ""}>${esc(u.displayName)}</option>`).join("");
+  const userOptions = users
+    .map((u) => `<option value="${esc(u.accountId)}"${u.accountId === user.accountId ? " selected" : ""}>${esc(u.displayName)}</option>`)
+    .join("");
   const scripts = bridge
     ? `<script src="/_emulator/static/jquery.js"></script>
 <script>window.AJS = { $: window.jQuery };</script>

@@ -73,7 +73,13 @@ function addExtraIssues(site: Site, extra: Record<string, number>) {
       const base = template[n % template.length];
       if (!base) break;
       number++;
-      site.content.issues.push({ ...base, id: String(id++), key: `${project.key}-${number}`, summary: `${base.summary} (${number})`, comments: [] });
+      site.content.issues.push({
+        ...base,
+        id: String(id++),
+        key: `${project.key}-${number}`,
+        summary: `${base.summary} (${number})`,
+        comments: [],
+      });
     }
   }
 }
@@ -115,7 +121,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     sites.update(site, { uninstalled: true });
     return results;
   };
-  const installAll = async () => (await Promise.all(sites.list().filter((s) => !s.uninstalled).map((s) => install(s.name)))).flat();
+  const installAll = async () =>
+    (
+      await Promise.all(
+        sites
+          .list()
+          .filter((s) => !s.uninstalled)
+          .map((s) => install(s.name)),
+      )
+    ).flat();
 
   const control = Router();
   control.use(express.json());
@@ -258,7 +272,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   // Connect's license REST, Jira's and Confluence's: the site's license as the add-on asks it as the app.
   site.get(["/rest/atlassian-connect/1/addons/:key", "/wiki/rest/atlassian-connect/1/addons/:key"], (req, res) => {
     const current = res.locals.site as Site;
-    res.json({ key: req.params.key, version: "1", state: "ENABLED", license: { active: current.license !== "none", type: "COMMERCIAL", evaluation: false } });
+    res.json({
+      key: req.params.key,
+      version: "1",
+      state: "ENABLED",
+      license: { active: current.license !== "none", type: "COMMERCIAL", evaluation: false },
+    });
   });
 
   site.use(
@@ -275,7 +294,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
               {
                 timestamp: Date.now(),
                 webhookEvent: "jira:issue_deleted",
-                issue: { id: issue.id, key: issue.key, self: `${current.baseUrl}/rest/api/3/issue/${issue.id}`, fields: { summary: issue.summary, project: { id: issue.projectId } } },
+                issue: {
+                  id: issue.id,
+                  key: issue.key,
+                  self: `${current.baseUrl}/rest/api/3/issue/${issue.id}`,
+                  fields: { summary: issue.summary, project: { id: issue.projectId } },
+                },
                 user: user ? { accountId: user.accountId, displayName: user.displayName } : undefined,
               },
               { "issue.id": issue.id, "issue.key": issue.key, "project.id": issue.projectId },
@@ -334,12 +358,36 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const hostOrigin = (req: Request) => `${req.protocol}://${req.get("host")}`;
 
-  function iframeUrl(req: Request, current: Site, product: ProductKey, desc: Descriptor, module: ConnectModule, moduleUrl: string, context: Record<string, string>) {
+  function iframeUrl(
+    req: Request,
+    current: Site,
+    product: ProductKey,
+    desc: Descriptor,
+    module: ConnectModule,
+    moduleUrl: string,
+    context: Record<string, string>,
+  ) {
     const user = sessionUser(req);
-    return signedIframeUrl({ descriptor: desc, moduleUrl, site: current, product, hostOrigin: hostOrigin(req), context, user, channel: module.key });
+    return signedIframeUrl({
+      descriptor: desc,
+      moduleUrl,
+      site: current,
+      product,
+      hostOrigin: hostOrigin(req),
+      context,
+      user,
+      channel: module.key,
+    });
   }
 
-  function render(req: Request, res: Response, product: ProductKey, title: string, body: string, bridge?: Omit<BridgeConfig, "site" | "product" | "contextPath" | "user" | "dialogs" | "license"> & { descriptor?: Descriptor }) {
+  function render(
+    req: Request,
+    res: Response,
+    product: ProductKey,
+    title: string,
+    body: string,
+    bridge?: Omit<BridgeConfig, "site" | "product" | "contextPath" | "user" | "dialogs" | "license"> & { descriptor?: Descriptor },
+  ) {
     const current = res.locals.site as Site;
     const user = sessionUser(req);
     if (!cookieOf(req, SESSION_COOKIE)) res.cookie(SESSION_COOKIE, user.accountId, { httpOnly: true, sameSite: "lax", path: "/" });
@@ -348,7 +396,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (bridge?.descriptor) {
       const options: Record<string, { options: Record<string, unknown> }> = {};
       for (const dialog of modulesOf(bridge.descriptor, "dialogs")) {
-        options[dialog.key] = { options: { ...(dialog.options ?? {}), header: (dialog.options?.header as { value?: string } | undefined)?.value } };
+        options[dialog.key] = {
+          options: { ...(dialog.options ?? {}), header: (dialog.options?.header as { value?: string } | undefined)?.value },
+        };
       }
       dialogs[bridge.descriptor.key] = options;
     }
@@ -372,12 +422,26 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     try {
       return await descriptor(product);
     } catch (error) {
-      render(req, res, product, "Add-on unavailable", `<div class="error-box">The add-on at ${esc(addonUrl)} did not answer its descriptor: ${esc((error as Error).message)}</div>`);
+      render(
+        req,
+        res,
+        product,
+        "Add-on unavailable",
+        `<div class="error-box">The add-on at ${esc(addonUrl)} did not answer its descriptor: ${esc((error as Error).message)}</div>`,
+      );
       return undefined;
     }
   }
 
-  function slotFor(req: Request, res: Response, product: ProductKey, desc: Descriptor, module: ConnectModule, context: Record<string, string>, options: Record<string, unknown> = {}): Slot {
+  function slotFor(
+    req: Request,
+    res: Response,
+    product: ProductKey,
+    desc: Descriptor,
+    module: ConnectModule,
+    context: Record<string, string>,
+    options: Record<string, unknown> = {},
+  ): Slot {
     const current = res.locals.site as Site;
     return {
       addonKey: desc.key,
@@ -393,21 +457,39 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const current = res.locals.site as Site;
     const desc = await descriptor("jira").catch(() => undefined);
     const projectPage = desc ? modulesOf(desc, "jiraProjectPages")[0] : undefined;
-    const adminPages = desc ? [...modulesOf(desc, "configurePage"), ...modulesOf(desc, "postInstallPage"), ...modulesOf(desc, "adminPages"), ...modulesOf(desc, "generalPages")] : [];
+    const adminPages = desc
+      ? [
+          ...modulesOf(desc, "configurePage"),
+          ...modulesOf(desc, "postInstallPage"),
+          ...modulesOf(desc, "adminPages"),
+          ...modulesOf(desc, "generalPages"),
+        ]
+      : [];
     const viewer = sessionUser(req).accountId;
     const projects = current.content.projects
       .filter((p) => userMayBrowseProject(current, viewer, p))
       .map((p) => {
         const count = current.content.issues.filter((i) => i.projectId === p.id).length;
-        const addon = projectPage && desc ? `<a class="project-addon-link" href="${esc(`${current.pathPrefix}/plugins/servlet/ac/${desc.key}/${projectPage.key}?project.key=${p.key}&project.id=${p.id}`)}">${esc(projectPage.name?.value ?? "Add-on")}</a>` : '<span class="muted">add-on not available</span>';
+        const addon =
+          projectPage && desc
+            ? `<a class="project-addon-link" href="${esc(`${current.pathPrefix}/plugins/servlet/ac/${desc.key}/${projectPage.key}?project.key=${p.key}&project.id=${p.id}`)}">${esc(projectPage.name?.value ?? "Add-on")}</a>`
+            : '<span class="muted">add-on not available</span>';
         return `<tr><td><img class="avatar" alt="" src="/_emulator/project-avatar/${esc(p.key)}.svg">${esc(p.name)}</td><td>${esc(p.key)}</td><td>${esc(p.id)}</td><td><a href="${esc(`${current.pathPrefix}/projects/${p.key}`)}">${count} issues</a></td><td>${addon}</td></tr>`;
       })
       .join("");
     const siteRows = sites
       .list()
-      .map((s) => `<li><a href="${esc(`${s.pathPrefix}/`)}">${esc(s.name)}</a> <span class="muted">${esc(s.baseUrl)} · licence ${esc(s.license)}${s.uninstalled ? " · uninstalled" : ""}</span></li>`)
+      .map(
+        (s) =>
+          `<li><a href="${esc(`${s.pathPrefix}/`)}">${esc(s.name)}</a> <span class="muted">${esc(s.baseUrl)} · licence ${esc(s.license)}${s.uninstalled ? " · uninstalled" : ""}</span></li>`,
+      )
       .join("");
-    const links = adminPages.map((m) => `<li><a href="${esc(`${current.pathPrefix}/plugins/servlet/ac/${desc?.key}/${m.key}`)}">${esc(m.name?.value ?? m.key)}</a></li>`).join("");
+    const links = adminPages
+      .map(
+        (m) =>
+          `<li><a href="${esc(`${current.pathPrefix}/plugins/servlet/ac/${desc?.key}/${m.key}`)}">${esc(m.name?.value ?? m.key)}</a></li>`,
+      )
+      .join("");
     render(
       req,
       res,
@@ -424,7 +506,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   site.get("/projects/:key", (req, res) => {
     const current = res.locals.site as Site;
     const project = current.content.projects.find((p) => p.key === req.params.key);
-    if (!project || !userMayBrowseProject(current, sessionUser(req).accountId, project)) return void res.status(404).send("No such project");
+    if (!project || !userMayBrowseProject(current, sessionUser(req).accountId, project))
+      return void res.status(404).send("No such project");
     const rows = current.content.issues
       .filter((i) => i.projectId === project.id)
       .map((i) => {
@@ -433,7 +516,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         return `<tr><td><img alt="${esc(type?.name)}" src="/_emulator/issuetype/${esc(i.issueTypeId)}.svg"></td><td><a href="${esc(`${current.pathPrefix}/browse/${i.key}`)}">${esc(i.key)}</a></td><td>${esc(i.summary)}</td><td>${status ? lozenge(status.category, status.name) : ""}</td><td>${esc(findUser(i.assigneeId)?.displayName ?? "Unassigned")}</td></tr>`;
       })
       .join("");
-    render(req, res, "jira", project.name, `<h1>${esc(project.name)} <small class="muted">${esc(project.key)}</small></h1><table class="list issues"><thead><tr><th>T</th><th>Key</th><th>Summary</th><th>Status</th><th>Assignee</th></tr></thead><tbody>${rows}</tbody></table>`);
+    render(
+      req,
+      res,
+      "jira",
+      project.name,
+      `<h1>${esc(project.name)} <small class="muted">${esc(project.key)}</small></h1><table class="list issues"><thead><tr><th>T</th><th>Key</th><th>Summary</th><th>Status</th><th>Assignee</th></tr></thead><tbody>${rows}</tbody></table>`,
+    );
   });
 
   // Connect page modules: project pages, configure/admin/general/post-install pages.
@@ -448,7 +537,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const project = current.content.projects.find((p) => p.id === context["project.id"] || p.key === context["project.key"]);
     if (project) Object.assign(context, { "project.id": project.id, "project.key": project.key });
     const slot = slotFor(req, res, product, desc, found.module, context, { isFullPage: true, height: "calc(100vh - 140px)" });
-    render(req, res, product, found.module.name?.value ?? found.module.key, `<div class="page-frame">${slotHtml(slot)}</div>`, { context, addonKey: desc.key, descriptor: desc });
+    render(req, res, product, found.module.name?.value ?? found.module.key, `<div class="page-frame">${slotHtml(slot)}</div>`, {
+      context,
+      addonKey: desc.key,
+      descriptor: desc,
+    });
   };
   site.get("/plugins/servlet/ac/:appKey/:moduleKey", connectPage("jira"));
   site.get("/wiki/plugins/servlet/ac/:appKey/:moduleKey", connectPage("confluence"));
@@ -458,19 +551,32 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const current = res.locals.site as Site;
     const issue = findIssue(current, req.params.key);
     const project = issue && current.content.projects.find((p) => p.id === issue.projectId);
-    if (!issue || !userMayBrowseProject(current, sessionUser(req).accountId, project)) return void res.status(404).send("Issue does not exist");
+    if (!issue || !userMayBrowseProject(current, sessionUser(req).accountId, project))
+      return void res.status(404).send("Issue does not exist");
     const type = seedIssueTypes.find((t) => t.id === issue.issueTypeId);
     const status = seedStatuses.find((s) => s.id === issue.statusId);
     const desc = await descriptor("jira").catch(() => undefined);
-    const context = { "issue.id": issue.id, "issue.key": issue.key, "issuetype.id": issue.issueTypeId, "project.id": issue.projectId, "project.key": project?.key ?? "" };
+    const context = {
+      "issue.id": issue.id,
+      "issue.key": issue.key,
+      "issuetype.id": issue.issueTypeId,
+      "project.id": issue.projectId,
+      "project.key": project?.key ?? "",
+    };
     const panels = desc
       ? modulesOf(desc, "webPanels")
           .filter((m) => m.location === "atl.jira.view.issue.right.context")
-          .map((m) => `<section class="panel"><h3>${esc(m.name?.value ?? m.key)}</h3>${slotHtml(slotFor(req, res, "jira", desc, m, context, { height: "200px" }))}</section>`)
+          .map(
+            (m) =>
+              `<section class="panel"><h3>${esc(m.name?.value ?? m.key)}</h3>${slotHtml(slotFor(req, res, "jira", desc, m, context, { height: "200px" }))}</section>`,
+          )
           .join("")
       : '<p class="muted">The add-on is not available.</p>';
     const comments = issue.comments
-      .map((c) => `<div class="comment" data-author-type="${esc(c.author.accountType)}"><div class="meta"><strong>${esc(c.author.displayName)}</strong>${c.author.accountType === "app" ? ' <span class="app-badge">APP</span>' : ""} · ${esc(new Date(c.created).toUTCString())}</div><p>${esc(c.body)}</p></div>`)
+      .map(
+        (c) =>
+          `<div class="comment" data-author-type="${esc(c.author.accountType)}"><div class="meta"><strong>${esc(c.author.displayName)}</strong>${c.author.accountType === "app" ? ' <span class="app-badge">APP</span>' : ""} · ${esc(new Date(c.created).toUTCString())}</div><p>${esc(c.body)}</p></div>`,
+      )
       .join("");
     const assignee = findUser(issue.assigneeId);
     render(
@@ -482,7 +588,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 <div class="issue-layout"><div><h1 class="issue-summary"><img alt="${esc(type?.name)}" src="/_emulator/issuetype/${esc(issue.issueTypeId)}.svg"> ${esc(issue.summary)}</h1>
 <h2>Description</h2><p>${esc(issue.description)}</p>
 <h2>Comments</h2><div class="comments">${comments || '<p class="muted">No comments yet.</p>'}</div></div>
-<aside><dl class="fields"><dt>Status</dt><dd>${status ? lozenge(status.category, status.name) : ""}</dd><dt>Assignee</dt><dd>${assignee ? `<img class="avatar" alt="" src="/_emulator/avatar/${esc(assignee.accountId)}.svg">${esc(assignee.displayName)}` : "Unassigned"}</dd><dt>Type</dt><dd>${esc(type?.name)}</dd><dt>Priority</dt><dd>${esc(issue.priority)}</dd><dt>Components</dt><dd>${esc(project?.components.filter((c) => issue.componentIds.includes(c.id)).map((c) => c.name).join(", ") || "None")}</dd></dl>${panels}</aside></div>`,
+<aside><dl class="fields"><dt>Status</dt><dd>${status ? lozenge(status.category, status.name) : ""}</dd><dt>Assignee</dt><dd>${assignee ? `<img class="avatar" alt="" src="/_emulator/avatar/${esc(assignee.accountId)}.svg">${esc(assignee.displayName)}` : "Unassigned"}</dd><dt>Type</dt><dd>${esc(type?.name)}</dd><dt>Priority</dt><dd>${esc(issue.priority)}</dd><dt>Components</dt><dd>${esc(
+        project?.components
+          .filter((c) => issue.componentIds.includes(c.id))
+          .map((c) => c.name)
+          .join(", ") || "None",
+      )}</dd></dl>${panels}</aside></div>`,
       desc ? { context, addonKey: desc.key, descriptor: desc } : undefined,
     );
   });
@@ -493,7 +604,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const space = current.content.spaces.find((s) => s.key === req.params.spaceKey);
     if (!space) return void res.status(404).send("No such space");
     const pages = current.content.pages.filter((p) => p.spaceKey === space.key);
-    render(req, res, "confluence", space.name, `<h1>${esc(space.name)}</h1><p>${esc(space.description)}</p><ul class="pages">${pages.map((p) => `<li><a href="${esc(`${current.pathPrefix}/wiki/spaces/${space.key}/pages/${p.id}`)}">${esc(p.title)}</a></li>`).join("")}</ul>`);
+    render(
+      req,
+      res,
+      "confluence",
+      space.name,
+      `<h1>${esc(space.name)}</h1><p>${esc(space.description)}</p><ul class="pages">${pages.map((p) => `<li><a href="${esc(`${current.pathPrefix}/wiki/spaces/${space.key}/pages/${p.id}`)}">${esc(p.title)}</a></li>`).join("")}</ul>`,
+    );
   });
   site.get("/wiki/pages/viewpage.action", (req, res) => {
     const current = res.locals.site as Site;
@@ -508,9 +625,19 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const desc = await descriptor("confluence").catch(() => undefined);
     const macros = desc ? modulesOf(desc, "dynamicContentMacros") : [];
     const version = page.versions[page.versions.length - 1];
-    const context: Record<string, string> = { "page.id": page.id, "content.id": page.id, "space.key": page.spaceKey, "content.type": "page", "page.type": "page", "content.version": String(version?.number ?? 1), "page.version": String(version?.number ?? 1) };
+    const context: Record<string, string> = {
+      "page.id": page.id,
+      "content.id": page.id,
+      "space.key": page.spaceKey,
+      "content.type": "page",
+      "page.type": "page",
+      "content.version": String(version?.number ?? 1),
+      "page.version": String(version?.number ?? 1),
+    };
     const editorSpec = (macro: ConnectModule, mode: "insert" | "edit") => {
-      const titles = macro.editor as { insertTitle?: { value?: string }; editTitle?: { value?: string }; width?: string; height?: string } | undefined;
+      const titles = macro.editor as
+        | { insertTitle?: { value?: string }; editTitle?: { value?: string }; width?: string; height?: string }
+        | undefined;
       return {
         addonKey: desc?.key,
         moduleKey: macro.key,
@@ -523,7 +650,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const macroHtml = (macroId: string, slot: number, params: Record<string, string>) => {
       const macro = macros[slot];
       if (!macro || !desc) return "";
-      const macroContext = { ...context, "macro.id": macroId, "macro.hash": macroId, "macro.body": "", "output.type": "display", ...params };
+      const macroContext = {
+        ...context,
+        "macro.id": macroId,
+        "macro.hash": macroId,
+        "macro.body": "",
+        "output.type": "display",
+        ...params,
+      };
       const editor = macro.editor?.url
         ? `<button class="button" data-open-macro-editor="${esc(JSON.stringify({ ...editorSpec(macro, "edit"), pageId: page.id, macroId, slot, params, context: macroContext }))}">Edit</button>`
         : "";
@@ -566,7 +700,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   );
 
   const server = await new Promise<Server>((resolve) => {
-    const listening = options.host ? app.listen(options.port, options.host, () => resolve(listening)) : app.listen(options.port, () => resolve(listening));
+    const listening = options.host
+      ? app.listen(options.port, options.host, () => resolve(listening))
+      : app.listen(options.port, () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   origin = `http://localhost:${port}`;

@@ -101,7 +101,13 @@ export class SiteStore {
     if (!SITE_NAME.test(name)) throw new Error("A site name is 1-41 lowercase letters, digits or dashes");
     const existing = this.sites.get(name);
     if (existing) return existing;
-    const site = this.hydrate({ name, cloudId: randomUUID(), jira: newInstall("jira"), confluence: newInstall("confluence"), license: "active" });
+    const site = this.hydrate({
+      name,
+      cloudId: randomUUID(),
+      jira: newInstall("jira"),
+      confluence: newInstall("confluence"),
+      license: "active",
+    });
     this.sites.set(name, site);
     this.save();
     return site;
@@ -113,7 +119,14 @@ export class SiteStore {
   }
 
   private save(): void {
-    const stored: StoredSite[] = this.list().map(({ name, cloudId, jira, confluence, license, uninstalled }) => ({ name, cloudId, jira, confluence, license, uninstalled }));
+    const stored: StoredSite[] = this.list().map(({ name, cloudId, jira, confluence, license, uninstalled }) => ({
+      name,
+      cloudId,
+      jira,
+      confluence,
+      license,
+      uninstalled,
+    }));
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     fs.writeFileSync(this.file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   }

@@ -75,7 +75,14 @@ if (freshDataFolder && process.env.SEED_DEMO !== "false") {
 const addon = await startAddon(env);
 await waitUntilAnswering(`${addonUrl}/healthz`, "The add-on");
 // The emulator holds every site's shared secret: it listens where the add-on does (127.0.0.1 unless HOST says otherwise).
-const emulator = await startEmulator({ port: emulatorPort, host: addon.deps.config.host, addonUrl, dataDir, outboxDir: process.env.OUTBOX_DIR, installOnStart: false });
+const emulator = await startEmulator({
+  port: emulatorPort,
+  host: addon.deps.config.host,
+  addonUrl,
+  dataDir,
+  outboxDir: process.env.OUTBOX_DIR,
+  installOnStart: false,
+});
 await waitUntilAnswering(`${emulator.url}/_emulator/sites`, "The emulator");
 const results = await emulator.installAll();
 const failed = results.filter((r) => r.status !== 200 && r.status !== 204);

@@ -21,15 +21,24 @@ const FAULT_TESTS: FaultTestFile[] = [
   { file: "test/faults/databaseOutage.faults.test.ts", about: "PostgreSQL going away while the API serves and jobs run" },
   { file: "test/faults/killedWorker.faults.test.ts", about: "A worker process killed (SIGKILL) mid-import and mid-export" },
   { file: "server/storage/storageOutage.db.test.ts", about: "File storage unreachable during an upload, a download and an export's write" },
-  { file: "server/services/jira/jiraFaults.db.test.ts", about: "Jira rate limiting (429, Retry-After), overloaded (503) and slow during an export and notifications" },
+  {
+    file: "server/services/jira/jiraFaults.db.test.ts",
+    about: "Jira rate limiting (429, Retry-After), overloaded (503) and slow during an export and notifications",
+  },
   { file: "server/connect/lifecycle.db.test.ts", about: "Install callbacks: forged, replayed, misdirected, taking over a site" },
-  { file: "server/routes/auth/router.db.test.ts", about: "Sign-in: forged, expired, future and misdirected tokens, the license, the sign-in's week" },
+  {
+    file: "server/routes/auth/router.db.test.ts",
+    about: "Sign-in: forged, expired, future and misdirected tokens, the license, the sign-in's week",
+  },
   { file: "server/spa.development.test.ts", about: "The development server's files" },
   { file: "client/public/hostLoader.test.ts", about: "Which hosts the page loads a script from" },
   { file: "server/routes/badInput.db.test.ts", about: "Malformed input on every route, fuzzed over every request schema" },
   { file: "server/services/csv/importJob.db.test.ts", about: "An import's worker killed mid-import, a file that never ends its row" },
   { file: "server/jobs/jobs.db.test.ts", about: "Jobs whose worker dies, retries and exactly-once completion" },
-  { file: "test/e2e/hostileText.e2e.test.ts", about: "Markup, javascript: links and formulas in names and descriptions, on every screen and in the exports" },
+  {
+    file: "test/e2e/hostileText.e2e.test.ts",
+    about: "Markup, javascript: links and formulas in names and descriptions, on every screen and in the exports",
+  },
 ];
 
 type Project = { name: string; label: string; matches: (file: string) => boolean };
@@ -122,7 +131,13 @@ for (const project of PROJECTS) {
   if (files.length > 0) passed = run(project, files, outcomes) && passed;
 }
 if (process.argv.includes("--report")) {
-  writeFileSync(path.join(root, "docs", "reliability.md"), report(outcomes, PROJECTS.map((project) => project.label)));
+  writeFileSync(
+    path.join(root, "docs", "reliability.md"),
+    report(
+      outcomes,
+      PROJECTS.map((project) => project.label),
+    ),
+  );
   console.log("Wrote docs/reliability.md");
 }
 process.exitCode = passed ? 0 : 1;

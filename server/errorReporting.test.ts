@@ -13,8 +13,7 @@ function recordingTransport() {
   return { sent, transport };
 }
 
-const connectJwt =
-  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJqaXJhOjEyMyIsInFzaCI6ImFiYyJ9.c2lnbmF0dXJlLWJ5dGVz";
+const connectJwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJqaXJhOjEyMyIsInFzaCI6ImFiYyJ9.c2lnbmF0dXJlLWJ5dGVz";
 const appToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1NTcwNTg6dXNlciIsInRpZCI6InRlbmFudCJ9.YXBwLXRva2VuLXNpZw";
 
 afterAll(() => Sentry.close());
@@ -40,7 +39,11 @@ describe("error reports", () => {
     Sentry.addBreadcrumb({
       category: "http",
       message: "mail to jane@example.com",
-      data: { url: `https://site.atlassian.net/rest/api/3/issue/10001?jwt=${connectJwt}`, status_code: 500, body: "Brakes respond within 50 ms" },
+      data: {
+        url: `https://site.atlassian.net/rest/api/3/issue/10001?jwt=${connectJwt}`,
+        status_code: 500,
+        body: "Brakes respond within 50 ms",
+      },
     });
     Sentry.captureEvent({
       message: `Host call failed with Authorization: Bearer ${appToken} for jane@example.com`,

@@ -52,32 +52,36 @@ describe("the add-on's HTTP server behind a load balancer", () => {
 });
 
 describe("a client that sends its request slowly (slow-loris)", () => {
-  it("gets 408 and its connection closed once its headers outlast the headers timeout, while others are answered", async () => {
-    const app = express();
-    app.get("/healthz", (_req, res) => {
-      res.json({ status: "ok" });
-    });
-    const { server } = await listen(app, 0, "127.0.0.1");
-    cleanups.push(() => server.close());
-    const { port } = server.address() as AddressInfo;
+  it(
+    "gets 408 and its connection closed once its headers outlast the headers timeout, while others are answered",
+    async () => {
+      const app = express();
+      app.get("/healthz", (_req, res) => {
+        res.json({ status: "ok" });
+      });
+      const { server } = await listen(app, 0, "127.0.0.1");
+      cleanups.push(() => server.close());
+      const { port } = server.address() as AddressInfo;
 
-    const started = Date.now();
-    const socket = net.connect(port, "127.0.0.1");
-    let answer = "";
-    socket.on("data", (data) => {
-      answer += String(data);
-    });
-    socket.write("GET /healthz HTTP/1.1\r\nHost: rmcloud\r\n");
-    const drip = setInterval(() => socket.write("X-Slowly: yes\r\n"), 500);
-    cleanups.push(() => {
-      clearInterval(drip);
-      socket.destroy();
-    });
-    expect((await keptAliveClient(port)("/healthz")).status).toBe(200);
-    const closedAfter = await new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now() - started)));
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
-  }, HEADERS_TIMEOUT_MS + 10_000);
+      const started = Date.now();
+      const socket = net.connect(port, "127.0.0.1");
+      let answer = "";
+      socket.on("data", (data) => {
+        answer += String(data);
+      });
+      socket.write("GET /healthz HTTP/1.1\r\nHost: rmcloud\r\n");
+      const drip = setInterval(() => socket.write("X-Slowly: yes\r\n"), 500);
+      cleanups.push(() => {
+        clearInterval(drip);
+        socket.destroy();
+      });
+      expect((await keptAliveClient(port)("/healthz")).status).toBe(200);
+      const closedAfter = await new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now() - started)));
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+    },
+    HEADERS_TIMEOUT_MS + 10_000,
+  );
 });
 
 describe("stopping the HTTP server while a load balancer holds kept-alive connections", () => {

@@ -39,7 +39,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       const status = res.statusCode;
       const aborted = !res.writableFinished;
       const level =
-        status >= 500 ? "error" : responseTime >= SLOW_REQUEST_MS ? "warn" : aborted || status >= 400 || !isRead(req.method) ? "info" : "debug";
+        status >= 500
+          ? "error"
+          : responseTime >= SLOW_REQUEST_MS
+            ? "warn"
+            : aborted || status >= 400 || !isRead(req.method)
+              ? "info"
+              : "debug";
       if (!logger.isLevelEnabled(level)) return;
       const line = { req: { method: req.method, url: req.originalUrl.split("?")[0] }, res: { statusCode: status }, responseTime };
       logger[level](line, aborted ? "request aborted" : "request completed");

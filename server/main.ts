@@ -28,7 +28,9 @@ export async function createDeps(config: Config, options: { works: boolean }): P
   const jobs = new JobQueue(db, logger, {
     definitions: jobDefinitions,
     sendsScheduledJobs: options.works,
-    ...(config.jobExpireSeconds ? { retry: { expireInSeconds: config.jobExpireSeconds }, maintenanceIntervalSeconds: config.jobExpireSeconds } : {}),
+    ...(config.jobExpireSeconds
+      ? { retry: { expireInSeconds: config.jobExpireSeconds }, maintenanceIntervalSeconds: config.jobExpireSeconds }
+      : {}),
   });
   await jobs.start();
   return {
@@ -58,14 +60,19 @@ export function warnAboutStateOfItsOwn(config: Config, logger: { warn(message: s
 }
 
 /** Starts the add-on: migrations, job workers (unless JOB_WORKERS=false), HTTP, and a graceful stop. */
-export async function startAddon(env: NodeJS.ProcessEnv = process.env): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
+export async function startAddon(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
   const deps = await createDeps(config, { works: config.jobWorkers });
   const { db, jobs, logger } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config));
   if (config.jobWorkers) await jobs.work(deps);
   const { server, stop: stopHttp } = await listen(app, config.port, config.host);
-  logger.info({ port: config.port, host: config.host ?? "all interfaces", baseUrl: config.baseUrl, jobWorkers: config.jobWorkers }, "rmCloud add-on listening");
+  logger.info(
+    { port: config.port, host: config.host ?? "all interfaces", baseUrl: config.baseUrl, jobWorkers: config.jobWorkers },
+    "rmCloud add-on listening",
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -41,12 +41,14 @@ describe("the built app served in production", () => {
   // main-app route, bare and behind the sign-in hand-off, must reach the built index.html.
   const mainRoutes = SPA_ROUTES.filter((route) => route !== `/${PANEL_LOCATION}`);
   it.each([...mainRoutes, ...mainRoutes.map((route) => `/authenticate${route}`), "/authenticate/anything"])(
-    "answers %s with the main app", async (route) => {
-    const response = await request(app).get(`${route}?xdm_e=https%3A%2F%2Facme.atlassian.net&jwt=x.y.z`);
-    expect(response.status).toBe(200);
-    expect(response.type).toBe("text/html");
-    expect(response.text).toContain("main app");
-  });
+    "answers %s with the main app",
+    async (route) => {
+      const response = await request(app).get(`${route}?xdm_e=https%3A%2F%2Facme.atlassian.net&jwt=x.y.z`);
+      expect(response.status).toBe(200);
+      expect(response.type).toBe("text/html");
+      expect(response.text).toContain("main app");
+    },
+  );
 
   it.each(["/issue-view-requirements-right-panel", "/authenticate/issue-view-requirements-right-panel"])(
     "answers %s with the light issue panel",
@@ -131,7 +133,11 @@ describe("the built app served in production", () => {
 describe("what the page learns from the server", () => {
   const page = '<!doctype html><html><head><script src="/host-loader.js"></script></head><body></body></html>';
   const production = { env: "production" as const, connectKeysCdnUrl: undefined, extraFrameAncestors: [] };
-  const development = { env: "development" as const, connectKeysCdnUrl: "http://localhost:2990/_emulator/connect-keys", extraFrameAncestors: [] };
+  const development = {
+    env: "development" as const,
+    connectKeysCdnUrl: "http://localhost:2990/_emulator/connect-keys",
+    extraFrameAncestors: [],
+  };
 
   it("names the browser's error reporting DSN only when SENTRY_CLIENT_DSN is set", () => {
     expect(withClientConfig(page, { ...production, sentryClientDsn: undefined })).toBe(page);
@@ -142,7 +148,9 @@ describe("what the page learns from the server", () => {
 
   it("names the emulator as a host to load the bridge from outside production, ahead of the script that reads it", () => {
     const html = withClientConfig(page, { ...development, sentryClientDsn: undefined });
-    expect(html).toContain('<head>\n    <meta name="rmcloud-host-origins" content="http://localhost:2990" /><script src="/host-loader.js">');
+    expect(html).toContain(
+      '<head>\n    <meta name="rmcloud-host-origins" content="http://localhost:2990" /><script src="/host-loader.js">',
+    );
     expect(withClientConfig(page, { ...production, extraFrameAncestors: ["http://localhost:*"], sentryClientDsn: undefined })).toContain(
       '<meta name="rmcloud-host-origins" content="http://localhost:*" />',
     );
@@ -172,7 +180,11 @@ describe("who may frame the pages", () => {
   });
 
   it("adds the origins FRAME_ANCESTORS names, in production too (a host the operator runs, such as the emulator in the bench)", () => {
-    const config = loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "a-production-secret-of-at-least-32-characters", FRAME_ANCESTORS: "http://localhost:*, https://staging.example" });
+    const config = loadConfig({
+      NODE_ENV: "production",
+      APP_TOKEN_SECRET: "a-production-secret-of-at-least-32-characters",
+      FRAME_ANCESTORS: "http://localhost:*, https://staging.example",
+    });
     expect(frameAncestors(config)).toEqual([
       "https://*.atlassian.net",
       "https://*.jira.com",

@@ -131,7 +131,10 @@ function precompressedAssets(assetsDir: string): RequestHandler {
     const offered = ENCODINGS.filter(({ suffix }) => files.has(name + suffix));
     if (offered.length === 0) return next();
     res.vary("Accept-Encoding");
-    const encoding = acceptedEncoding(req, offered.map(({ name: offeredName }) => offeredName));
+    const encoding = acceptedEncoding(
+      req,
+      offered.map(({ name: offeredName }) => offeredName),
+    );
     const copy = offered.find(({ name: offeredName }) => offeredName === encoding);
     if (!copy) return next();
     res.type(path.extname(name)).set("Content-Encoding", copy.name);
@@ -152,7 +155,10 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
   const assetsDir = path.join(distDir, "assets");
   app.use(`${ASSET_BASE}/assets`, precompressedAssets(assetsDir));
   app.use(`${ASSET_BASE}/assets`, express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
-  app.use(ASSET_BASE, express.static(distDir, { index: false, cacheControl: false, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
+  app.use(
+    ASSET_BASE,
+    express.static(distDir, { index: false, cacheControl: false, setHeaders: (res) => res.set("Cache-Control", "no-cache") }),
+  );
   const pages = new Map<SpaEntry, Promise<BuiltPage>>();
   const page = (entry: SpaEntry) => {
     let built = pages.get(entry);
@@ -171,7 +177,10 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
     try {
       const built = await page(entry);
       res.set("Cache-Control", "no-cache").vary("Accept-Encoding").type("html");
-      const encoding = acceptedEncoding(req, ENCODINGS.map(({ name }) => name));
+      const encoding = acceptedEncoding(
+        req,
+        ENCODINGS.map(({ name }) => name),
+      );
       if (!encoding) return res.send(built.html);
       let encoded = built.encoded.get(encoding);
       if (!encoded) {

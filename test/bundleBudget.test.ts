@@ -18,7 +18,11 @@ beforeAll(async () => {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    await build({ configFile: path.resolve("vite.config.ts"), logLevel: "error", build: { outDir: distDir, sourcemap: true, manifest: true } });
+    await build({
+      configFile: path.resolve("vite.config.ts"),
+      logLevel: "error",
+      build: { outDir: distDir, sourcemap: true, manifest: true },
+    });
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }

@@ -3,7 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** The Markdown a newcomer reads first: every repository path it names must exist. */
-const DOCUMENTS = ["README.md", ...readdirSync("docs").filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  "README.md",
+  ...readdirSync("docs")
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 const TOP_LEVEL = ["server", "client", "common", "emulator", "migrations", "test", "bench", "docs", "scripts", ".ci"];
 /** Outputs of a command the text tells you to run, not files of the repository. */
 const GENERATED = new Set(["bench/results.json", "docs/performance.md"]);
@@ -19,7 +24,12 @@ function exists(named: string): boolean {
     const pattern = segment.replace(/<[^>]+>|\{[^}]+\}/g, "*");
     if (!pattern.includes("*")) return existsSync(path.join(dir, pattern)) && walk(path.join(dir, pattern), next);
     if (!existsSync(dir)) return false;
-    const matcher = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^$()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    const matcher = new RegExp(
+      `^${pattern
+        .split("*")
+        .map((part) => part.replace(/[.+?^$()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+    );
     return readdirSync(dir).some((name) => matcher.test(name) && walk(path.join(dir, name), next));
   };
   return walk(".", segments);

@@ -38,7 +38,9 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
       "SELECT pg_total_relation_size('baseline_revisions') AS bytes, (SELECT count(*) FROM baseline_revisions) AS row_count",
     );
     const { bytes, row_count } = size.rows[0] as { bytes: number | string; row_count: number | string };
-    process.stdout.write(`  storage: ${round(Number(bytes) / Number(row_count), 1)} bytes per baseline_revisions row (heap + primary key)\n`);
+    process.stdout.write(
+      `  storage: ${round(Number(bytes) / Number(row_count), 1)} bytes per baseline_revisions row (heap + primary key)\n`,
+    );
     await drop(first.baseline_id);
     await drop(await bare());
 

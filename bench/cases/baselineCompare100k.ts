@@ -1,11 +1,4 @@
-import {
-  BASELINE_PROJECT,
-  benchResult,
-  callApi,
-  explain,
-  startBaselineBench,
-  timed,
-} from "../baselineFixture.js";
+import { BASELINE_PROJECT, benchResult, callApi, explain, startBaselineBench, timed } from "../baselineFixture.js";
 import { recordRevisionsBySql } from "../../server/scripts/seedLarge.js";
 import type { BenchCase, BenchContext, BenchResult } from "../types.js";
 
@@ -99,7 +92,8 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     db.on("query", capturePage);
     await callApi(bench, "GET", `/api/baseline/${second}?atlassian_project_id=${BASELINE_PROJECT}&offset=99000&limit=500`);
     db.off("query", capturePage);
-    if (pageStatement) await explain(db, "GET /api/baseline/{id}: a page of 500 at offset 99,000", pageStatement.sql, pageStatement.bindings);
+    if (pageStatement)
+      await explain(db, "GET /api/baseline/{id}: a page of 500 at offset 99,000", pageStatement.sql, pageStatement.bindings);
     return [benchResult("baseline-compare-100k", context, oursMs, bareMs)];
   } finally {
     await bench.close();

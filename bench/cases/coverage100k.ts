@@ -41,7 +41,13 @@ const coverage100k: BenchCase = {
             if (isLicenseCheck(hostCall)) return licenseAnswer(hostCall) as T;
             if (isPermissionCheck(hostCall)) return permissionCheckAnswer(hostCall) as T;
             const wanted = (hostCall.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys;
-            return { issues: wanted.map((id) => ({ id, key: `PUMP-${id}`, fields: { status: { statusCategory: { key: Number(id) % 3 === 0 ? "done" : "new" } } } })) } as T;
+            return {
+              issues: wanted.map((id) => ({
+                id,
+                key: `PUMP-${id}`,
+                fields: { status: { statusCategory: { key: Number(id) % 3 === 0 ? "done" : "new" } } },
+              })),
+            } as T;
           },
         },
       },
@@ -64,7 +70,14 @@ const coverage100k: BenchCase = {
             () => getJson(`${ours.url}/api/coverage?${view.query}`, { authorization }),
             () => getJson(`${bare.url}/coverage/${view.name}`),
           );
-          results.push({ case: view.name, db: context.db, ours: round(oursMs, 2), baseline: round(bareMs, 2), unit: "ms", ratio: round(oursMs / bareMs) });
+          results.push({
+            case: view.name,
+            db: context.db,
+            ours: round(oursMs, 2),
+            baseline: round(bareMs, 2),
+            unit: "ms",
+            ratio: round(oursMs / bareMs),
+          });
         }
         return results;
       } finally {

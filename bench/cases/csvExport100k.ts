@@ -32,10 +32,21 @@ async function seedProject(
   tenantId: string,
   jira: { issueIds: string[]; componentIds: string[]; statusIds: string[]; accountIds: string[] },
 ): Promise<void> {
-  const [type] = await db("requirement_types").insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 }).returning("requirement_type_id");
-  const [field] = await db("attributes").insert({ tenant_id: tenantId, project_id: PUMP_ID, name: "Verification", type: "string" }).returning("attribute_id");
+  const [type] = await db("requirement_types")
+    .insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 })
+    .returning("requirement_type_id");
+  const [field] = await db("attributes")
+    .insert({ tenant_id: tenantId, project_id: PUMP_ID, name: "Verification", type: "string" })
+    .returning("attribute_id");
   const folders = await db("folders")
-    .insert(Array.from({ length: 10 }, (_, index) => ({ tenant_id: tenantId, project_id: PUMP_ID, name: `Subsystem ${index}`, created_by: "bench" })))
+    .insert(
+      Array.from({ length: 10 }, (_, index) => ({
+        tenant_id: tenantId,
+        project_id: PUMP_ID,
+        name: `Subsystem ${index}`,
+        created_by: "bench",
+      })),
+    )
     .returning("folder_id");
   const seeded = (projectId: number, rows: number) =>
     db.raw(
@@ -44,7 +55,18 @@ async function seedProject(
          'The pump shall keep rate ' || g || ', within 5 %.' || chr(10) || 'Checked at start-up.',
          (?::text[])[1 + g % ?], (?::text[])[1 + g % ?], (?::bigint[])[1 + g % ?], 'bench'
        FROM generate_series(1, ?) g`,
-      [tenantId, projectId, type.requirement_type_id, jira.statusIds, jira.statusIds.length, jira.accountIds, jira.accountIds.length, folders.map((f) => f.folder_id), folders.length, rows],
+      [
+        tenantId,
+        projectId,
+        type.requirement_type_id,
+        jira.statusIds,
+        jira.statusIds.length,
+        jira.accountIds,
+        jira.accountIds.length,
+        folders.map((f) => f.folder_id),
+        folders.length,
+        rows,
+      ],
     );
   await seeded(PUMP_ID, ROWS);
   await seeded(OTHER_PROJECT_ID, OTHER_PROJECT_ROWS);
@@ -165,8 +187,23 @@ const csvExport100k: BenchCase = {
         `  csv-export-100k: ${Math.round(ours)} rows/s with Jira, ${Math.round(local)} without, bare COPY ${Math.round(baseline)}; ${round(size / 1024 / 1024, 1)} MB of CSV, peak RSS +${round(peakMb, 1)} MB, ${round((cpu.user + cpu.system) / 1e6, 2)} s of CPU in this process for the first export\n`,
       );
       return [
-        { case: "csv-export-100k", db: context.db, ours: round(ours, 0), baseline: round(baseline, 0), unit: "rows/s", ratio: round(ours / baseline), note: JIRA_LATENCY_NOTE },
-        { case: "csv-export-100k-without-jira", db: context.db, ours: round(local, 0), baseline: round(baseline, 0), unit: "rows/s", ratio: round(local / baseline) },
+        {
+          case: "csv-export-100k",
+          db: context.db,
+          ours: round(ours, 0),
+          baseline: round(baseline, 0),
+          unit: "rows/s",
+          ratio: round(ours / baseline),
+          note: JIRA_LATENCY_NOTE,
+        },
+        {
+          case: "csv-export-100k-without-jira",
+          db: context.db,
+          ours: round(local, 0),
+          baseline: round(baseline, 0),
+          unit: "rows/s",
+          ratio: round(local / baseline),
+        },
       ] satisfies BenchResult[];
     });
   },

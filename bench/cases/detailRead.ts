@@ -104,7 +104,12 @@ async function measureRounds(db: Db, loads: Load[]): Promise<Map<string, LoadRes
     for (const load of loads) {
       load.before?.();
       await httpLoad({ url: load.url, requests: load.requests, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-      const result = await httpLoad({ url: load.url, requests: load.requests, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+      const result = await httpLoad({
+        url: load.url,
+        requests: load.requests,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION_SECONDS,
+      });
       results.get(load.name)?.push(result);
       await settle(db);
     }
@@ -146,7 +151,9 @@ const detailRead: BenchCase = {
         path: (site: RealisticTenant, id: number) => string,
         withToken: boolean,
       ): Promise<LoadOptions["requests"]> => {
-        const tokens = new Map(await Promise.all(spread.map(async (site) => [site.tenantId, withToken ? await bearer(ctx, site) : ""] as const)));
+        const tokens = new Map(
+          await Promise.all(spread.map(async (site) => [site.tenantId, withToken ? await bearer(ctx, site) : ""] as const)),
+        );
         // Interleaved: consecutive requests go to different sites, as many sites' users would send them.
         return detailIds(size).flatMap((id) =>
           spread.map((site) => ({
@@ -175,8 +182,24 @@ const detailRead: BenchCase = {
         for (const variant of ["batched", "unbatched"] as const) {
           const name = variant === "batched" ? `detail-read${suffix}` : `detail-read${suffix}-unbatched`;
           results.push(
-            { case: name, db: context.db, ours: round(rate(variant), 1), baseline: round(rate("bare"), 1), unit: "req/s", ratio: round(rate(variant) / rate("bare")), note },
-            { case: `${name}-p99`, db: context.db, ours: p99(variant), baseline: p99("bare"), unit: "ms", ratio: round(p99(variant) / p99("bare")), note },
+            {
+              case: name,
+              db: context.db,
+              ours: round(rate(variant), 1),
+              baseline: round(rate("bare"), 1),
+              unit: "req/s",
+              ratio: round(rate(variant) / rate("bare")),
+              note,
+            },
+            {
+              case: `${name}-p99`,
+              db: context.db,
+              ours: p99(variant),
+              baseline: p99("bare"),
+              unit: "ms",
+              ratio: round(p99(variant) / p99("bare")),
+              note,
+            },
           );
         }
         results.push({

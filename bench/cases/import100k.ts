@@ -139,7 +139,14 @@ const import100k: BenchCase = {
     const baseline = ROWS / median(copySeconds);
     const storedRowsBaseline = ROWS / median(storedRowsSeconds);
     return [
-      { case: "import-100k", db: context.db, ours: round(ours, 0), baseline: round(baseline, 0), unit: "rows/s", ratio: round(ours / baseline) },
+      {
+        case: "import-100k",
+        db: context.db,
+        ours: round(ours, 0),
+        baseline: round(baseline, 0),
+        unit: "rows/s",
+        ratio: round(ours / baseline),
+      },
       {
         case: "import-100k-stored-rows",
         db: context.db,

@@ -106,7 +106,14 @@ const issueLinks: BenchCase = {
           ),
         { iterations: 30 },
       );
-      results.push({ case: "linked-issue-ids-500", db: context.db, ours: round(ours), baseline: round(bare), unit: "ms", ratio: round(ours / bare) });
+      results.push({
+        case: "linked-issue-ids-500",
+        db: context.db,
+        ours: round(ours),
+        baseline: round(bare),
+        unit: "ms",
+        ratio: round(ours / bare),
+      });
 
       // The host side does not depend on our database: measured once, on the first run.
       if (context.db === "pglite") {
@@ -134,9 +141,33 @@ const issueLinks: BenchCase = {
         });
 
         results.push(
-          { case: "linked-issues-lookup-500-of-50k", db: "none", ours: round(paged), baseline: round(oneByOne), unit: "ms", ratio: round(paged / oneByOne), note: JIRA_LATENCY_NOTE },
-          { case: "linked-issues-lookup-requests", db: "none", ours: pagedRequests, baseline: LINKED_ISSUES, unit: "requests", ratio: round(pagedRequests / LINKED_ISSUES), note: JIRA_LATENCY_NOTE },
-          { case: "issue-picker-search-page-of-50k", db: "none", ours: round(perSearchPage), baseline: round(singleGet), unit: "ms", ratio: round(perSearchPage / singleGet), note: JIRA_LATENCY_NOTE },
+          {
+            case: "linked-issues-lookup-500-of-50k",
+            db: "none",
+            ours: round(paged),
+            baseline: round(oneByOne),
+            unit: "ms",
+            ratio: round(paged / oneByOne),
+            note: JIRA_LATENCY_NOTE,
+          },
+          {
+            case: "linked-issues-lookup-requests",
+            db: "none",
+            ours: pagedRequests,
+            baseline: LINKED_ISSUES,
+            unit: "requests",
+            ratio: round(pagedRequests / LINKED_ISSUES),
+            note: JIRA_LATENCY_NOTE,
+          },
+          {
+            case: "issue-picker-search-page-of-50k",
+            db: "none",
+            ours: round(perSearchPage),
+            baseline: round(singleGet),
+            unit: "ms",
+            ratio: round(perSearchPage / singleGet),
+            note: JIRA_LATENCY_NOTE,
+          },
         );
       }
     } finally {

@@ -33,7 +33,10 @@ const largeTreeOpen: BenchCase = {
         await addon.getByRole("tree").focus();
         const started = performance.now();
         await page.keyboard.press("ArrowRight");
-        await addon.getByRole("treeitem", { name: /Large requirement/ }).first().waitFor({ timeout: 60_000 });
+        await addon
+          .getByRole("treeitem", { name: /Large requirement/ })
+          .first()
+          .waitFor({ timeout: 60_000 });
         const took = performance.now() - started;
         await page.context().close();
         return took;
@@ -43,7 +46,10 @@ const largeTreeOpen: BenchCase = {
         const addon = await frame();
         await addon.getByRole("treeitem").first().waitFor({ timeout: 60_000 });
         await addon.getByRole("tree").evaluate((tree) => tree.parentElement?.scrollTo({ top: tree.scrollHeight / 2 }));
-        await addon.getByRole("treeitem", { name: /Large requirement 5\d{4}/ }).first().waitFor({ timeout: 60_000 });
+        await addon
+          .getByRole("treeitem", { name: /Large requirement 5\d{4}/ })
+          .first()
+          .waitFor({ timeout: 60_000 });
         const bytes = await usedHeapBytes(addon);
         await page.context().close();
         return bytes;

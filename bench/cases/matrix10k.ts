@@ -44,7 +44,10 @@ export async function seedMatrixProject(
         })),
   );
   for (let start = 0; start < links.length; start += 5000) {
-    await db("requirement_issue_links").insert(links.slice(start, start + 5000)).onConflict().ignore();
+    await db("requirement_issue_links")
+      .insert(links.slice(start, start + 5000))
+      .onConflict()
+      .ignore();
   }
 }
 
@@ -105,7 +108,9 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     });
     const bareMs = await medianMs(() => fetchText(`${bareServer.url}/links`), { iterations: 15, warmup: 3 });
     process.stdout.write(`  matrix-10k: ${round(oursMs)} ms vs bare ${round(bareMs)} ms\n`);
-    return [{ case: "matrix-10k", db: context.db, ours: round(oursMs), baseline: round(bareMs), unit: "ms", ratio: round(oursMs / bareMs) }];
+    return [
+      { case: "matrix-10k", db: context.db, ours: round(oursMs), baseline: round(bareMs), unit: "ms", ratio: round(oursMs / bareMs) },
+    ];
   } finally {
     for (const server of servers) await server.close();
     await ctx.destroy();

@@ -18,7 +18,10 @@ const matrixFirstRows100k: BenchCase = {
       const firstRows = (project: { id: number; key: string }) => async () => {
         const started = performance.now();
         const { page, frame } = await openProjectPage(harness, project, "traceability");
-        await (await frame()).getByRole("cell", { name: /^Large requirement/ }).first().waitFor({ timeout: 60_000 });
+        await (await frame())
+          .getByRole("cell", { name: /^Large requirement/ })
+          .first()
+          .waitFor({ timeout: 60_000 });
         const took = performance.now() - started;
         await page.context().close();
         return took;
@@ -28,10 +31,16 @@ const matrixFirstRows100k: BenchCase = {
 
       const { page, frame } = await openProjectPage(harness, PROJECTS.large, "traceability");
       const addon = await frame();
-      await addon.getByRole("cell", { name: /^Large requirement/ }).first().waitFor({ timeout: 60_000 });
+      await addon
+        .getByRole("cell", { name: /^Large requirement/ })
+        .first()
+        .waitFor({ timeout: 60_000 });
       const started = performance.now();
       await addon.locator("tbody").evaluate((body) => body.closest("table")?.parentElement?.scrollTo({ top: body.scrollHeight / 2 }));
-      await addon.getByRole("cell", { name: /^Large requirement [45]\d{4}$/ }).first().waitFor({ timeout: 60_000 });
+      await addon
+        .getByRole("cell", { name: /^Large requirement [45]\d{4}$/ })
+        .first()
+        .waitFor({ timeout: 60_000 });
       const scrolled = performance.now() - started;
       const heap = await usedHeapBytes(addon);
       await page.context().close();

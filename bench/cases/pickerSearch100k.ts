@@ -52,7 +52,9 @@ const pickerSearch: BenchCase = {
       try {
         const results: BenchResult[] = [];
         for (const search of SEARCHES) {
-          const oursMs = await medianMs(() => getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }));
+          const oursMs = await medianMs(() =>
+            getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }),
+          );
           const bareMs = await medianMs(() => getJson(`${bare.url}/search/${search.name}`));
           results.push({
             case: search.name,

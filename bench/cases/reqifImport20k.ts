@@ -41,7 +41,9 @@ function reqifFile(count: number): string {
       objects.push(
         `<SPEC-OBJECT IDENTIFIER="O-${index}" LAST-CHANGE="2026-01-01T00:00:00Z"><VALUES>${value("A-NAME", requirement.name)}${value("A-ID", requirement.id)}<ATTRIBUTE-VALUE-XHTML><DEFINITION><ATTRIBUTE-DEFINITION-XHTML-REF>A-TEXT</ATTRIBUTE-DEFINITION-XHTML-REF></DEFINITION><THE-VALUE><xhtml:div>${requirement.text.map((paragraph) => `<xhtml:p>${paragraph}</xhtml:p>`).join("")}</xhtml:div></THE-VALUE></ATTRIBUTE-VALUE-XHTML></VALUES><TYPE><SPEC-OBJECT-TYPE-REF>T-REQ</SPEC-OBJECT-TYPE-REF></TYPE></SPEC-OBJECT>`,
       );
-      children.push(`<SPEC-HIERARCHY IDENTIFIER="SH-${index}" LAST-CHANGE="2026-01-01T00:00:00Z"><OBJECT><SPEC-OBJECT-REF>O-${index}</SPEC-OBJECT-REF></OBJECT></SPEC-HIERARCHY>`);
+      children.push(
+        `<SPEC-HIERARCHY IDENTIFIER="SH-${index}" LAST-CHANGE="2026-01-01T00:00:00Z"><OBJECT><SPEC-OBJECT-REF>O-${index}</SPEC-OBJECT-REF></OBJECT></SPEC-HIERARCHY>`,
+      );
     }
     chapters.push(
       `<SPEC-HIERARCHY IDENTIFIER="SH-H-${chapter}" LAST-CHANGE="2026-01-01T00:00:00Z"><OBJECT><SPEC-OBJECT-REF>H-${chapter}</SPEC-OBJECT-REF></OBJECT><CHILDREN>${children.join("\n")}</CHILDREN></SPEC-HIERARCHY>`,
@@ -90,7 +92,12 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     if (!business) throw new Error("no Business type");
 
     const csvName = await putImportFile(ctx.deps, tenantId, csvFile(OBJECTS), "bench.csv");
-    const csvRequest = ImportRequestSchema.parse({ file_name: csvName, requirement_type: business.requirement_type_id, location: null, atlassian_project_id: 1 });
+    const csvRequest = ImportRequestSchema.parse({
+      file_name: csvName,
+      requirement_type: business.requirement_type_id,
+      location: null,
+      atlassian_project_id: 1,
+    });
     let rss = peakRssAboveIdle();
     let start = performance.now();
     const csv = await runImport(ctx.deps, actor, csvRequest);
@@ -116,8 +123,22 @@ async function run(context: BenchContext): Promise<BenchResult[]> {
     const ours = OBJECTS / reqifSeconds;
     const baseline = OBJECTS / csvSeconds;
     return [
-      { case: "reqif-import-20k", db: context.db, ours: round(ours, 0), baseline: round(baseline, 0), unit: "rows/s", ratio: round(ours / baseline) },
-      { case: "reqif-import-20k-peak-rss", db: context.db, ours: round(reqifRss, 1), baseline: round(csvRss, 1), unit: "MB", ratio: round(reqifRss / csvRss) },
+      {
+        case: "reqif-import-20k",
+        db: context.db,
+        ours: round(ours, 0),
+        baseline: round(baseline, 0),
+        unit: "rows/s",
+        ratio: round(ours / baseline),
+      },
+      {
+        case: "reqif-import-20k-peak-rss",
+        db: context.db,
+        ours: round(reqifRss, 1),
+        baseline: round(csvRss, 1),
+        unit: "MB",
+        ratio: round(reqifRss / csvRss),
+      },
     ];
   } finally {
     await ctx.destroy();

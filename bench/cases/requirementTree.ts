@@ -46,10 +46,7 @@ function bareApp(db: Db, tenantId: string): express.Express {
       .whereNull("r.deleted_at");
   app.get("/folder/:id/children", async (req, res) => {
     res.json({
-      items: await requirements()
-        .where("r.parent_folder_id", Number(req.params.id))
-        .orderBy("r.requirement_id")
-        .select(requirementColumns),
+      items: await requirements().where("r.parent_folder_id", Number(req.params.id)).orderBy("r.requirement_id").select(requirementColumns),
     });
   });
   app.get("/primary", async (_req, res) => {
@@ -138,10 +135,7 @@ async function seed(db: Db, api: string, headers: Record<string, string>, tenant
 }
 
 async function run(context: BenchContext): Promise<BenchResult[]> {
-  const ctx = await createTestApp(
-    {},
-    { database: await createTestDatabase({ postgresUrl: context.databaseUrl }), checkResponses: false },
-  );
+  const ctx = await createTestApp({}, { database: await createTestDatabase({ postgresUrl: context.databaseUrl }), checkResponses: false });
   const db = ctx.deps.db;
   const servers: Server[] = [];
   try {

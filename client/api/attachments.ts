@@ -63,10 +63,7 @@ const ATTACHMENT_SAVE_ATTEMPTS = 3;
  * to the requirement as it is now and written only at that revision (a save in between answers
  * 409, and the requirement is read again).
  */
-async function patchAttachments(
-  requirementId: number,
-  change: (current: Attachment[]) => Attachment[],
-): Promise<RequirementDetail> {
+async function patchAttachments(requirementId: number, change: (current: Attachment[]) => Attachment[]): Promise<RequirementDetail> {
   for (let attempt = 1; ; attempt++) {
     const latest = await api.get<RequirementDetail>(`/api/requirement/${requirementId}`);
     try {
@@ -110,11 +107,10 @@ export function useAddAttachment(requirementId: number) {
 }
 
 export function useDeleteAttachment(requirementId: number) {
-  return useAttachmentMutation(
-    requirementId,
-    async (uuidFileName: string) => (current) => withoutAttachment(current, uuidFileName),
-    { success: "Attachment deleted successfully", failure: becauseOf("There was a problem deleting your attachment") },
-  );
+  return useAttachmentMutation(requirementId, async (uuidFileName: string) => (current) => withoutAttachment(current, uuidFileName), {
+    success: "Attachment deleted successfully",
+    failure: becauseOf("There was a problem deleting your attachment"),
+  });
 }
 
 /** The preview's image URL; signed again when the dialog opens, since presigned URLs expire. */

@@ -14,8 +14,7 @@ export const attributeKeys = {
 export function useAttributes(projectId?: number) {
   return useQuery({
     queryKey: attributeKeys.ofProject(projectId),
-    queryFn: async () =>
-      (await api.get<AttributeList>("/api/attribute", { atlassian_project_id: projectId })).attributes,
+    queryFn: async () => (await api.get<AttributeList>("/api/attribute", { atlassian_project_id: projectId })).attributes,
     meta: { loadError: ATTRIBUTES_LOAD_ERROR },
   });
 }

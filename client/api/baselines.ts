@@ -1,11 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type {
-  Baseline,
-  BaselineDetail,
-  BaselineRevision,
-  Comparison,
-  CreateBaselineInput,
-} from "../../common/schemas/baseline.js";
+import type { Baseline, BaselineDetail, BaselineRevision, Comparison, CreateBaselineInput } from "../../common/schemas/baseline.js";
 import type { PageFields } from "../../common/schemas/paging.js";
 import { api } from "./client.js";
 import { usePagedList } from "./pages.js";
@@ -31,7 +25,10 @@ export const baselineKeys = {
 /** A project's baselines, newest first, a page at a time. */
 export function useBaselines(projectId: number) {
   return usePagedList(baselineKeys.list(projectId), async (offset) => {
-    const { baselines, ...paging } = await api.get<{ baselines: Baseline[] } & PageFields>("/api/baseline", { atlassian_project_id: projectId, offset });
+    const { baselines, ...paging } = await api.get<{ baselines: Baseline[] } & PageFields>("/api/baseline", {
+      atlassian_project_id: projectId,
+      offset,
+    });
     return { items: baselines, ...paging };
   });
 }
@@ -59,8 +56,7 @@ export function fetchBaselinePage(projectId: number, baselineId: number, offset:
 export function useCreateBaseline(projectId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Omit<CreateBaselineInput, "project">) =>
-      api.post<Baseline>("/api/baseline", { ...input, project: projectId }),
+    mutationFn: (input: Omit<CreateBaselineInput, "project">) => api.post<Baseline>("/api/baseline", { ...input, project: projectId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: baselineKeys.list(projectId) }),
     meta: { success: "Baseline created successfully", failure: becauseOf("There was a problem saving your baseline") },
   });
@@ -76,11 +72,7 @@ export function useDeleteBaseline() {
 }
 
 /** GET /api/baseline/compare, page after page as the user scrolls. */
-export function useComparison(
-  projectId: number,
-  pair: { baseline1: number; baseline2: number } | undefined,
-  includeUnchanged: boolean,
-) {
+export function useComparison(projectId: number, pair: { baseline1: number; baseline2: number } | undefined, includeUnchanged: boolean) {
   return useInfiniteQuery({
     queryKey: baselineKeys.comparison(projectId, pair?.baseline1 ?? 0, pair?.baseline2 ?? 0, includeUnchanged),
     queryFn: ({ pageParam }) =>

@@ -45,7 +45,10 @@ describe("API addresses", () => {
   });
 
   it("sends a Forge page's calls to the server by its URL, a Connect page's to its own origin", async () => {
-    const calls = fakeFetch([{ status: 200, body: {} }, { status: 200, body: {} }]);
+    const calls = fakeFetch([
+      { status: 200, body: {} },
+      { status: 200, body: {} },
+    ]);
     setApiOrigin("https://rmcloud.example.com/");
     try {
       await api.get("/api/user");
@@ -90,7 +93,10 @@ describe("calling the API", () => {
       tokenStore.set("fresh");
       return true;
     });
-    const calls = fakeFetch([{ status: 401, body: { Result: "The token is invalid or has expired" } }, { status: 200, body: { ok: true } }]);
+    const calls = fakeFetch([
+      { status: 401, body: { Result: "The token is invalid or has expired" } },
+      { status: 200, body: { ok: true } },
+    ]);
     await expect(api.get("/api/user")).resolves.toEqual({ ok: true });
     expect(calls.map((call) => header(call, "Authorization"))).toEqual(["Bearer expired", "Bearer fresh"]);
   });

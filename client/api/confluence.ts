@@ -1,8 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type {
-  ContentDetails,
-  PageSearchResponse,
-} from "../../common/schemas/confluence.js";
+import type { ContentDetails, PageSearchResponse } from "../../common/schemas/confluence.js";
 import type { RequirementLite } from "../../common/schemas/requirement.js";
 import { HostRequestError } from "../host/connectHost.js";
 import type { Host } from "../host/types.js";
@@ -78,7 +75,15 @@ export const REQUIREMENTS_PARAMETER = "requirements";
 export function parseRequirementIds(value: unknown): number[] {
   const text = typeof value === "string" ? value : (value as { value?: unknown } | null)?.value;
   if (typeof text !== "string") return [];
-  return [...new Set(text.split(",").map((part) => part.trim()).filter((part) => /^\d+$/.test(part)).map(Number))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => /^\d+$/.test(part))
+        .map(Number),
+    ),
+  ];
 }
 
 export const requirementIdsParameter = (requirementIds: readonly number[]) => ({ [REQUIREMENTS_PARAMETER]: requirementIds.join(",") });

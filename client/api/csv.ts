@@ -1,9 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  IMPORT_UPLOAD_FAILED_MESSAGE,
-  type ImportPreview,
-  type ImportRequestInput,
-} from "../../common/schemas/csvImport.js";
+import { IMPORT_UPLOAD_FAILED_MESSAGE, type ImportPreview, type ImportRequestInput } from "../../common/schemas/csvImport.js";
 import { IMPORT_NOT_CSV_MESSAGE, isUploadSuccess, type SignPutRequest, type SignPutResponse } from "../../common/schemas/storage.js";
 import { ApiError, api, buildUrl, tokenStore } from "./client.js";
 import { saveBlob } from "./download.js";

@@ -96,8 +96,7 @@ export type UpdateFolderInput = Pick<FolderItem, "name" | "description" | "issue
 function useSaveFolder(projectId: number, meta: { success: string; failure: (error: Error) => string }) {
   const invalidate = useInvalidateFolders(projectId);
   return useMutation({
-    mutationFn: ({ folderId, ...body }: UpdateFolderInput & { folderId: number }) =>
-      api.put<Folder>(`/api/folder/${folderId}`, body),
+    mutationFn: ({ folderId, ...body }: UpdateFolderInput & { folderId: number }) => api.put<Folder>(`/api/folder/${folderId}`, body),
     onSuccess: invalidate,
     meta,
   });

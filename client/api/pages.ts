@@ -6,11 +6,7 @@ import type { PageFields } from "../../common/schemas/paging.js";
  * first page at once, the next when the person asks for more. `items` are the pages read so far,
  * in order.
  */
-export function usePagedList<T>(
-  queryKey: QueryKey,
-  fetchPage: (offset: number) => Promise<{ items: T[] } & PageFields>,
-  enabled = true,
-) {
+export function usePagedList<T>(queryKey: QueryKey, fetchPage: (offset: number) => Promise<{ items: T[] } & PageFields>, enabled = true) {
   const query = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam),

@@ -6,7 +6,10 @@ describe("the project list", () => {
   it("reads the host's projects 50 at a time until the last page, Global Requirements first", async () => {
     const urls: string[] = [];
     const pages = [
-      { values: Array.from({ length: 50 }, (_, index) => ({ id: String(10000 + index), key: `P${index}`, name: `Project ${index}` })), isLast: false },
+      {
+        values: Array.from({ length: 50 }, (_, index) => ({ id: String(10000 + index), key: `P${index}`, name: `Project ${index}` })),
+        isLast: false,
+      },
       { values: [{ id: "10050", key: "LAST", name: "Last project" }], isLast: true },
     ];
     const host = {
@@ -16,10 +19,7 @@ describe("the project list", () => {
       },
     };
     const projects = await loadProjects(host);
-    expect(urls).toEqual([
-      "/rest/api/3/project/search?startAt=0&maxResults=50",
-      "/rest/api/3/project/search?startAt=50&maxResults=50",
-    ]);
+    expect(urls).toEqual(["/rest/api/3/project/search?startAt=0&maxResults=50", "/rest/api/3/project/search?startAt=50&maxResults=50"]);
     expect(projects).toHaveLength(52);
     expect(projects[0]).toEqual({ id: 0, key: "", name: "Global Requirements" });
     expect(projects[1]).toEqual({ id: 10000, key: "P0", name: "Project 0" });

@@ -8,7 +8,10 @@ function recorded(toasts: Toasts): string[] {
   return toasts.getSnapshot().map((request) => `${request.title}${request.description ? `: ${request.description}` : ""}`);
 }
 
-function change<V>(meta: { success?: string | ((variables: V) => string); failure?: (error: Error, variables: V) => string }, outcome: () => Promise<unknown>) {
+function change<V>(
+  meta: { success?: string | ((variables: V) => string); failure?: (error: Error, variables: V) => string },
+  outcome: () => Promise<unknown>,
+) {
   const toasts = new Toasts();
   const observer = new MutationObserver(createQueryClient(toasts), { mutationFn: (_variables: V) => outcome(), meta });
   return { toasts, observer };
@@ -52,7 +55,9 @@ describe("a failed load's toast", () => {
     const toasts = new Toasts();
     const client = createQueryClient(toasts);
     const failing = { queryKey: ["attributes"], queryFn: () => Promise.reject(new Error("503")), retry: false } as const;
-    await expect(client.fetchQuery({ ...failing, meta: { loadError: "There was a problem loading custom attributes." } })).rejects.toThrow();
+    await expect(
+      client.fetchQuery({ ...failing, meta: { loadError: "There was a problem loading custom attributes." } }),
+    ).rejects.toThrow();
     await expect(
       client.fetchQuery({ ...failing, queryKey: ["types"], meta: { loadError: (error: Error) => `Types: ${error.message}` } }),
     ).rejects.toThrow();

@@ -1,9 +1,5 @@
 import type { JobStatusResponse } from "../../common/schemas/job.js";
-import type {
-  ReqifExportRequestInput,
-  ReqifImportRequestInput,
-  ReqifPreview,
-} from "../../common/schemas/reqif.js";
+import type { ReqifExportRequestInput, ReqifImportRequestInput, ReqifPreview } from "../../common/schemas/reqif.js";
 import type { SignGetResponse } from "../../common/schemas/storage.js";
 import { api } from "./client.js";
 import { saveFile } from "./download.js";

@@ -13,11 +13,7 @@ const searchKey = (scope: RequirementSearchScope, text: string, limit: number) =
   [...requirementKeys.all, "search", scope.projectIds ?? "site", scope.levels ?? "every level", text, limit] as const;
 
 /** GET /api/requirement/search: the best matches of `text`, best first (nothing typed: the scope's first requirements). */
-export async function searchRequirements(
-  scope: RequirementSearchScope,
-  text: string,
-  limit: number,
-): Promise<RequirementSearchHit[]> {
+export async function searchRequirements(scope: RequirementSearchScope, text: string, limit: number): Promise<RequirementSearchHit[]> {
   const { requirements } = await api.get<{ requirements: RequirementSearchHit[] }>("/api/requirement/search", {
     q: text,
     limit,

@@ -10,8 +10,7 @@ export const requirementTypeKeys = { all: ["requirementTypes"] as const };
 export function useRequirementTypes() {
   return useQuery({
     queryKey: requirementTypeKeys.all,
-    queryFn: async () =>
-      (await api.get<{ requirement_types: RequirementType[] }>("/api/requirement/type")).requirement_types,
+    queryFn: async () => (await api.get<{ requirement_types: RequirementType[] }>("/api/requirement/type")).requirement_types,
     meta: { loadError: requirementTypesLoadError },
   });
 }

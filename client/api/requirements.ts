@@ -54,7 +54,9 @@ export function useRequirement(requirementId: number | undefined) {
 /** The Activity list, newest first, a page at a time. */
 export function useRequirementRevisions(requirementId: number) {
   return usePagedList(requirementKeys.revisions(requirementId), async (offset) => {
-    const { revisions, ...paging } = await api.get<{ revisions: Revision[] } & PageFields>(`/api/requirement/${requirementId}/revision`, { offset });
+    const { revisions, ...paging } = await api.get<{ revisions: Revision[] } & PageFields>(`/api/requirement/${requirementId}/revision`, {
+      offset,
+    });
     return { items: revisions, ...paging };
   });
 }
@@ -112,8 +114,7 @@ export function useUpdateRequirement(projectId: number) {
 export function useDeleteRequirements(projectId: number) {
   const invalidate = useInvalidateRequirements(projectId);
   return useMutation({
-    mutationFn: (requirementIds: number[]) =>
-      api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
+    mutationFn: (requirementIds: number[]) => api.post<unknown>("/api/requirement/delete/bulk", { requirements: requirementIds }),
     onSuccess: (_answer, requirementIds) => invalidate(requirementIds),
     meta: {
       success: (requirementIds: number[]) => `${requirementsNoun(requirementIds.length)} deleted successfully`,
@@ -161,8 +162,7 @@ export function useReviewSuspectLinks(requirementId: number) {
         queryClient.invalidateQueries({ queryKey: suspectRequirementKeys.all }),
       ]),
     meta: {
-      success: (body: ReviewSuspectLinksInput) =>
-        "all" in body ? "All links were marked as reviewed" : "The link was marked as reviewed",
+      success: (body: ReviewSuspectLinksInput) => ("all" in body ? "All links were marked as reviewed" : "The link was marked as reviewed"),
       failure: becauseOf("The link could not be marked as reviewed"),
     },
   });
@@ -178,7 +178,8 @@ export function useSuspectRequirements(projectId: number, enabled: boolean) {
   return useQuery({
     queryKey: suspectRequirementKeys.ofProject(projectId),
     queryFn: async () =>
-      (await api.get<{ requirements: RequirementLite[] }>("/api/requirement", { atlassian_project_id: projectId, suspect: "true" })).requirements,
+      (await api.get<{ requirements: RequirementLite[] }>("/api/requirement", { atlassian_project_id: projectId, suspect: "true" }))
+        .requirements,
     enabled,
   });
 }

@@ -55,8 +55,18 @@ function ForgePanel() {
     });
   }, []);
   if (state === undefined) return <p className="rm-panel rm-muted">Loading…</p>;
-  if (state === "failed") return <p className="rm-panel" role="alert">{LOAD_ERROR}</p>;
-  if (state === "license") return <p className="rm-panel" role="alert">{LICENSE_MESSAGE}</p>;
+  if (state === "failed")
+    return (
+      <p className="rm-panel" role="alert">
+        {LOAD_ERROR}
+      </p>
+    );
+  if (state === "license")
+    return (
+      <p className="rm-panel" role="alert">
+        {LICENSE_MESSAGE}
+      </p>
+    );
   if (state.view === "panel") return <IssuePanel host={host} issue={state.issue} jiraBaseUrl={state.jiraBaseUrl} />;
   return (
     <HostProvider host={host}>

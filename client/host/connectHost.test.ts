@@ -62,7 +62,9 @@ describe("the host bridge", () => {
     const { bridge } = fakeBridge();
     const host = connectHost(Promise.resolve(bridge));
     await expect(host.request({ url: "/rest/api/3/project/search" })).resolves.toEqual({ url: "/rest/api/3/project/search" });
-    const failing = connectHost(Promise.resolve(fakeBridge({ request: () => Promise.reject({ err: "Not Found", xhr: { status: 404 } }) }).bridge));
+    const failing = connectHost(
+      Promise.resolve(fakeBridge({ request: () => Promise.reject({ err: "Not Found", xhr: { status: 404 } }) }).bridge),
+    );
     const error = await failing.request({ url: "/rest/api/3/issue/X-1" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HostRequestError);
     expect(error).toMatchObject({ status: 404 });

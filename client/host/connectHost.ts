@@ -139,8 +139,7 @@ export function connectHost(bridge: Promise<ApBridge> = waitForBridge()): Host {
       return (response.body ? JSON.parse(response.body) : undefined) as T;
     },
     history: {
-      getState: () =>
-        bridge.then((ap) => settle<unknown>((callback) => ap.history.getState("hash", callback)).then(stateString)),
+      getState: () => bridge.then((ap) => settle<unknown>((callback) => ap.history.getState("hash", callback)).then(stateString)),
       pushState: (state) => later((ap) => ap.history.pushState(state)),
       replaceState: (state) => later((ap) => ap.history.replaceState(state)),
       onPopState(listener) {

@@ -6,7 +6,9 @@ import { type ForgeBridge, ForgeSignInError, forgeHost, runsInForge, signInThrou
 type Listener = (location: { pathname: string }, action: string) => void;
 
 /** @forge/bridge as its documented API answers, recording what rmCloud asks of it. */
-function fakeForge(extension: Record<string, unknown> = { type: "jira:issuePanel", issue: { id: "10100", key: "DEMO-1" }, project: { id: "10000" } }) {
+function fakeForge(
+  extension: Record<string, unknown> = { type: "jira:issuePanel", issue: { id: "10100", key: "DEMO-1" }, project: { id: "10000" } },
+) {
   const calls: unknown[] = [];
   const listeners: Listener[] = [];
   const history = {
@@ -119,9 +121,9 @@ describe("forgeHost", () => {
     const { bridge, calls, closeModal } = fakeForge();
     const host = forgeHost(Promise.resolve(bridge));
     const closed: string[] = [];
-    host.openDialog({ key: "link-requirements-dialog", width: "80%", height: "60%", chrome: true, customData: { issueId: "10100" } }).onClose(() =>
-      closed.push("closed"),
-    );
+    host
+      .openDialog({ key: "link-requirements-dialog", width: "80%", height: "60%", chrome: true, customData: { issueId: "10100" } })
+      .onClose(() => closed.push("closed"));
     await settle();
     expect(calls).toEqual([["modal", "large", { dialog: "link-requirements-dialog", customData: { issueId: "10100" } }]]);
     closeModal();
@@ -129,7 +131,10 @@ describe("forgeHost", () => {
   });
 
   it("runs the dialog's submit from the page's own button and closes the modal only when it succeeded", async () => {
-    const { bridge, calls } = fakeForge({ type: "jira:issuePanel", modal: { dialog: "link-requirements-dialog", customData: { issueId: "1" } } });
+    const { bridge, calls } = fakeForge({
+      type: "jira:issuePanel",
+      modal: { dialog: "link-requirements-dialog", customData: { issueId: "1" } },
+    });
     const host = forgeHost(Promise.resolve(bridge));
     expect(await host.dialogContext()).toEqual({ dialog: "link-requirements-dialog", customData: { issueId: "1" } });
     let succeed = false;
@@ -184,8 +189,10 @@ describe("where the page runs", () => {
 
   it("drives the real @forge/bridge through the Custom UI bridge it is documented to call", async () => {
     const callBridge = vi.fn(async (name: string, _payload?: unknown) => {
-      if (name === "getContext") return { extension: { type: "jira:issuePanel", issue: { id: "10100" }, project: { id: "10000" } }, locale: "en-US" };
-      if (name === "invoke") return { success: true, payload: { status: 200, headers: {}, body: { token: "t", base_url: "https://r.example.com" } } };
+      if (name === "getContext")
+        return { extension: { type: "jira:issuePanel", issue: { id: "10100" }, project: { id: "10000" } }, locale: "en-US" };
+      if (name === "invoke")
+        return { success: true, payload: { status: 200, headers: {}, body: { token: "t", base_url: "https://r.example.com" } } };
       return true;
     });
     (globalThis as { __bridge?: unknown }).__bridge = { callBridge };
@@ -197,8 +204,14 @@ describe("where the page runs", () => {
     host.openDialog({ key: "link-requirements-dialog", width: "80%", height: "60%" });
     await settle();
     const calls = callBridge.mock.calls.map(([name, payload]) => [name, payload]);
-    expect(calls).toContainEqual(["invoke", expect.objectContaining({ path: FORGE_EXCHANGE_PATH, method: "POST", invokeType: "ui-remote-fetch" })]);
+    expect(calls).toContainEqual([
+      "invoke",
+      expect.objectContaining({ path: FORGE_EXCHANGE_PATH, method: "POST", invokeType: "ui-remote-fetch" }),
+    ]);
     expect(calls).toContainEqual(["navigate", { target: "issue", issueKey: "DEMO-7", type: "same-tab" }]);
-    expect(calls).toContainEqual(["openModal", expect.objectContaining({ size: "large", context: { dialog: "link-requirements-dialog", customData: undefined } })]);
+    expect(calls).toContainEqual([
+      "openModal",
+      expect.objectContaining({ size: "large", context: { dialog: "link-requirements-dialog", customData: undefined } }),
+    ]);
   });
 });

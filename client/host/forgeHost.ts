@@ -6,7 +6,10 @@ import type { Host, HostContext, HostProduct, HostRequestOptions } from "./types
  * The slice of @forge/bridge rmCloud uses. The package reaches for the Custom UI bridge
  * (`window.__bridge`) as soon as it is imported, so it is loaded only on pages Forge runs.
  */
-export type ForgeBridge = Pick<typeof import("@forge/bridge"), "requestJira" | "requestConfluence" | "view" | "router" | "Modal" | "showFlag" | "invokeRemote">;
+export type ForgeBridge = Pick<
+  typeof import("@forge/bridge"),
+  "requestJira" | "requestConfluence" | "view" | "router" | "Modal" | "showFlag" | "invokeRemote"
+>;
 
 /** Whether this page runs inside Forge (Custom UI) rather than a Connect iframe. */
 export function runsInForge(): boolean {
@@ -114,7 +117,10 @@ export function forgeHost(bridge: Promise<ForgeBridge> = import("@forge/bridge")
       const requestProduct = (await productOf()) === "confluence" ? forge.requestConfluence : forge.requestJira;
       const response = await requestProduct(options.url, {
         method: options.type ?? "GET",
-        headers: { Accept: "application/json", ...(options.data === undefined ? {} : { "Content-Type": options.contentType ?? "application/json" }) },
+        headers: {
+          Accept: "application/json",
+          ...(options.data === undefined ? {} : { "Content-Type": options.contentType ?? "application/json" }),
+        },
         body: options.data,
       });
       if (!response.ok) throw new HostRequestError(response.status, options.url);

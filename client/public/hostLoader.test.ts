@@ -32,9 +32,13 @@ describe("loading the host's bridge script", () => {
   });
 
   it("trusts exactly the hosts the server names: the local emulator in development", () => {
-    expect(loadedScripts(from("http://localhost:2990"), "http://localhost:2990")).toEqual(["http://localhost:2990/atlassian-connect/all.js"]);
+    expect(loadedScripts(from("http://localhost:2990"), "http://localhost:2990")).toEqual([
+      "http://localhost:2990/atlassian-connect/all.js",
+    ]);
     expect(loadedScripts(from("http://localhost:4000"), "http://localhost:2990")).toEqual([]);
-    expect(loadedScripts(from("http://localhost:4000"), "http://localhost:* https://*.staging.example")).toEqual(["http://localhost:4000/atlassian-connect/all.js"]);
+    expect(loadedScripts(from("http://localhost:4000"), "http://localhost:* https://*.staging.example")).toEqual([
+      "http://localhost:4000/atlassian-connect/all.js",
+    ]);
     expect(loadedScripts(from("https://jira.staging.example"), "http://localhost:* https://*.staging.example")).toEqual([
       "https://jira.staging.example/atlassian-connect/all.js",
     ]);

@@ -23,7 +23,6 @@ export type FrameLocation = {
   replacePath(pathname: string): void;
 };
 
-
 /**
  * The main screen's state outside React, so that its rules run (and are tested) without a DOM.
  * Navigation goes to the host history; the iframe path follows the tab without its own history

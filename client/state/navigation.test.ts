@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  baselinePageOf,
-  formatNavState,
-  initialNavState,
-  type NavState,
-  navForProject,
-  parseNavState,
-  tabOfPath,
-} from "./navigation.js";
+import { baselinePageOf, formatNavState, initialNavState, type NavState, navForProject, parseNavState, tabOfPath } from "./navigation.js";
 
 const cases: Array<[string, NavState]> = [
   ["10000-requirements", { projectId: 10000, tab: "requirements" }],
@@ -30,7 +22,16 @@ describe("the navigation state kept in the host history", () => {
   });
 
   it("ignores what is not one of the spec's strings", () => {
-    for (const text of ["", "requirements", "10000", "10000-folder", "abc-requirements", "10000-traceability-4", "10000-comparison-1", "10000-requirements-x"]) {
+    for (const text of [
+      "",
+      "requirements",
+      "10000",
+      "10000-folder",
+      "abc-requirements",
+      "10000-traceability-4",
+      "10000-comparison-1",
+      "10000-requirements-x",
+    ]) {
       expect(parseNavState(text)).toBeUndefined();
     }
     expect(parseNavState(undefined)).toBeUndefined();
@@ -58,9 +59,11 @@ describe("changing project", () => {
 
 describe("where the main screen opens", () => {
   it("returns to the place kept in the host history", () => {
-    expect(
-      initialNavState({ hostState: "5-baselines-2", search: "?projectId=10000&requirementId=3", pathname: "/requirements" }),
-    ).toEqual({ projectId: 5, tab: "baselines", baselineId: 2 });
+    expect(initialNavState({ hostState: "5-baselines-2", search: "?projectId=10000&requirementId=3", pathname: "/requirements" })).toEqual({
+      projectId: 5,
+      tab: "baselines",
+      baselineId: 2,
+    });
   });
 
   it("opens a requirement linked by projectId and requirementId", () => {

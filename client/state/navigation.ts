@@ -39,10 +39,16 @@ export function formatNavState(state: NavState): string {
  * `10000-requirements-12` is `/10000/requirements/12`. Every parameter is a number.
  */
 const NAV_PATTERNS: [pattern: string, build: (ids: Record<string, number>) => NavState][] = [
-  ["/:projectId/requirements/:requirementId?", ({ projectId = 0, requirementId }) => withId({ projectId, tab: "requirements" }, "requirementId", requirementId)],
+  [
+    "/:projectId/requirements/:requirementId?",
+    ({ projectId = 0, requirementId }) => withId({ projectId, tab: "requirements" }, "requirementId", requirementId),
+  ],
   ["/:projectId/folder/:folderId", ({ projectId = 0, folderId }) => withId({ projectId, tab: "requirements" }, "folderId", folderId)],
   ["/:projectId/traceability", ({ projectId = 0 }) => ({ projectId, tab: "traceability" })],
-  ["/:projectId/baselines/:baselineId?", ({ projectId = 0, baselineId }) => withId({ projectId, tab: "baselines" }, "baselineId", baselineId)],
+  [
+    "/:projectId/baselines/:baselineId?",
+    ({ projectId = 0, baselineId }) => withId({ projectId, tab: "baselines" }, "baselineId", baselineId),
+  ],
   ["/:projectId/comparison", ({ projectId = 0 }) => ({ projectId, tab: "comparison" })],
 ];
 

@@ -31,10 +31,9 @@ export const attributeOptionNameSchema = z
   .max(MAX_ATTRIBUTE_OPTION_LENGTH, `Enter no more than ${MAX_ATTRIBUTE_OPTION_LENGTH} characters`);
 
 /** Project 0 is the Global Requirements pseudo-project. */
-export const projectIdSchema = z.union(
-  [z.number().int().min(0), z.string().regex(/^\d+$/).transform(Number)],
-  { error: (issue) => (issue.input === undefined || issue.input === "" ? "Required" : "Must be a project id") },
-);
+export const projectIdSchema = z.union([z.number().int().min(0), z.string().regex(/^\d+$/).transform(Number)], {
+  error: (issue) => (issue.input === undefined || issue.input === "" ? "Required" : "Must be a project id"),
+});
 
 /** POST /api/attribute, and the custom-field form that sends it. Options count only for select fields. */
 export const CreateAttributeSchema = z

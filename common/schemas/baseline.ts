@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { numericIdSchema, projectParamSchema, requirementRefSchema, textError} from "./item.js";
+import { numericIdSchema, projectParamSchema, requirementRefSchema, textError } from "./item.js";
 import { RequirementSnapshotSchema } from "./requirement.js";
 import { pageFields, pageQuerySchema } from "./paging.js";
 import { FrozenSuspectLinkSchema } from "./suspectLinks.js";
@@ -98,7 +98,6 @@ export const BASELINE_PAGE_DEFAULT = 1000;
 export const BASELINE_PAGE_MAX = 5000;
 export const COMPARISON_PAGE_DEFAULT = 50;
 export const COMPARISON_PAGE_MAX = 500;
-
 
 /** GET /api/baseline/{id}?atlassian_project_id&offset&limit: requirements in id order, `limit` of them from `offset`. */
 export const BaselineDetailQuerySchema = BaselineProjectQuerySchema.partial().extend(

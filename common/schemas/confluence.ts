@@ -20,7 +20,11 @@ export const contentIdSchema = z
 /** `PUT /api/confluence/content/{contentId}`: exactly the requirements linked to the page afterwards. */
 export const ContentRequirementsBodySchema = z.object({
   requirements: z
-    .array(z.union([numericIdSchema, z.object({ requirement_id: numericIdSchema })]).transform((v) => (typeof v === "number" ? v : v.requirement_id)))
+    .array(
+      z
+        .union([numericIdSchema, z.object({ requirement_id: numericIdSchema })])
+        .transform((v) => (typeof v === "number" ? v : v.requirement_id)),
+    )
     .max(MAX_REQUIREMENTS_PER_CONTENT, REQUIREMENTS_PER_CONTENT_MESSAGE),
 });
 export const ContentRequirementsResponseSchema = z.object({ requirements: z.array(z.number()) });

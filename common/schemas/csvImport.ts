@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectParamSchema, textError} from "./item.js";
+import { projectParamSchema, textError } from "./item.js";
 import { UuidFileNameSchema } from "./storage.js";
 
 /** Spec section 8. */

@@ -21,15 +21,13 @@ export const requirementRefSchema = z
 export const projectParamSchema = numericIdSchema;
 
 /** A host id (issue, component, status, content, account): the host's own string, or a number we stringify. */
-export const hostIdSchema = z
-  .union([z.string().trim().min(1, "Required"), z.number().int()], { error: "Required" })
-  .transform(String);
+export const hostIdSchema = z.union([z.string().trim().min(1, "Required"), z.number().int()], { error: "Required" }).transform(String);
 
 /** A host reference sent bare ("10001") or as the object the detail returns ({"atlassian_issue_id": "10001"}). */
 export const hostRefSchema = <K extends string>(key: K) =>
-  z.union([hostIdSchema, z.object({ [key]: hostIdSchema } as Record<K, typeof hostIdSchema>)]).transform((value) =>
-    typeof value === "string" ? value : (value as Record<K, string>)[key],
-  );
+  z
+    .union([hostIdSchema, z.object({ [key]: hostIdSchema } as Record<K, typeof hostIdSchema>)])
+    .transform((value) => (typeof value === "string" ? value : (value as Record<K, string>)[key]));
 
 const parentFolderValueSchema = z
   .union([z.null(), z.literal(""), numericIdSchema], {

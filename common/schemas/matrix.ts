@@ -61,7 +61,13 @@ export const filterWords = (text: string | undefined): string[] => (text ?? "").
 
 /** Jira issue type ids are numeric strings. */
 const issueTypeIdSchema = z
-  .union([z.string().trim().regex(/^\d{1,18}$/, "Must be an issue type id"), z.number().int().nonnegative()])
+  .union([
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,18}$/, "Must be an issue type id"),
+    z.number().int().nonnegative(),
+  ])
   .transform(String);
 
 export const MATRIX_EXPORT_TYPES = ["docx"] as const;

@@ -44,9 +44,7 @@ export const ReqifImportRequestSchema = z.object({
   file_name: fileNameSchema,
   original_file_name: z.string({ error: textError }).trim().min(1, "Required").max(255),
   parent_folder_id: parentFolderIdSchema,
-  mapping: z
-    .object({ spec_object_types: z.record(z.string(), ReqifTypeMappingSchema).default({}) })
-    .default({ spec_object_types: {} }),
+  mapping: z.object({ spec_object_types: z.record(z.string(), ReqifTypeMappingSchema).default({}) }).default({ spec_object_types: {} }),
 });
 export type ReqifImportRequest = z.output<typeof ReqifImportRequestSchema>;
 export type ReqifImportRequestInput = z.input<typeof ReqifImportRequestSchema>;
@@ -86,7 +84,10 @@ export const isReqifFileName = (name: string) => /\.reqifz?$/i.test(name);
 /** A prefix for a new requirement type: the initials of its name's words (up to four), else its first letters. */
 export function prefixFor(typeName: string): string {
   const words = typeName.match(/[A-Za-z][A-Za-z0-9]*/g) ?? [];
-  const initials = words.map((word) => word[0]).join("").toUpperCase();
+  const initials = words
+    .map((word) => word[0])
+    .join("")
+    .toUpperCase();
   const prefix = initials.length >= 2 ? initials : (words[0] ?? "").toUpperCase();
   return (prefix || "REQ").slice(0, 4);
 }

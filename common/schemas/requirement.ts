@@ -107,12 +107,7 @@ export const flagParamSchema = z
 const requirementListPage = {
   offset: numericIdSchema.optional().transform((value) => value ?? 0),
   limit: numericIdSchema
-    .pipe(
-      z
-        .number()
-        .min(1, "Must be at least 1")
-        .max(REQUIREMENT_LIST_LIMIT_MAX, `At most ${REQUIREMENT_LIST_LIMIT_MAX}`),
-    )
+    .pipe(z.number().min(1, "Must be at least 1").max(REQUIREMENT_LIST_LIMIT_MAX, `At most ${REQUIREMENT_LIST_LIMIT_MAX}`))
     .optional()
     .transform((value) => value ?? REQUIREMENT_LIST_LIMIT_MAX),
   with_description: flagParamSchema,
@@ -156,7 +151,6 @@ export const SuspectChangeSchema = z.object({
   after: RequirementSnapshotSchema,
 });
 export type SuspectChange = z.infer<typeof SuspectChangeSchema>;
-
 
 export const REVISION_ACTIONS = ["created", "updated", "moved", "deleted"] as const;
 export type RevisionAction = (typeof REVISION_ACTIONS)[number];
@@ -234,10 +228,7 @@ export const CreateRequirementSchema = z.object({
   status: statusRefSchema.optional().transform((value) => value ?? null),
   components: z.array(hostRefSchema("atlassian_component_id")).max(1000).default([]),
   issues: z.array(hostRefSchema("atlassian_issue_id")).max(5000).default([]),
-  contents: z
-    .array(hostRefSchema("atlassian_content_id"))
-    .max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE)
-    .default([]),
+  contents: z.array(hostRefSchema("atlassian_content_id")).max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE).default([]),
   requirements: z.array(requirementRefSchema).max(5000).default([]),
   attributes: attributesSchema.default({}),
 });
@@ -255,10 +246,7 @@ export const UpdateRequirementSchema = z.object({
   status: statusRefSchema.optional(),
   components: z.array(hostRefSchema("atlassian_component_id")).max(1000).optional(),
   issues: z.array(hostRefSchema("atlassian_issue_id")).max(5000).optional(),
-  contents: z
-    .array(hostRefSchema("atlassian_content_id"))
-    .max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE)
-    .optional(),
+  contents: z.array(hostRefSchema("atlassian_content_id")).max(MAX_LINKED_CONTENTS, CONTENT_LIMIT_MESSAGE).optional(),
   linked_requirements: z.array(requirementRefSchema).max(5000).optional(),
   attributes: attributesSchema.optional(),
   attachments: attachmentsSchema.optional(),
@@ -295,7 +283,8 @@ export const RequirementsQuerySchema = z.object({
   suspect: flagParamSchema,
   ...requirementListPage,
 });
-export const LITE_FILTER_REQUIRED = "Name the projects (atlassian_project_id) or the page (atlassian_content_id) whose requirements to list";
+export const LITE_FILTER_REQUIRED =
+  "Name the projects (atlassian_project_id) or the page (atlassian_content_id) whose requirements to list";
 /** Without a filter it would list the whole site: refused (a picker searches instead, GET /api/requirement/search). */
 export const LiteQuerySchema = z
   .object({

@@ -28,4 +28,3 @@ export const RequirementSavedSchema = z.object({
 });
 export type RequirementSaved = z.infer<typeof RequirementSavedSchema>;
 export type SavedRevision = Omit<RequirementSaved, "tenantId" | "accountId" | "send">;
-

@@ -21,11 +21,7 @@ export const REQUIREMENT_TYPE_PAGE_MAX = 1000;
 export const RequirementTypesQuerySchema = pageQuerySchema(REQUIREMENT_TYPE_PAGE_MAX, REQUIREMENT_TYPE_PAGE_MAX);
 
 const requiredText = (max: number) =>
-  z
-    .string({ error: textError })
-    .trim()
-    .min(1, "Required")
-    .max(max, `Enter no more than ${max} characters`);
+  z.string({ error: textError }).trim().min(1, "Required").max(max, `Enter no more than ${max} characters`);
 
 export const requirementLevelSchema = z.coerce
   .number({ error: "Level must be a number" })

@@ -31,7 +31,13 @@
 
   /** A freshly signed iframe URL for a module of the add-on, with this page's context. */
   const resolveUrl = (addonKey, moduleKey, product, extra, editor) =>
-    postJson("/_bridge/iframe-url", { addonKey, moduleKey, product, editor: Boolean(editor), context: { ...config.context, ...(extra || {}) } });
+    postJson("/_bridge/iframe-url", {
+      addonKey,
+      moduleKey,
+      product,
+      editor: Boolean(editor),
+      context: { ...config.context, ...(extra || {}) },
+    });
 
   host.registerContentResolver.resolveByExtension((extension) =>
     resolveUrl(extension.addon_key, extension.key, productOf(extension)).then((answer) => ({
@@ -47,13 +53,21 @@
     send: promised(async (options, _callback) => {
       const contextPath = options.emulatorContextPath ?? config.contextPath;
       const headers = { Accept: options.accept || "application/json", ...(options.headers || {}) };
-      if (options.data !== undefined && options.data !== null) headers["Content-Type"] = options.contentType || "application/x-www-form-urlencoded";
-      const url = /^https?:/.test(options.url) ? options.url : `${prefix}${contextPath}${options.url.startsWith("/") ? "" : "/"}${options.url}`;
+      if (options.data !== undefined && options.data !== null)
+        headers["Content-Type"] = options.contentType || "application/x-www-form-urlencoded";
+      const url = /^https?:/.test(options.url)
+        ? options.url
+        : `${prefix}${contextPath}${options.url.startsWith("/") ? "" : "/"}${options.url}`;
       const response = await fetch(url, {
         method: (options.type || "GET").toUpperCase(),
         credentials: "same-origin",
         headers,
-        body: options.data === undefined || options.data === null ? undefined : typeof options.data === "string" ? options.data : JSON.stringify(options.data),
+        body:
+          options.data === undefined || options.data === null
+            ? undefined
+            : typeof options.data === "string"
+              ? options.data
+              : JSON.stringify(options.data),
       });
       const body = await response.text();
       const answer = {
@@ -113,7 +127,9 @@
       case "spaceview":
         return `${prefix}/wiki/spaces/${encodeURIComponent(c.spaceKey)}`;
       case "addonmodule": {
-        const query = new URLSearchParams(config.context["project.id"] ? { "project.id": config.context["project.id"], "project.key": config.context["project.key"] } : {});
+        const query = new URLSearchParams(
+          config.context["project.id"] ? { "project.id": config.context["project.id"], "project.key": config.context["project.key"] } : {},
+        );
         return `${prefix}${config.product === "confluence" ? "/wiki" : ""}/plugins/servlet/ac/${encodeURIComponent(c.addonKey || config.addonKey)}/${encodeURIComponent(c.moduleKey)}?${query}`;
       }
       case "site":
@@ -132,17 +148,24 @@
       else location.href = url;
     },
     reload: () => location.reload(),
-    getLocation: promised(async (_callback) => ({ target: config.product === "jira" ? "addonmodule" : "contentview", context: config.context, href: location.href })),
+    getLocation: promised(async (_callback) => ({
+      target: config.product === "jira" ? "addonmodule" : "contentview",
+      context: config.context,
+      href: location.href,
+    })),
   });
 
   // ---- history: the main screen keeps its state in the host URL's fragment (#!state) ----
   const currentState = () => (location.hash.startsWith("#!") ? decodeURIComponent(location.hash.slice(2)) : "");
   const stateUrl = (state) => `${location.pathname}${location.search}#!${encodeURIComponent(state)}`;
-  const stateOf = (value) => (typeof value === "string" ? value : value && typeof value === "object" && "state" in value ? String(value.state) : String(value ?? ""));
+  const stateOf = (value) =>
+    typeof value === "string" ? value : value && typeof value === "object" && "state" in value ? String(value.state) : String(value ?? "");
   host.defineModule("history", {
     getState: promised(async (type, _callback) => {
       const state = currentState();
-      return type === "all" ? { hash: state, state, href: location.href, query: Object.fromEntries(new URLSearchParams(location.search)) } : state;
+      return type === "all"
+        ? { hash: state, state, href: location.href, query: Object.fromEntries(new URLSearchParams(location.search)) }
+        : state;
     }),
     pushState: (state, _callback) => history.pushState(null, "", stateUrl(stateOf(state))),
     replaceState: (state, _callback) => history.replaceState(null, "", stateUrl(stateOf(state))),
@@ -230,7 +253,13 @@
       document.body.append(backdrop);
       dialog = { addonKey: extension.addon_key, box, backdrop, buttons, extensionId: null };
       const current = dialog;
-      resolveUrl(extension.addon_key, extension.key, productOf(extension), extension.options?.customData?.emulatorContext, Boolean(extension.options?.emulatorMacro))
+      resolveUrl(
+        extension.addon_key,
+        extension.key,
+        productOf(extension),
+        extension.options?.customData?.emulatorContext,
+        Boolean(extension.options?.emulatorMacro),
+      )
         .then((answer) => {
           if (dialog !== current) return;
           const created = host.create({
@@ -355,7 +384,8 @@
       const target = { addon_key: spec.addonKey, key: spec.moduleKey };
       // Only the editor's iframe hears its buttons: the macro's view on the page has the same module key.
       const editor = (registration) =>
-        registration.extension_id === dialog?.extensionId || (registration.extension?.addon_key === target.addon_key && registration.extension?.options?.isDialog === true);
+        registration.extension_id === dialog?.extensionId ||
+        (registration.extension?.addon_key === target.addon_key && registration.extension?.options?.isDialog === true);
       const clicked = (identifier, text) => () => {
         const data = { button: { identifier, name: identifier, text } };
         host.broadcastEvent(`dialog.${identifier}`, editor, data);

@@ -49,7 +49,9 @@ function historyShape(site: Site, page: SeedPage) {
     createdBy: first ? confluenceUser(site, first.byAccountId) : undefined,
     createdDate: first?.when,
     lastUpdated: last ? versionShape(site, page, last) : undefined,
-    contributors: { publishers: { users: contributors.map((id) => confluenceUser(site, id)), userKeys: contributors, userAccountIds: contributors } },
+    contributors: {
+      publishers: { users: contributors.map((id) => confluenceUser(site, id)), userKeys: contributors, userAccountIds: contributors },
+    },
     _links: { self: `${wiki(site)}/rest/api/content/${page.id}/history` },
   };
 }
@@ -85,11 +87,18 @@ export function contentShape(site: Site, page: SeedPage, expand: string[]) {
   if (has("history")) out.history = historyShape(site, page);
   if (has("version") && last) out.version = versionShape(site, page, last);
   if (has("body")) out.body = { storage: { value: page.body, representation: "storage" } };
-  if (has("ancestors")) out.ancestors = page.parentId ? [{ id: page.parentId, type: "page", title: site.content.pages.find((p) => p.id === page.parentId)?.title }] : [];
+  if (has("ancestors"))
+    out.ancestors = page.parentId
+      ? [{ id: page.parentId, type: "page", title: site.content.pages.find((p) => p.id === page.parentId)?.title }]
+      : [];
   return out;
 }
 
-const expandOf = (req: Request) => String(req.query.expand ?? "").split(",").map((e) => e.trim()).filter(Boolean);
+const expandOf = (req: Request) =>
+  String(req.query.expand ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
 
 function paged(req: Request, res: Response, pages: SeedPage[], path: string) {
   const site = siteOf(res);
@@ -102,7 +111,12 @@ function paged(req: Request, res: Response, pages: SeedPage[], path: string) {
     start,
     limit,
     size: results.length,
-    _links: { base: wiki(site), context: "/wiki", self: `${wiki(site)}/rest/api/${path}`, ...(more ? { next: `/rest/api/${path}&start=${start + limit}&limit=${limit}` } : {}) },
+    _links: {
+      base: wiki(site),
+      context: "/wiki",
+      self: `${wiki(site)}/rest/api/${path}`,
+      ...(more ? { next: `/rest/api/${path}&start=${start + limit}&limit=${limit}` } : {}),
+    },
   });
 }
 
@@ -118,30 +132,39 @@ export function findPage(pages: SeedPage[], id: string, status: string | null | 
 
 /** CQL subset: type, space (=, in), title/text (~, =), id (=, in), ancestor, joined by AND. Drafts are not searched, as in Confluence. */
 export function filterByCql(pages: SeedPage[], cql: string): SeedPage[] {
-  const clauses = cql.split(/\s+and\s+/i).map((c) => c.trim()).filter(Boolean);
+  const clauses = cql
+    .split(/\s+and\s+/i)
+    .map((c) => c.trim())
+    .filter(Boolean);
   const unquote = (v: string) => v.trim().replace(/^["']|["']$/g, "");
-  return pages.filter((page) =>
-    page.status !== "draft" &&
-    clauses.every((clause) => {
-      const match = /^(\w+)\s*(!=|=|~|\bin\b|\bnot in\b)\s*(.+)$/i.exec(clause);
-      if (!match) return true;
-      const [, rawField = "", rawOp = "", rawValue = ""] = match;
-      const field = rawField.toLowerCase();
-      const op = rawOp.toLowerCase();
-      const values = op.includes("in") ? rawValue.replace(/^\(|\)$/g, "").split(",").map(unquote) : [unquote(rawValue)];
-      const lower = values.map((v) => v.toLowerCase());
-      let hit: boolean;
-      if (field === "type") hit = lower.includes("page");
-      else if (field === "space") hit = lower.includes(page.spaceKey.toLowerCase());
-      else if (field === "id" || field === "content") hit = values.includes(page.id);
-      else if (field === "ancestor" || field === "parent") hit = values.includes(page.parentId ?? "");
-      else if (field === "title" || field === "text") {
-        const haystack = (field === "title" ? page.title : `${page.title} ${page.body}`).toLowerCase();
-        const needle = (lower[0] ?? "").replace(/\*/g, "");
-        hit = op === "=" ? haystack === needle : needle.split(/\s+/).every((w) => haystack.includes(w));
-      } else hit = true;
-      return op.startsWith("not") || op === "!=" ? !hit : hit;
-    }),
+  return pages.filter(
+    (page) =>
+      page.status !== "draft" &&
+      clauses.every((clause) => {
+        const match = /^(\w+)\s*(!=|=|~|\bin\b|\bnot in\b)\s*(.+)$/i.exec(clause);
+        if (!match) return true;
+        const [, rawField = "", rawOp = "", rawValue = ""] = match;
+        const field = rawField.toLowerCase();
+        const op = rawOp.toLowerCase();
+        const values = op.includes("in")
+          ? rawValue
+              .replace(/^\(|\)$/g, "")
+              .split(",")
+              .map(unquote)
+          : [unquote(rawValue)];
+        const lower = values.map((v) => v.toLowerCase());
+        let hit: boolean;
+        if (field === "type") hit = lower.includes("page");
+        else if (field === "space") hit = lower.includes(page.spaceKey.toLowerCase());
+        else if (field === "id" || field === "content") hit = values.includes(page.id);
+        else if (field === "ancestor" || field === "parent") hit = values.includes(page.parentId ?? "");
+        else if (field === "title" || field === "text") {
+          const haystack = (field === "title" ? page.title : `${page.title} ${page.body}`).toLowerCase();
+          const needle = (lower[0] ?? "").replace(/\*/g, "");
+          hit = op === "=" ? haystack === needle : needle.split(/\s+/).every((w) => haystack.includes(w));
+        } else hit = true;
+        return op.startsWith("not") || op === "!=" ? !hit : hit;
+      }),
   );
 }
 
@@ -175,13 +198,19 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
   router.get("/wiki/rest/api/content", (req, res) => {
     const spaceKey = req.query.spaceKey ? String(req.query.spaceKey) : undefined;
     const title = req.query.title ? String(req.query.title) : undefined;
-    const pages = visiblePages(res, siteOf(res).content.pages).filter((p) => (!spaceKey || p.spaceKey === spaceKey) && (!title || p.title === title));
+    const pages = visiblePages(res, siteOf(res).content.pages).filter(
+      (p) => (!spaceKey || p.spaceKey === spaceKey) && (!title || p.title === title),
+    );
     paged(req, res, pages, `content?${spaceKey ? `spaceKey=${spaceKey}` : "type=page"}`);
   });
 
   const withPage = (handler: (site: Site, page: SeedPage, req: Request, res: Response) => void) => (req: Request, res: Response) => {
     const site = siteOf(res);
-    const page = findPage(visiblePages(res, site.content.pages), String(req.params.id), typeof req.query.status === "string" ? req.query.status : undefined);
+    const page = findPage(
+      visiblePages(res, site.content.pages),
+      String(req.params.id),
+      typeof req.query.status === "string" ? req.query.status : undefined,
+    );
     if (!page) return void res.status(404).json({ statusCode: 404, message: `No content found with id: ContentId{id=${req.params.id}}` });
     handler(site, page, req, res);
   };
@@ -248,7 +277,10 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
     withPage((site, page, req, res) => {
       const version = page.versions.find((v) => String(v.number) === req.params.version);
       const macro = (version?.macros ?? []).find((m) => m.id === req.params.macroId);
-      if (!version || !macro) return void res.status(404).json({ statusCode: 404, message: `No macro found with id ${req.params.macroId} at version ${req.params.version}` });
+      if (!version || !macro)
+        return void res
+          .status(404)
+          .json({ statusCode: 404, message: `No macro found with id ${req.params.macroId} at version ${req.params.version}` });
       res.json({
         name: `macro-${macro.slot}`,
         body: "",
@@ -260,15 +292,25 @@ export function confluenceRestRouter(changed: (site: Site) => void = () => {}): 
 
   router.get("/wiki/rest/api/space", (req, res) => {
     const site = siteOf(res);
-    const results = site.content.spaces.map((s) => ({ ...spaceShape(site, s.key), description: { plain: { value: s.description, representation: "plain" } } }));
+    const results = site.content.spaces.map((s) => ({
+      ...spaceShape(site, s.key),
+      description: { plain: { value: s.description, representation: "plain" } },
+    }));
     const start = Number.parseInt(String(req.query.start ?? "0"), 10) || 0;
     const limit = Number.parseInt(String(req.query.limit ?? "25"), 10) || 25;
-    res.json({ results: results.slice(start, start + limit), start, limit, size: Math.min(limit, Math.max(0, results.length - start)), _links: { base: wiki(site), context: "/wiki" } });
+    res.json({
+      results: results.slice(start, start + limit),
+      start,
+      limit,
+      size: Math.min(limit, Math.max(0, results.length - start)),
+      _links: { base: wiki(site), context: "/wiki" },
+    });
   });
 
   router.get("/wiki/rest/api/space/:key", (req, res) => {
     const site = siteOf(res);
-    if (!site.content.spaces.some((s) => s.key === req.params.key)) return void res.status(404).json({ statusCode: 404, message: "No space found" });
+    if (!site.content.spaces.some((s) => s.key === req.params.key))
+      return void res.status(404).json({ statusCode: 404, message: "No space found" });
     res.json(spaceShape(site, req.params.key));
   });
 

@@ -56,7 +56,11 @@ function issueIndex(site: Site): IssueIndex {
   const issues = site.content.issues;
   let index = issueIndexes.get(issues);
   if (!index || index.count !== issues.length) {
-    index = { count: issues.length, byId: new Map(issues.map((i) => [i.id, i])), byKey: new Map(issues.map((i) => [i.key.toLowerCase(), i])) };
+    index = {
+      count: issues.length,
+      byId: new Map(issues.map((i) => [i.id, i])),
+      byKey: new Map(issues.map((i) => [i.key.toLowerCase(), i])),
+    };
     issueIndexes.set(issues, index);
   }
   return index;
@@ -106,7 +110,10 @@ class IssueJqlView {
   get values(): Record<string, string[]> {
     this.#values ??= new Proxy<Record<string, string[]>>(
       {},
-      { get: (_target, field) => (typeof field === "string" && Object.hasOwn(jqlFieldValues, field) ? jqlFieldValues[field]?.(this.site, this.issue) : undefined) },
+      {
+        get: (_target, field) =>
+          typeof field === "string" && Object.hasOwn(jqlFieldValues, field) ? jqlFieldValues[field]?.(this.site, this.issue) : undefined,
+      },
     );
     return this.#values;
   }
@@ -180,7 +187,10 @@ const HEAVY_EXPANDS = new Set(["changelog", "editmeta", "operations", "renderedF
  * not only exclusions), at most 100 of them, none multi-valued, and no heavy expand; 100 otherwise.
  */
 function bulkFetchLimit(fields: string[], expand: string[]): number {
-  const named = fields.flatMap((f) => f.split(",")).map((f) => f.trim()).filter(Boolean);
+  const named = fields
+    .flatMap((f) => f.split(","))
+    .map((f) => f.trim())
+    .filter(Boolean);
   const included = named.filter((f) => !f.startsWith("-"));
   const efficient =
     included.length > 0 &&
@@ -205,7 +215,13 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const caller = callerOf(res);
     const user = caller.kind === "user" ? findUser(caller.accountId) : undefined;
     if (user) res.json(userShape(siteOf(res), user));
-    else res.json({ accountId: `addon-${caller.kind === "app" ? caller.addonKey : ""}`, accountType: "app", displayName: caller.kind === "app" ? caller.displayName : "", active: true });
+    else
+      res.json({
+        accountId: `addon-${caller.kind === "app" ? caller.addonKey : ""}`,
+        accountType: "app",
+        displayName: caller.kind === "app" ? caller.displayName : "",
+        active: true,
+      });
   });
 
   router.get("/rest/api/3/project/search", (req, res) => {
@@ -216,7 +232,9 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
       (p) => callerSeesProject(site, caller, p) && (!query || p.name.toLowerCase().includes(query) || p.key.toLowerCase().includes(query)),
     );
     const page = pageOf(req, projects, 50, 50);
-    const next = page.isLast ? {} : { nextPage: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt + page.maxResults}&maxResults=${page.maxResults}` };
+    const next = page.isLast
+      ? {}
+      : { nextPage: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt + page.maxResults}&maxResults=${page.maxResults}` };
     res.json({
       self: `${site.baseUrl}/rest/api/3/project/search?startAt=${page.startAt}&maxResults=${page.maxResults}`,
       ...next,
@@ -281,7 +299,13 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     res.json({
       self: `${site.baseUrl}/rest/api/3/statuses/search?startAt=${page.startAt}&maxResults=${page.maxResults}`,
       ...page,
-      values: page.values.map((s) => ({ id: s.id, name: s.name, description: s.description, statusCategory: categoryName[s.category], scope: { type: "GLOBAL" } })),
+      values: page.values.map((s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        statusCategory: categoryName[s.category],
+        scope: { type: "GLOBAL" },
+      })),
     });
   });
 
@@ -325,7 +349,9 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const issue = issueRef ? visibleIssue(res, String(issueRef)) : undefined;
     if (issueRef && !issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
     // Only people who may browse the project can be assigned its issues.
-    const assignableIn = req.path.includes("assignable") ? (project ?? site.content.projects.find((p) => p.id === issue?.projectId)) : undefined;
+    const assignableIn = req.path.includes("assignable")
+      ? (project ?? site.content.projects.find((p) => p.id === issue?.projectId))
+      : undefined;
     const query = String(req.query.query ?? "").toLowerCase();
     const users = seedUsers.filter(
       (u) =>
@@ -338,7 +364,13 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
   });
 
   router.all("/rest/api/3/search", (_req, res) => {
-    res.status(410).json(jiraError("The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046"));
+    res
+      .status(410)
+      .json(
+        jiraError(
+          "The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046",
+        ),
+      );
   });
 
   router.get("/rest/api/3/search/jql", (req, res) => searchJql(siteOf(res), res, req.query));
@@ -356,7 +388,9 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const issues = [...new Set(found.flatMap(({ issue }) => issue ?? []))].sort((a, b) => Number(a.id) - Number(b.id));
     res.json({
       issues: issues.map((issue) => issueShape(site, issue, fields)),
-      issueErrors: found.filter(({ issue }) => !issue).map(({ w }) => ({ id: w, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
+      issueErrors: found
+        .filter(({ issue }) => !issue)
+        .map(({ w }) => ({ id: w, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
     });
   });
 
@@ -402,7 +436,11 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
       id: String(site.content.nextCommentId++),
       author: user
         ? { accountId: user.accountId, displayName: user.displayName, accountType: "atlassian" as const }
-        : { accountId: `addon-${caller.kind === "app" ? caller.addonKey : "unknown"}`, displayName: caller.kind === "app" ? caller.displayName : "App", accountType: "app" as const },
+        : {
+            accountId: `addon-${caller.kind === "app" ? caller.addonKey : "unknown"}`,
+            displayName: caller.kind === "app" ? caller.displayName : "App",
+            accountType: "app" as const,
+          },
       body: text,
       created: new Date().toISOString(),
     };

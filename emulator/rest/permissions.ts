@@ -21,12 +21,18 @@ export function isAdministrator(accountId: string): boolean {
 
 /** Whether a person (by account id; unknown accounts browse nothing) may browse the project. */
 export function userMayBrowseProject(site: Site, accountId: string, project: Pick<SeedProject, "key"> | undefined): boolean {
-  return findUser(accountId) !== undefined && project !== undefined && !(site.content.grants.hiddenProjects[accountId] ?? []).includes(project.key);
+  return (
+    findUser(accountId) !== undefined &&
+    project !== undefined &&
+    !(site.content.grants.hiddenProjects[accountId] ?? []).includes(project.key)
+  );
 }
 
 /** Whether a person may edit the project's issues (and hold what else editing brings). */
 export function userMayEditProject(site: Site, accountId: string, project: Pick<SeedProject, "key"> | undefined): boolean {
-  return userMayBrowseProject(site, accountId, project) && !(site.content.grants.readOnlyProjects[accountId] ?? []).includes(project?.key ?? "");
+  return (
+    userMayBrowseProject(site, accountId, project) && !(site.content.grants.readOnlyProjects[accountId] ?? []).includes(project?.key ?? "")
+  );
 }
 
 /** Whether the caller of a REST call sees the project: the app sees all, a person those they may browse. */
@@ -37,7 +43,11 @@ export function callerSeesProject(site: Site, caller: Caller, project: Pick<Seed
 /** Whether the caller of a REST call sees the issue (its project's browse permission). */
 export function callerSeesIssue(site: Site, caller: Caller, issue: Pick<SeedIssue, "projectId">): boolean {
   if (caller.kind === "app") return true;
-  return userMayBrowseProject(site, caller.accountId, site.content.projects.find((p) => p.id === issue.projectId));
+  return userMayBrowseProject(
+    site,
+    caller.accountId,
+    site.content.projects.find((p) => p.id === issue.projectId),
+  );
 }
 
 /** Whether the caller holds a project permission in the project. */
@@ -59,7 +69,9 @@ export function permissionSchemes(site: Site) {
       {
         id: 10000,
         name: "Default Permission Scheme",
-        permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", ...site.content.grants.appPermissions].map((permission, index) => grant(permission, 10100 + index)),
+        permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", ...site.content.grants.appPermissions].map((permission, index) =>
+          grant(permission, 10100 + index),
+        ),
       },
     ],
   };
@@ -81,7 +93,11 @@ type ProjectPermissionsRequest = { permissions?: unknown; projects?: unknown; is
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v) => v !== null && v !== "").map(String) : []);
 /** Ids as Jira reads them: numbers (or numeric strings); anything else is ignored, as Jira ignores invalid ids. */
 const ids = (value: unknown): number[] =>
-  Array.isArray(value) ? value.map((v) => (typeof v === "number" || typeof v === "string" ? Number(v) : Number.NaN)).filter((n) => Number.isSafeInteger(n) && n > 0) : [];
+  Array.isArray(value)
+    ? value
+        .map((v) => (typeof v === "number" || typeof v === "string" ? Number(v) : Number.NaN))
+        .filter((n) => Number.isSafeInteger(n) && n > 0)
+    : [];
 
 /**
  * `POST /rest/api/3/permissions/check` as Jira Cloud answers it: for `accountId` (the caller when
@@ -101,14 +117,20 @@ export function checkPermissions(
   const issueCount = requested.reduce((sum, entry) => sum + ids(entry?.issues).length, 0);
   const projectCount = requested.reduce((sum, entry) => sum + ids(entry?.projects).length, 0);
   if (issueCount > PERMISSION_CHECK_LIMIT || projectCount > PERMISSION_CHECK_LIMIT) {
-    return { status: 400, body: jiraError(`A maximum of ${PERMISSION_CHECK_LIMIT} projects and ${PERMISSION_CHECK_LIMIT} issues can be checked.`) };
+    return {
+      status: 400,
+      body: jiraError(`A maximum of ${PERMISSION_CHECK_LIMIT} projects and ${PERMISSION_CHECK_LIMIT} issues can be checked.`),
+    };
   }
   const askedFor = typeof body.accountId === "string" && body.accountId !== "" ? body.accountId : undefined;
   if (askedFor !== undefined && !findUser(askedFor)) {
     return { status: 404, body: jiraError(`The user with account ID '${askedFor}' does not exist.`) };
   }
   if (askedFor !== undefined && caller.kind === "user" && caller.accountId !== askedFor && !isAdministrator(caller.accountId)) {
-    return { status: 403, body: jiraError("You don't have the 'Administer Jira' global permission needed to check another user's permissions.") };
+    return {
+      status: 403,
+      body: jiraError("You don't have the 'Administer Jira' global permission needed to check another user's permissions."),
+    };
   }
   const subject: Caller = askedFor !== undefined ? { kind: "user", accountId: askedFor } : caller;
   const administers = subject.kind === "user" && isAdministrator(subject.accountId);
@@ -119,7 +141,14 @@ export function checkPermissions(
       permission,
       issues: ids(entry.issues).filter((id) => {
         const issue = findIssue(site, String(id));
-        return issue ? callerHolds(site, subject, permission, site.content.projects.find((p) => p.id === issue.projectId)) : false;
+        return issue
+          ? callerHolds(
+              site,
+              subject,
+              permission,
+              site.content.projects.find((p) => p.id === issue.projectId),
+            )
+          : false;
       }),
       projects: ids(entry.projects).filter((id) => callerHolds(site, subject, permission, projectById.get(id))),
     })),

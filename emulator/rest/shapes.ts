@@ -1,4 +1,12 @@
-import { type SeedIssue, type SeedIssueType, type SeedProject, type SeedStatus, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
+import {
+  type SeedIssue,
+  type SeedIssueType,
+  type SeedProject,
+  type SeedStatus,
+  seedIssueTypes,
+  seedStatuses,
+  statusCategories,
+} from "../seed/jira.js";
 import { type SeedUser, seedUsers } from "../seed/users.js";
 import type { Site } from "../sites.js";
 
@@ -104,7 +112,11 @@ export function componentShape(site: Site, project: SeedProject, component: Seed
 }
 
 /** Atlassian Document Format for plain text. */
-export const adf = (text: string) => ({ type: "doc", version: 1, content: [{ type: "paragraph", content: text ? [{ type: "text", text }] : [] }] });
+export const adf = (text: string) => ({
+  type: "doc",
+  version: 1,
+  content: [{ type: "paragraph", content: text ? [{ type: "text", text }] : [] }],
+});
 
 export function adfToText(value: unknown): string {
   if (typeof value === "string") return value;
@@ -119,7 +131,13 @@ export function commentShape(site: Site, issue: SeedIssue, comment: SeedIssue["c
   const user = findUser(comment.author.accountId);
   const author = user
     ? userShape(site, user)
-    : { accountId: comment.author.accountId, accountType: comment.author.accountType, displayName: comment.author.displayName, active: true, avatarUrls: {} };
+    : {
+        accountId: comment.author.accountId,
+        accountType: comment.author.accountType,
+        displayName: comment.author.displayName,
+        active: true,
+        avatarUrls: {},
+      };
   return {
     self: `${site.baseUrl}/rest/api/3/issue/${issue.id}/comment/${comment.id}`,
     id: comment.id,
@@ -132,11 +150,28 @@ export function commentShape(site: Site, issue: SeedIssue, comment: SeedIssue["c
   };
 }
 
-const NAVIGABLE = ["summary", "issuetype", "status", "priority", "assignee", "reporter", "created", "updated", "components", "project", "parent", "labels", "statuscategorychangedate"];
+const NAVIGABLE = [
+  "summary",
+  "issuetype",
+  "status",
+  "priority",
+  "assignee",
+  "reporter",
+  "created",
+  "updated",
+  "components",
+  "project",
+  "parent",
+  "labels",
+  "statuscategorychangedate",
+];
 
 /** Which fields an issue answer carries: Jira's `fields` parameter (`*all`, `*navigable`, names, `-name`). */
 export function resolveFields(requested: string[] | undefined, fallback: string[]): Set<string> {
-  const list = (requested && requested.length > 0 ? requested : fallback).flatMap((f) => f.split(",")).map((f) => f.trim()).filter(Boolean);
+  const list = (requested && requested.length > 0 ? requested : fallback)
+    .flatMap((f) => f.split(","))
+    .map((f) => f.trim())
+    .filter(Boolean);
   const result = new Set<string>();
   for (const field of list) {
     if (field === "*all") for (const f of [...NAVIGABLE, "description", "comment"]) result.add(f);
@@ -167,7 +202,11 @@ const ISSUE_FIELDS: Record<string, FieldBuilder> = {
     const status = seedStatuses.find((s) => s.id === issue.statusId);
     return status ? statusShape(site, status) : null;
   },
-  priority: (site, issue) => ({ self: `${site.baseUrl}/rest/api/3/priority/3`, name: issue.priority, id: String(["Highest", "High", "Medium", "Low"].indexOf(issue.priority) + 1) }),
+  priority: (site, issue) => ({
+    self: `${site.baseUrl}/rest/api/3/priority/3`,
+    name: issue.priority,
+    id: String(["Highest", "High", "Medium", "Low"].indexOf(issue.priority) + 1),
+  }),
   assignee: (site, issue) => userOrNull(site, issue.assigneeId),
   reporter: (site, issue) => userOrNull(site, issue.reporterId),
   created: (_site, issue) => issue.created.replace("Z", "+0000"),
@@ -176,7 +215,9 @@ const ISSUE_FIELDS: Record<string, FieldBuilder> = {
   components: (site, issue) => {
     const project = projectOfIssue(site, issue);
     return project
-      ? project.components.filter((c) => issue.componentIds.includes(c.id)).map((c) => ({ self: `${site.baseUrl}/rest/api/3/component/${c.id}`, id: c.id, name: c.name, description: c.description }))
+      ? project.components
+          .filter((c) => issue.componentIds.includes(c.id))
+          .map((c) => ({ self: `${site.baseUrl}/rest/api/3/component/${c.id}`, id: c.id, name: c.name, description: c.description }))
       : [];
   },
   project: (site, issue) => {
@@ -186,7 +227,9 @@ const ISSUE_FIELDS: Record<string, FieldBuilder> = {
   // Looked up only when asked for: a scan of a 50,000-issue project for every issue of every page otherwise.
   parent: (site, issue) => {
     const parent = issue.parentId ? site.content.issues.find((i) => i.id === issue.parentId) : undefined;
-    return parent ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } } : undefined;
+    return parent
+      ? { id: parent.id, key: parent.key, self: `${site.baseUrl}/rest/api/3/issue/${parent.id}`, fields: { summary: parent.summary } }
+      : undefined;
   },
   labels: (_site, issue) => issue.labels,
   description: (_site, issue) => adf(issue.description),
@@ -208,7 +251,13 @@ export function issueShape(site: Site, issue: SeedIssue, fields: Set<string>) {
       if (value !== undefined) out[field] = value;
     }
   }
-  return { expand: "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations", id: issue.id, self: `${site.baseUrl}/rest/api/3/issue/${issue.id}`, key: issue.key, fields: out };
+  return {
+    expand: "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations",
+    id: issue.id,
+    self: `${site.baseUrl}/rest/api/3/issue/${issue.id}`,
+    key: issue.key,
+    fields: out,
+  };
 }
 
 export const jiraError = (...messages: string[]) => ({ errorMessages: messages, errors: {} });

@@ -80,7 +80,13 @@ export function seedConfluence(): { spaces: SeedSpace[]; pages: SeedPage[] } {
     };
   });
   const spaces: SeedSpace[] = [
-    { id: 98305, key: spaceKey, name: "Engineering", description: "Specifications, designs and meeting notes of the engineering teams.", homepageId: "65537" },
+    {
+      id: 98305,
+      key: spaceKey,
+      name: "Engineering",
+      description: "Specifications, designs and meeting notes of the engineering teams.",
+      homepageId: "65537",
+    },
   ];
   return { spaces, pages };
 }

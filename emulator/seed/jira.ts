@@ -12,7 +12,12 @@ export type SeedProject = {
   leadAccountId: string;
   components: SeedComponent[];
 };
-export type SeedComment = { id: string; author: { accountId: string; displayName: string; accountType: "atlassian" | "app" }; body: string; created: string };
+export type SeedComment = {
+  id: string;
+  author: { accountId: string; displayName: string; accountType: "atlassian" | "app" };
+  body: string;
+  created: string;
+};
 export type SeedIssue = {
   id: string;
   key: string;
@@ -78,11 +83,42 @@ const themes: ProjectTheme[] = [
       ["Drug library", "Drug limits and profiles"],
       ["Connectivity", "Wi-Fi and hospital EMR integration"],
     ],
-    epics: ["Dose error reduction", "Alarm management redesign", "Drug library 2.0", "EMR auto-programming", "Battery life improvements", "Regulatory submission 510(k)"],
-    subjects: ["infusion rate", "bolus dose", "occlusion alarm", "drug library entry", "battery warning", "audit log", "pump status screen", "titration step"],
-    storyGoals: ["As a nurse I can confirm the {s} before it is applied", "As a biomed technician I can review the {s} history", "As a pharmacist I can set hard limits for the {s}", "As a nurse I can silence and acknowledge the {s}"],
-    tasks: ["Write verification protocol for the {s}", "Update hazard analysis for the {s}", "Refactor {s} module for unit testing", "Document {s} in the user manual"],
-    bugs: ["{S} shows stale value after resume", "{S} not logged when pump restarts", "Rounding error in {s} at low rates", "{S} flickers on the small display"],
+    epics: [
+      "Dose error reduction",
+      "Alarm management redesign",
+      "Drug library 2.0",
+      "EMR auto-programming",
+      "Battery life improvements",
+      "Regulatory submission 510(k)",
+    ],
+    subjects: [
+      "infusion rate",
+      "bolus dose",
+      "occlusion alarm",
+      "drug library entry",
+      "battery warning",
+      "audit log",
+      "pump status screen",
+      "titration step",
+    ],
+    storyGoals: [
+      "As a nurse I can confirm the {s} before it is applied",
+      "As a biomed technician I can review the {s} history",
+      "As a pharmacist I can set hard limits for the {s}",
+      "As a nurse I can silence and acknowledge the {s}",
+    ],
+    tasks: [
+      "Write verification protocol for the {s}",
+      "Update hazard analysis for the {s}",
+      "Refactor {s} module for unit testing",
+      "Document {s} in the user manual",
+    ],
+    bugs: [
+      "{S} shows stale value after resume",
+      "{S} not logged when pump restarts",
+      "Rounding error in {s} at low rates",
+      "{S} flickers on the small display",
+    ],
   },
   {
     key: "ROVER",
@@ -94,11 +130,42 @@ const themes: ProjectTheme[] = [
       ["Telemetry", "Downlink packets and ground station"],
       ["Drive train", "Wheel motors and suspension"],
     ],
-    epics: ["Autonomous navigation v2", "Power budget optimisation", "Telemetry compression", "Sample caching", "Fault protection", "Thermal control"],
-    subjects: ["wheel odometry", "hazard map", "battery state of charge", "telemetry frame", "sun sensor reading", "drive command queue", "thermal model", "camera mast"],
-    storyGoals: ["As a rover driver I can preview the {s} before uplink", "As a flight engineer I can replay the {s} from the last sol", "As a ground operator I am alerted when the {s} is out of range", "As a scientist I can tag the {s} with a target name"],
-    tasks: ["Calibrate {s} on the test bed", "Add fault injection test for the {s}", "Port {s} handling to the new RTOS", "Review {s} telemetry channels"],
-    bugs: ["{S} drifts after a long traverse", "{S} missing from the downlink packet", "{S} overflows at low temperature", "Ground tool crashes parsing the {s}"],
+    epics: [
+      "Autonomous navigation v2",
+      "Power budget optimisation",
+      "Telemetry compression",
+      "Sample caching",
+      "Fault protection",
+      "Thermal control",
+    ],
+    subjects: [
+      "wheel odometry",
+      "hazard map",
+      "battery state of charge",
+      "telemetry frame",
+      "sun sensor reading",
+      "drive command queue",
+      "thermal model",
+      "camera mast",
+    ],
+    storyGoals: [
+      "As a rover driver I can preview the {s} before uplink",
+      "As a flight engineer I can replay the {s} from the last sol",
+      "As a ground operator I am alerted when the {s} is out of range",
+      "As a scientist I can tag the {s} with a target name",
+    ],
+    tasks: [
+      "Calibrate {s} on the test bed",
+      "Add fault injection test for the {s}",
+      "Port {s} handling to the new RTOS",
+      "Review {s} telemetry channels",
+    ],
+    bugs: [
+      "{S} drifts after a long traverse",
+      "{S} missing from the downlink packet",
+      "{S} overflows at low temperature",
+      "Ground tool crashes parsing the {s}",
+    ],
   },
   {
     key: "PAY",
@@ -111,11 +178,42 @@ const themes: ProjectTheme[] = [
       ["Reporting", "Settlement and finance reports"],
       ["Wallets", "Apple Pay and Google Pay"],
     ],
-    epics: ["PSD2 strong customer authentication", "Partial refunds", "Wallet payments", "Settlement reporting", "Multi-currency pricing", "PCI DSS 4.0 compliance"],
-    subjects: ["payment intent", "refund request", "3-D Secure challenge", "settlement report", "saved card", "currency conversion", "chargeback", "payout schedule"],
-    storyGoals: ["As a shopper I can retry a failed {s}", "As a support agent I can look up a {s} by order number", "As a finance analyst I can export the {s} as CSV", "As a merchant I am notified when a {s} changes state"],
-    tasks: ["Add idempotency keys to the {s} API", "Load test the {s} endpoint", "Migrate {s} table to the new schema", "Add monitoring dashboard for the {s}"],
-    bugs: ["{S} is created twice on double click", "{S} amount wrong for zero-decimal currencies", "{S} webhook arrives before the order exists", "Timeout in {s} lookup under load"],
+    epics: [
+      "PSD2 strong customer authentication",
+      "Partial refunds",
+      "Wallet payments",
+      "Settlement reporting",
+      "Multi-currency pricing",
+      "PCI DSS 4.0 compliance",
+    ],
+    subjects: [
+      "payment intent",
+      "refund request",
+      "3-D Secure challenge",
+      "settlement report",
+      "saved card",
+      "currency conversion",
+      "chargeback",
+      "payout schedule",
+    ],
+    storyGoals: [
+      "As a shopper I can retry a failed {s}",
+      "As a support agent I can look up a {s} by order number",
+      "As a finance analyst I can export the {s} as CSV",
+      "As a merchant I am notified when a {s} changes state",
+    ],
+    tasks: [
+      "Add idempotency keys to the {s} API",
+      "Load test the {s} endpoint",
+      "Migrate {s} table to the new schema",
+      "Add monitoring dashboard for the {s}",
+    ],
+    bugs: [
+      "{S} is created twice on double click",
+      "{S} amount wrong for zero-decimal currencies",
+      "{S} webhook arrives before the order exists",
+      "Timeout in {s} lookup under load",
+    ],
   },
 ];
 

@@ -21,14 +21,70 @@ const ADMINISTRATOR = { administrator: true, hiddenProjects: [], readOnlyProject
  * Account ids look like Atlassian's (24 hex digits, "557058:" prefix for older accounts).
  */
 export const seedContentUsers: SeedUser[] = [
-  { accountId: "5b10a2844c20165700ede21g", displayName: "Alana Grant", emailAddress: "alana.grant@example.com", color: "#0052CC", timeZone: "Australia/Sydney", ...ADMINISTRATOR },
-  { accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Mia Krystof", emailAddress: "mia.krystof@example.com", color: "#00875A", timeZone: "Europe/Berlin", ...ADMINISTRATOR },
-  { accountId: "5b109f2e9729b51b54dc274d", displayName: "Jie Yan Song", emailAddress: "jie.song@example.com", color: "#FF5630", timeZone: "Asia/Shanghai", ...ADMINISTRATOR },
-  { accountId: "557058:f58131cb-b67d-43c7-b30d-6b58d40bd077", displayName: "Emma Richards", emailAddress: "emma.richards@example.com", color: "#6554C0", timeZone: "America/New_York", ...ADMINISTRATOR },
-  { accountId: "5b10a0effa615349cb016cd8", displayName: "Omar Darboe", emailAddress: "omar.darboe@example.com", color: "#FFAB00", timeZone: "Africa/Banjul", ...ADMINISTRATOR },
-  { accountId: "5b10ac8d82e05b22cc7d4ef6", displayName: "Fran Perez", emailAddress: "fran.perez@example.com", color: "#00B8D9", timeZone: "Europe/Madrid", ...ADMINISTRATOR },
-  { accountId: "5b10a2844c20165700ede22a", displayName: "Grace Chen", emailAddress: "grace.chen@example.com", color: "#36B37E", timeZone: "America/Los_Angeles", ...ADMINISTRATOR },
-  { accountId: "5b10a2844c20165700ede22b", displayName: "Ravi Patel", emailAddress: "ravi.patel@example.com", color: "#FF7452", timeZone: "Asia/Kolkata", ...ADMINISTRATOR },
+  {
+    accountId: "5b10a2844c20165700ede21g",
+    displayName: "Alana Grant",
+    emailAddress: "alana.grant@example.com",
+    color: "#0052CC",
+    timeZone: "Australia/Sydney",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b10ac8d82e05b22cc7d4ef5",
+    displayName: "Mia Krystof",
+    emailAddress: "mia.krystof@example.com",
+    color: "#00875A",
+    timeZone: "Europe/Berlin",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b109f2e9729b51b54dc274d",
+    displayName: "Jie Yan Song",
+    emailAddress: "jie.song@example.com",
+    color: "#FF5630",
+    timeZone: "Asia/Shanghai",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "557058:f58131cb-b67d-43c7-b30d-6b58d40bd077",
+    displayName: "Emma Richards",
+    emailAddress: "emma.richards@example.com",
+    color: "#6554C0",
+    timeZone: "America/New_York",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b10a0effa615349cb016cd8",
+    displayName: "Omar Darboe",
+    emailAddress: "omar.darboe@example.com",
+    color: "#FFAB00",
+    timeZone: "Africa/Banjul",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b10ac8d82e05b22cc7d4ef6",
+    displayName: "Fran Perez",
+    emailAddress: "fran.perez@example.com",
+    color: "#00B8D9",
+    timeZone: "Europe/Madrid",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b10a2844c20165700ede22a",
+    displayName: "Grace Chen",
+    emailAddress: "grace.chen@example.com",
+    color: "#36B37E",
+    timeZone: "America/Los_Angeles",
+    ...ADMINISTRATOR,
+  },
+  {
+    accountId: "5b10a2844c20165700ede22b",
+    displayName: "Ravi Patel",
+    emailAddress: "ravi.patel@example.com",
+    color: "#FF7452",
+    timeZone: "Asia/Kolkata",
+    ...ADMINISTRATOR,
+  },
 ];
 
 /**

@@ -46,15 +46,35 @@ export async function startStubAddon(keysUrl: () => string, key = "rmcloud-stub"
   let url = "";
 
   const modules = () => ({
-    jiraProjectPages: [{ key: "requirements", name: { value: "Requirements" }, url: `/page?projectId={project.id}&projectKey={project.key}&version=${version}`, iconUrl: "/icon.svg" }],
-    webPanels: [{ key: "issue-panel", name: { value: "Requirements" }, location: "atl.jira.view.issue.right.context", url: "/page?issueId={issue.id}&projectId={project.id}" }],
+    jiraProjectPages: [
+      {
+        key: "requirements",
+        name: { value: "Requirements" },
+        url: `/page?projectId={project.id}&projectKey={project.key}&version=${version}`,
+        iconUrl: "/icon.svg",
+      },
+    ],
+    webPanels: [
+      {
+        key: "issue-panel",
+        name: { value: "Requirements" },
+        location: "atl.jira.view.issue.right.context",
+        url: "/page?issueId={issue.id}&projectId={project.id}",
+      },
+    ],
     dialogs: [{ key: "link-dialog", url: "/page?dialog=1", options: { chrome: true, header: { value: "Update linked requirements" } } }],
     configurePage: { key: "configuration", name: { value: "Configuration" }, url: "/page?configuration=1" },
     webhooks: [{ event: "jira:issue_deleted", url: "/webhook/issue-deleted" }],
   });
   const confluenceModules = {
     dynamicContentMacros: [
-      { key: "linked-macro", name: { value: "Linked requirements" }, url: "/page?macro={macro.id}&pageId={page.id}&ids={ids}", editor: { url: "/page?editor=1", width: "600px", height: "400px" }, parameters: [{ identifier: "ids" }] },
+      {
+        key: "linked-macro",
+        name: { value: "Linked requirements" },
+        url: "/page?macro={macro.id}&pageId={page.id}&ids={ids}",
+        editor: { url: "/page?editor=1", width: "600px", height: "400px" },
+        parameters: [{ identifier: "ids" }],
+      },
     ],
   };
   const descriptor = (product: "jira" | "confluence") => ({

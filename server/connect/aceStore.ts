@@ -1,9 +1,5 @@
 import type { Db } from "../db/knex.js";
-import {
-  associateForgeInstallation,
-  clientKeyOfForgeInstallation,
-  forgetForgeInstallation,
-} from "../db/forgeInstallationStore.js";
+import { associateForgeInstallation, clientKeyOfForgeInstallation, forgetForgeInstallation } from "../db/forgeInstallationStore.js";
 import { findInstallationByClientKey, type Installation, listEnabledInstallations } from "../db/installationStore.js";
 import { type InstallPayload, type LifecycleToken, recordInstallation } from "../services/installations/installations.js";
 

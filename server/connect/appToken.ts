@@ -22,21 +22,20 @@ export const APP_TOKEN_LIFETIME_SECONDS = 25 * 60 * 60;
 export const SIGN_IN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
 /** A sign-in (Connect or Forge) starts now; a refresh passes on the `signedInAt` of the token it replaces. */
-export async function signAppToken(
-  secret: string,
-  auth: Omit<AuthContext, "signedInAt"> & { signedInAt?: number },
-): Promise<string> {
+export async function signAppToken(secret: string, auth: Omit<AuthContext, "signedInAt"> & { signedInAt?: number }): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const signedInAt = auth.signedInAt ?? now;
   // auth_time: OpenID Connect's name for the time the user authenticated.
-  return new SignJWT({ tid: auth.tenantId, prd: auth.product, clk: auth.clientKey, auth_time: signedInAt })
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuer(ISSUER)
-    .setSubject(auth.accountId)
-    .setIssuedAt(now)
-    // Never past the sign-in's week: the last refresh's token does not add a day to it.
-    .setExpirationTime(Math.min(now + APP_TOKEN_LIFETIME_SECONDS, signedInAt + SIGN_IN_LIFETIME_SECONDS))
-    .sign(new TextEncoder().encode(secret));
+  return (
+    new SignJWT({ tid: auth.tenantId, prd: auth.product, clk: auth.clientKey, auth_time: signedInAt })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(ISSUER)
+      .setSubject(auth.accountId)
+      .setIssuedAt(now)
+      // Never past the sign-in's week: the last refresh's token does not add a day to it.
+      .setExpirationTime(Math.min(now + APP_TOKEN_LIFETIME_SECONDS, signedInAt + SIGN_IN_LIFETIME_SECONDS))
+      .sign(new TextEncoder().encode(secret))
+  );
 }
 
 /** Returns the caller, or null when the token is missing its claims, expired or not ours. */

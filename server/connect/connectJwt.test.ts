@@ -13,8 +13,7 @@ function sign(claims: Record<string, unknown>, key = secret): string {
   );
 }
 
-const verify = (token: string, pathAndQuery = page) =>
-  verifyConnectJwt(token, secret, { method: "GET", pathAndQuery }, now + 10);
+const verify = (token: string, pathAndQuery = page) => verifyConnectJwt(token, secret, { method: "GET", pathAndQuery }, now + 10);
 
 describe("Connect JWT verification", () => {
   it("accepts a token the host signed for this page", () => {
@@ -65,7 +64,11 @@ describe("Connect JWT verification", () => {
   });
 
   it("refuses a token signed with another algorithm and garbage", () => {
-    const hs512 = atlassianJwt.encodeSymmetric({ iss: "x", exp: now + 180, qsh: CONTEXT_QSH }, secret, atlassianJwt.SymmetricAlgorithm.HS512);
+    const hs512 = atlassianJwt.encodeSymmetric(
+      { iss: "x", exp: now + 180, qsh: CONTEXT_QSH },
+      secret,
+      atlassianJwt.SymmetricAlgorithm.HS512,
+    );
     expect(verify(hs512)).toEqual({ ok: false, reason: "algorithm" });
     expect(verify("not-a-jwt")).toEqual({ ok: false, reason: "malformed" });
   });

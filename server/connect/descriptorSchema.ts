@@ -31,14 +31,24 @@ const relativeUrl = { type: "string", pattern: "^/" } as const;
 const absoluteUrl = { type: "string", pattern: "^https?://[^\\s]+$" } as const;
 
 /** What every page-like module (project page, general page, admin page, ...) may carry. */
-const pageFields = { key: moduleKey, name: i18nProperty, url: relativeUrl, weight: int, location: str, conditions: { type: "array" }, params: obj };
+const pageFields = {
+  key: moduleKey,
+  name: i18nProperty,
+  url: relativeUrl,
+  weight: int,
+  location: str,
+  conditions: { type: "array" },
+  params: obj,
+};
 
 const pageModule = closed({ ...pageFields, icon: obj }, ["key", "name", "url"]);
 
-const webPanel = closed(
-  { ...pageFields, layout: closed({ width: str, height: str }), tooltip: i18nProperty, supportsNative: bool },
-  ["key", "name", "url", "location"],
-);
+const webPanel = closed({ ...pageFields, layout: closed({ width: str, height: str }), tooltip: i18nProperty, supportsNative: bool }, [
+  "key",
+  "name",
+  "url",
+  "location",
+]);
 
 const dialog = closed(
   {
@@ -57,10 +67,10 @@ const dialog = closed(
   ["key", "url"],
 );
 
-const webhook = closed({ event: { type: "string", minLength: 1 }, url: relativeUrl, excludeBody: bool, filter: str, propertyKeys: strings }, [
-  "event",
-  "url",
-]);
+const webhook = closed(
+  { event: { type: "string", minLength: 1 }, url: relativeUrl, excludeBody: bool, filter: str, propertyKeys: strings },
+  ["event", "url"],
+);
 
 const macroParameter = closed(
   {
@@ -89,11 +99,24 @@ const dynamicContentMacro = closed(
     categories: {
       type: "array",
       items: {
-        enum: ["formatting", "confluence-content", "media", "visuals", "navigation", "external-content", "communication", "reporting", "admin", "development"],
+        enum: [
+          "formatting",
+          "confluence-content",
+          "media",
+          "visuals",
+          "navigation",
+          "external-content",
+          "communication",
+          "reporting",
+          "admin",
+          "development",
+        ],
       },
     },
     parameters: { type: "array", items: macroParameter },
-    editor: closed({ url: relativeUrl, insertTitle: i18nProperty, editTitle: i18nProperty, width: str, height: str, cacheable: bool }, ["url"]),
+    editor: closed({ url: relativeUrl, insertTitle: i18nProperty, editTitle: i18nProperty, width: str, height: str, cacheable: bool }, [
+      "url",
+    ]),
     icon: obj,
     featured: bool,
     width: str,
@@ -157,7 +180,10 @@ function descriptorSchema(modules: Record<string, object>, scopes: readonly stri
 
 const COMMON_SCOPES = ["NONE", "READ", "WRITE", "DELETE", "ADMIN", "ACT_AS_USER", "ACCESS_EMAIL_ADDRESSES"] as const;
 
-export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, jiraProjectPages: list(pageModule), jiraProjectPermissions: list(projectPermission) }, [...COMMON_SCOPES, "PROJECT_ADMIN"]);
+export const JIRA_DESCRIPTOR_SCHEMA = descriptorSchema(
+  { ...COMMON_MODULES, jiraProjectPages: list(pageModule), jiraProjectPermissions: list(projectPermission) },
+  [...COMMON_SCOPES, "PROJECT_ADMIN"],
+);
 export const CONFLUENCE_DESCRIPTOR_SCHEMA = descriptorSchema({ ...COMMON_MODULES, dynamicContentMacros: list(dynamicContentMacro) }, [
   ...COMMON_SCOPES,
   "SPACE_ADMIN",

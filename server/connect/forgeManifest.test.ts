@@ -66,7 +66,9 @@ describe("Forge manifests (Connect on Forge)", () => {
       const descriptor = connectDescriptor(product, "https://a.example.com");
       const connectModules = forgeManifest(product).connectModules as Record<string, Array<Record<string, unknown>>>;
       for (const [type, value] of Object.entries(descriptor.modules)) {
-        const carried = connectModules[`${product}:${type}`]?.map(({ key, ...module }) => (type === "webhooks" ? module : { key, ...module }));
+        const carried = connectModules[`${product}:${type}`]?.map(({ key, ...module }) =>
+          type === "webhooks" ? module : { key, ...module },
+        );
         expect(carried).toEqual(Array.isArray(value) ? value : [value]);
       }
       expect(Object.keys(connectModules).sort()).toEqual(

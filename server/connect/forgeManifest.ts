@@ -4,7 +4,15 @@
  * `forge/confluence/manifest.yml` are this output, kept equal by a test and by `npm run forge:manifests`.
  */
 import { stringify } from "yaml";
-import { CONNECT_APPS, CONNECT_MODULES, type ConnectModule, type ConnectProduct, LIFECYCLE_PATHS, modulesOf, SINGLE_MODULE_TYPES } from "./modules.js";
+import {
+  CONNECT_APPS,
+  CONNECT_MODULES,
+  type ConnectModule,
+  type ConnectProduct,
+  LIFECYCLE_PATHS,
+  modulesOf,
+  SINGLE_MODULE_TYPES,
+} from "./modules.js";
 
 /** The remote every Connect module and Forge call goes to: our server. */
 export const FORGE_REMOTE_KEY = "rmcloud";

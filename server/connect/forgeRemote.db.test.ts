@@ -3,7 +3,14 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORGE_EXCHANGE_PATH } from "../../common/forge.js";
 import { type TestContext, testConfig } from "../../test/helpers/app.js";
-import { createConnectTestApp, exchangeToken, installSite, type KeyServer, postLifecycle, startKeyServer } from "../../test/helpers/connect.js";
+import {
+  createConnectTestApp,
+  exchangeToken,
+  installSite,
+  type KeyServer,
+  postLifecycle,
+  startKeyServer,
+} from "../../test/helpers/connect.js";
 import { type ForgeKeys, signForgeInvocationToken, startForgeJwksServer } from "../../test/helpers/forge.js";
 import { KnexInstallationStore } from "./aceStore.js";
 import { verifyAppToken } from "./appToken.js";
@@ -65,7 +72,10 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
     const token = await signForgeInvocationToken(forgeKeys, { appId: CONFLUENCE_FORGE_APP, installationId, accountId: "557058:wiki-user" });
     const res = await exchange(token);
     expect(res.status).toBe(200);
-    expect(await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token)).toMatchObject({ product: "confluence", clientKey: site.clientKey });
+    expect(await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token)).toMatchObject({
+      product: "confluence",
+      clientKey: site.clientKey,
+    });
   });
 
   it("keeps an existing Connect installation's tenant and data when the site moves to the Forge app", async () => {
@@ -83,7 +93,9 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
     const upgrade = await postLifecycle(ctx, keys, site, "installed", { installationId });
     expect(upgrade.status).toBe(204);
 
-    const res = await exchange(await signForgeInvocationToken(forgeKeys, { appId: JIRA_FORGE_APP, installationId, accountId: "557058:connect-user" }));
+    const res = await exchange(
+      await signForgeInvocationToken(forgeKeys, { appId: JIRA_FORGE_APP, installationId, accountId: "557058:connect-user" }),
+    );
     expect(res.status).toBe(200);
     const forgeAuth = await verifyAppToken(ctx.deps.config.appTokenSecret, res.body.token);
     expect(forgeAuth?.tenantId).toBe((await verifyAppToken(ctx.deps.config.appTokenSecret, connectToken))?.tenantId);
@@ -124,7 +136,9 @@ describe("Forge remote sign-in (Connect on Forge)", () => {
     const installationId = forgeInstallationId();
     const site = await installSite(ctx, keys, { installationId });
     expect((await postLifecycle(ctx, keys, site, "uninstalled")).status).toBe(204);
-    const gone = await exchange(await signForgeInvocationToken(forgeKeys, { appId: JIRA_FORGE_APP, installationId, accountId: "557058:u" }));
+    const gone = await exchange(
+      await signForgeInvocationToken(forgeKeys, { appId: JIRA_FORGE_APP, installationId, accountId: "557058:u" }),
+    );
     expect(gone.status).toBe(401);
     expect(gone.body).toEqual({ Result: "rmCloud is not installed on this site" });
   });

@@ -54,7 +54,9 @@ export function forgeInvocationVerifier(options: { appIds: readonly string[]; jw
     } catch (error) {
       return { ok: false, reason: failureOf(error) };
     }
-    const app = payload.app as { id?: unknown; installationId?: unknown; apiBaseUrl?: unknown; license?: { isActive?: unknown } } | undefined;
+    const app = payload.app as
+      | { id?: unknown; installationId?: unknown; apiBaseUrl?: unknown; license?: { isActive?: unknown } }
+      | undefined;
     if (typeof app?.installationId !== "string" || !app.installationId) return { ok: false, reason: "malformed" };
     return {
       ok: true,

@@ -45,7 +45,9 @@ beforeAll(async () => {
       return;
     }
     const qshMatches = claims.qsh === queryStringHash(req.method ?? "", req.url ?? "");
-    res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify({ claims, qshMatches, body: body ? JSON.parse(body) : null }));
+    res
+      .writeHead(201, { "Content-Type": "application/json" })
+      .end(JSON.stringify({ claims, qshMatches, body: body ? JSON.parse(body) : null }));
   });
   await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
   hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
@@ -90,7 +92,9 @@ describe("calling the site's Jira as the app", () => {
   });
 
   it("refuses to call a product the site has not installed", async () => {
-    const failure = await client.call(tenantId, "confluence", { method: "GET", path: "/rest/api/content" }).catch((error: unknown) => error);
+    const failure = await client
+      .call(tenantId, "confluence", { method: "GET", path: "/rest/api/content" })
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 404 });
   });
 });

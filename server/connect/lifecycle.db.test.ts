@@ -122,9 +122,15 @@ describe("the installed lifecycle", () => {
         { kid: keys.kid },
       );
     const body = { key: "rmcloud", clientKey: site.clientKey, sharedSecret: site.sharedSecret, baseUrl: site.baseUrl, productType: "jira" };
-    const otherAddon = await request(ctx.app).post("/installed").set("Authorization", `JWT ${sign("https://other.example.com", "/installed")}`).send(body);
+    const otherAddon = await request(ctx.app)
+      .post("/installed")
+      .set("Authorization", `JWT ${sign("https://other.example.com", "/installed")}`)
+      .send(body);
     expect(otherAddon.status).toBe(401);
-    const otherCallback = await request(ctx.app).post("/installed").set("Authorization", `JWT ${sign(ctx.deps.config.baseUrl, "/uninstalled")}`).send(body);
+    const otherCallback = await request(ctx.app)
+      .post("/installed")
+      .set("Authorization", `JWT ${sign(ctx.deps.config.baseUrl, "/uninstalled")}`)
+      .send(body);
     expect(otherCallback.status).toBe(401);
     expect(await tenantOf(site.siteUrl)).toBeUndefined();
   });
@@ -294,7 +300,9 @@ describe("the uninstalled lifecycle", () => {
 
   it("refuses an unsigned uninstall", async () => {
     const site = await installSite(ctx, keys);
-    const res = await request(ctx.app).post("/uninstalled").send({ clientKey: site.clientKey, baseUrl: site.baseUrl, eventType: "uninstalled" });
+    const res = await request(ctx.app)
+      .post("/uninstalled")
+      .send({ clientKey: site.clientKey, baseUrl: site.baseUrl, eventType: "uninstalled" });
     expect(res.status).toBe(401);
     expect(await tenantOf(site.siteUrl)).toMatchObject({ active: true });
   });

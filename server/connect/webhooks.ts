@@ -7,7 +7,11 @@ import { issueDeletedJob } from "../jobs/issueDeletedJob.js";
  * secret): the tenant comes from the verified clientKey, the issue from the payload. The links are
  * removed on the job queue (issueDeletedJob), which tries again when removing them fails.
  */
-export async function dispatchJiraIssueDeleted(deps: Pick<AppDeps, "db" | "jobs" | "logger">, clientKey: string, body: unknown): Promise<void> {
+export async function dispatchJiraIssueDeleted(
+  deps: Pick<AppDeps, "db" | "jobs" | "logger">,
+  clientKey: string,
+  body: unknown,
+): Promise<void> {
   const issueId = (body as { issue?: { id?: unknown } } | undefined)?.issue?.id;
   if (typeof issueId !== "string" && typeof issueId !== "number") {
     deps.logger.warn({ clientKey }, "jira:issue_deleted webhook without an issue id");

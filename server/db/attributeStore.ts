@@ -71,10 +71,7 @@ export async function insertAttribute(
 
 /** Options and every requirement's value of the field go with it (ON DELETE CASCADE). */
 export async function deleteAttribute(db: Db, tenantId: string, attributeId: number): Promise<boolean> {
-  const deleted = await db("attributes")
-    .where({ tenant_id: tenantId, attribute_id: attributeId })
-    .delete()
-    .returning("attribute_id");
+  const deleted = await db("attributes").where({ tenant_id: tenantId, attribute_id: attributeId }).delete().returning("attribute_id");
   return deleted.length > 0;
 }
 

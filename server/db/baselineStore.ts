@@ -117,10 +117,7 @@ export async function listBaselines(db: Db, tenantId: string, projectId: number,
 }
 
 export async function findBaseline(db: Db, tenantId: string, baselineId: number): Promise<BaselineRow | undefined> {
-  const row = await db("baselines")
-    .where({ tenant_id: tenantId, baseline_id: baselineId })
-    .whereNull("deleted_at")
-    .first(BASELINE_COLUMNS);
+  const row = await db("baselines").where({ tenant_id: tenantId, baseline_id: baselineId }).whereNull("deleted_at").first(BASELINE_COLUMNS);
   return row ? toRow(row) : undefined;
 }
 
@@ -192,10 +189,7 @@ const FIELD_EXPRESSIONS: Record<Exclude<ComparedField, "suspect_links">, (snapsh
 };
 
 const changedFieldsSql = `ARRAY_REMOVE(ARRAY[${Object.entries(FIELD_EXPRESSIONS)
-  .map(
-    ([field, read]) =>
-      `CASE WHEN ${read("s1.snapshot")} IS DISTINCT FROM ${read("s2.snapshot")} THEN '${field}' END`,
-  )
+  .map(([field, read]) => `CASE WHEN ${read("s1.snapshot")} IS DISTINCT FROM ${read("s2.snapshot")} THEN '${field}' END`)
   .join(", ")}]::text[], NULL)`;
 
 export type RequirementDiffRow = {

@@ -27,7 +27,10 @@ describe.runIf(postgresUrl)("add-on and worker processes started together on a n
       );
       const applied = await admin.withSchema(schema).table("knex_migrations").pluck("name");
       expect(applied).toEqual(migrations.map(([name]) => name));
-      const queues = await admin.withSchema(jobSchemaOf(processes[0] ?? admin)).table("queue").pluck("name");
+      const queues = await admin
+        .withSchema(jobSchemaOf(processes[0] ?? admin))
+        .table("queue")
+        .pluck("name");
       expect(new Set(queues).size).toBe(queues.length);
       expect(queues).toEqual(expect.arrayContaining(jobDefinitions.map((definition) => definition.name)));
     } finally {

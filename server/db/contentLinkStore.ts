@@ -29,7 +29,9 @@ export async function contentCounts(db: Db, tenantId: string, requirementIds: nu
 export async function addContentLinks(db: Db, tenantId: string, contentId: string, requirementIds: number[]): Promise<void> {
   if (requirementIds.length === 0) return;
   await db("requirement_content_links")
-    .insert(requirementIds.map((requirementId) => ({ tenant_id: tenantId, requirement_id: requirementId, atlassian_content_id: contentId })))
+    .insert(
+      requirementIds.map((requirementId) => ({ tenant_id: tenantId, requirement_id: requirementId, atlassian_content_id: contentId })),
+    )
     .onConflict(["tenant_id", "requirement_id", "atlassian_content_id"])
     .ignore();
 }

@@ -123,7 +123,9 @@ export async function uncoveredRequirements(
   window: { offset: number; limit: number },
 ): Promise<{ rows: UncoveredRow[]; total: number }> {
   const lacking =
-    uncovered === "issues" ? `NOT ${HAS_ISSUES}` : `NOT ${linkedToNextLevel("requirement_id")} AND NOT ${linkedToNextLevel("linked_requirement_id")}`;
+    uncovered === "issues"
+      ? `NOT ${HAS_ISSUES}`
+      : `NOT ${linkedToNextLevel("requirement_id")} AND NOT ${linkedToNextLevel("linked_requirement_id")}`;
   // The anti-join runs once: its rows are both counted and paged.
   const result = await db.raw(
     `${scopeSql(scope, "r.requirement_id, r.display_id, t.prefix, r.name, t.level, r.project_id, r.parent_folder_id")},

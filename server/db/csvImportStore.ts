@@ -35,18 +35,18 @@ async function createImportRows(trx: Db): Promise<void> {
  * A batch of new requirements of one type, written at once (a ReqIF import's): staged, then
  * inserted by the CSV import's statement. Answers their ids in the batch's order. Inside a transaction.
  */
-export async function insertImportBatch(
-  trx: Db,
-  tenantId: string,
-  type: ImportedType,
-  batch: ImportedRequirement[],
-): Promise<number[]> {
+export async function insertImportBatch(trx: Db, tenantId: string, type: ImportedType, batch: ImportedRequirement[]): Promise<number[]> {
   const first = batch[0];
   if (!first) return [];
   await createImportRows(trx);
   await trx.raw("DELETE FROM import_rows");
   await stageImportRows(trx, 1, batch);
-  return insertStagedRequirements(trx, tenantId, { projectId: first.projectId, createdBy: first.createdBy, type }, { fromOrd: 1, toOrd: batch.length });
+  return insertStagedRequirements(
+    trx,
+    tenantId,
+    { projectId: first.projectId, createdBy: first.createdBy, type },
+    { fromOrd: 1, toOrd: batch.length },
+  );
 }
 
 /** Accepted rows, numbered on from `firstOrd` in the file's order. */

@@ -15,11 +15,7 @@ export async function getCustomerSettings(db: Db, tenantId: string): Promise<Cus
   return row ? toSettings(row) : { ...defaultCustomerSettings };
 }
 
-export async function upsertCustomerSettings(
-  db: Db,
-  tenantId: string,
-  changes: Partial<CustomerSettings>,
-): Promise<CustomerSettings> {
+export async function upsertCustomerSettings(db: Db, tenantId: string, changes: Partial<CustomerSettings>): Promise<CustomerSettings> {
   const [row] = await db("customer_settings")
     .insert({ ...defaultCustomerSettings, ...changes, tenant_id: tenantId })
     .onConflict("tenant_id")

@@ -8,9 +8,7 @@ export async function isDisplayIdTaken(
   displayId: string,
   exceptRequirementId?: number,
 ): Promise<boolean> {
-  const query = db("requirements")
-    .where({ tenant_id: tenantId, project_id: projectId, display_id: displayId })
-    .whereNull("deleted_at");
+  const query = db("requirements").where({ tenant_id: tenantId, project_id: projectId, display_id: displayId }).whereNull("deleted_at");
   if (exceptRequirementId !== undefined) query.whereNot("requirement_id", exceptRequirementId);
   return (await query.first("requirement_id")) !== undefined;
 }
@@ -23,5 +21,7 @@ export async function displayIdHolders(db: Db, tenantId: string, projectId: numb
      WHERE tenant_id = ? AND project_id = ? AND deleted_at IS NULL AND display_id = ANY(?::text[])`,
     [tenantId, projectId, displayIds],
   );
-  return new Map((rows as { display_id: string; requirement_id: string | number }[]).map((row) => [row.display_id, Number(row.requirement_id)]));
+  return new Map(
+    (rows as { display_id: string; requirement_id: string | number }[]).map((row) => [row.display_id, Number(row.requirement_id)]),
+  );
 }

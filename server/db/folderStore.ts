@@ -66,7 +66,9 @@ export async function listFolderChildren(
     parentIds,
     () =>
       inWindow(
-        selectFolders(db, tenantId).where("f.project_id", projectId).orderBy([{ column: "f.name" }, { column: "f.folder_id" }]),
+        selectFolders(db, tenantId)
+          .where("f.project_id", projectId)
+          .orderBy([{ column: "f.name" }, { column: "f.folder_id" }]),
         window,
       ),
     "f.parent_folder_id",
@@ -76,7 +78,11 @@ export async function listFolderChildren(
 
 /** How many active folders are directly under the parent (null = the top level). */
 export async function countFolderChildren(db: Db, tenantId: string, projectId: number, parentId: number | null): Promise<number> {
-  return countUnder(db("folders").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"), "parent_folder_id", parentId);
+  return countUnder(
+    db("folders").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"),
+    "parent_folder_id",
+    parentId,
+  );
 }
 
 export async function findFolder(db: Db, tenantId: string, folderId: number): Promise<FolderRow | undefined> {
@@ -155,9 +161,7 @@ export async function replaceFolderIssues(db: Db, tenantId: string, folderId: nu
   await db("folder_issues").where({ tenant_id: tenantId, folder_id: folderId }).delete();
   const unique = [...new Set(issueIds)];
   if (unique.length === 0) return;
-  await db("folder_issues").insert(
-    unique.map((issueId) => ({ tenant_id: tenantId, folder_id: folderId, atlassian_issue_id: issueId })),
-  );
+  await db("folder_issues").insert(unique.map((issueId) => ({ tenant_id: tenantId, folder_id: folderId, atlassian_issue_id: issueId })));
 }
 
 /** The folder and every active folder below it (UNION: a cycle left by moves before lockFolderTree ends the walk, not the request). */

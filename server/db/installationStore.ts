@@ -39,7 +39,16 @@ const toInstallation = (row: InstallationRow): Installation => ({
 const withTenant = (db: Db) =>
   db("installations as i")
     .join("tenants as t", "t.tenant_id", "i.tenant_id")
-    .select<InstallationRow[]>("i.tenant_id", "i.client_key", "i.product", "i.base_url", "i.shared_secret", "i.client_info", "i.enabled", "t.active");
+    .select<InstallationRow[]>(
+      "i.tenant_id",
+      "i.client_key",
+      "i.product",
+      "i.base_url",
+      "i.shared_secret",
+      "i.client_info",
+      "i.enabled",
+      "t.active",
+    );
 
 /**
  * Whether an app token may still be used: its site has rmCloud installed and the installation

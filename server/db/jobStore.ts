@@ -34,12 +34,7 @@ export async function markJobStarted(db: Db, tenantId: string, jobId: string): P
   return updated === 1;
 }
 
-export async function setJobProgress(
-  db: Db,
-  tenantId: string,
-  jobId: string,
-  rows: { completed?: number; total?: number },
-): Promise<void> {
+export async function setJobProgress(db: Db, tenantId: string, jobId: string, rows: { completed?: number; total?: number }): Promise<void> {
   await db("jobs")
     .where({ tenant_id: tenantId, job_id: jobId, status: "started" })
     .update({

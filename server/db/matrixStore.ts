@@ -27,7 +27,10 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (character) => `\\
  * "12"). The site's types are few, so each is tried here. Implied by the label holding the word,
  * which is still tested as it was: this only lets PostgreSQL find the candidates by index.
  */
-function wordCandidates(word: string, types: readonly { requirement_type_id: number; prefix: string }[]): { sql: string; bindings: (string | number)[] } {
+function wordCandidates(
+  word: string,
+  types: readonly { requirement_type_id: number; prefix: string }[],
+): { sql: string; bindings: (string | number)[] } {
   const terms = [`${OWN_LABEL_SQL} LIKE ?`];
   const bindings: (string | number)[] = [`%${likeEscaped(word)}%`];
   const wholeTypes: number[] = [];
@@ -87,13 +90,20 @@ export async function matrixWindowJson(
     const types = await listTypePrefixes(db, tenantId);
     const lookup = matchingOf(indexed.map((word) => wordCandidates(word, types)));
     const { rows } = await db.raw(`SELECT r.requirement_id ${lookup.sql} LIMIT ?`, [...lookup.bindings, FEW_ROWS + 1]);
-    if (rows.length <= FEW_ROWS) found = rows.map((row: { requirement_id: string | number }) => Number(row.requirement_id)).sort((a: number, b: number) => a - b);
+    if (rows.length <= FEW_ROWS)
+      found = rows.map((row: { requirement_id: string | number }) => Number(row.requirement_id)).sort((a: number, b: number) => a - b);
   }
   const [counted, windowIds] = found
-    ? [{ sql: "?::bigint", bindings: [found.length] }, { sql: "SELECT unnest(?::bigint[]) AS requirement_id", bindings: [found.slice(window.offset, window.offset + window.limit)] }]
+    ? [
+        { sql: "?::bigint", bindings: [found.length] },
+        { sql: "SELECT unnest(?::bigint[]) AS requirement_id", bindings: [found.slice(window.offset, window.offset + window.limit)] },
+      ]
     : [
         { sql: `SELECT count(*) ${matching.sql}`, bindings: matching.bindings },
-        { sql: `SELECT r.requirement_id ${matching.sql} ORDER BY r.requirement_id OFFSET ? LIMIT ?`, bindings: [...matching.bindings, window.offset, window.limit] },
+        {
+          sql: `SELECT r.requirement_id ${matching.sql} ORDER BY r.requirement_id OFFSET ? LIMIT ?`,
+          bindings: [...matching.bindings, window.offset, window.limit],
+        },
       ];
   const result = await db.raw(
     `SELECT (${counted.sql}) AS total_rows,
@@ -124,7 +134,9 @@ export async function matrixWindowJson(
 
 /** The site's types (deleted ones too: their requirements may still be asked for) with their prefixes lower-cased as the label is. */
 async function listTypePrefixes(db: Db, tenantId: string): Promise<{ requirement_type_id: number; prefix: string }[]> {
-  const rows = await db("requirement_types").where({ tenant_id: tenantId }).select("requirement_type_id", db.raw("lower(prefix) AS prefix"));
+  const rows = await db("requirement_types")
+    .where({ tenant_id: tenantId })
+    .select("requirement_type_id", db.raw("lower(prefix) AS prefix"));
   return rows.map((row) => ({ requirement_type_id: Number(row.requirement_type_id), prefix: String(row.prefix) }));
 }
 

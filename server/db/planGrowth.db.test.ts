@@ -26,7 +26,8 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => ctx.destroy());
 
-const describeCost = (cost: ReadCost) => cost.queries.map((q) => `${q.buffers} buffers: ${q.sql.replace(/\s+/g, " ").slice(0, 160)}`).join("\n");
+const describeCost = (cost: ReadCost) =>
+  cost.queries.map((q) => `${q.buffers} buffers: ${q.sql.replace(/\s+/g, " ").slice(0, 160)}`).join("\n");
 
 describe("hot reads at 1,000 and at 100,000 requirements", () => {
   it.each(HOT_READS.map((read) => [read.name, read] as const))("%s touches no more buffers in the big tenant", async (_name, read) => {

@@ -18,13 +18,20 @@ describe("the ReqIF identifiers of a large file", () => {
     const first = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Holds many identifiers", PROJECT);
     const second = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Takes them over", PROJECT);
     const identifiers = Array.from({ length: 14_000 }, (_, index) => `SO-${index}`);
-    await saveReqifTargets(ctx.deps.db, tenant.tenantId, PROJECT, identifiers.map((identifier) => ({ identifier, target: { requirementId: first } })));
+    await saveReqifTargets(
+      ctx.deps.db,
+      tenant.tenantId,
+      PROJECT,
+      identifiers.map((identifier) => ({ identifier, target: { requirementId: first } })),
+    );
     const found = await findReqifTargets(ctx.deps.db, tenant.tenantId, PROJECT, identifiers);
     expect(found.size).toBe(14_000);
     expect(found.get("SO-13999")).toEqual({ requirementId: first });
 
     await saveReqifTargets(ctx.deps.db, tenant.tenantId, PROJECT, [{ identifier: "SO-7", target: { requirementId: second } }]);
-    expect((await findReqifTargets(ctx.deps.db, tenant.tenantId, PROJECT, ["SO-7", "SO-8"])).get("SO-7")).toEqual({ requirementId: second });
+    expect((await findReqifTargets(ctx.deps.db, tenant.tenantId, PROJECT, ["SO-7", "SO-8"])).get("SO-7")).toEqual({
+      requirementId: second,
+    });
   });
 });
 
@@ -34,7 +41,10 @@ describe("the holders of a file's custom IDs", () => {
     const deleted = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Held PUMP-2 once", PROJECT);
     const elsewhere = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Holds PUMP-3 in another project", PROJECT + 1);
     await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: held }).update({ display_id: "PUMP-1" });
-    await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: deleted }).update({ display_id: "PUMP-2", deleted_at: new Date() });
+    await ctx.deps
+      .db("requirements")
+      .where({ tenant_id: tenant.tenantId, requirement_id: deleted })
+      .update({ display_id: "PUMP-2", deleted_at: new Date() });
     await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: elsewhere }).update({ display_id: "PUMP-3" });
     const holders = await displayIdHolders(ctx.deps.db, tenant.tenantId, PROJECT, ["PUMP-1", "PUMP-2", "PUMP-3", "PUMP-4"]);
     expect([...holders]).toEqual([["PUMP-1", held]]);

@@ -98,7 +98,10 @@ export async function attachmentsOfRequirements(
     .select("requirement_id", "uuid_file_name", "original_file_name");
   for (const row of rows) {
     const id = Number(row.requirement_id);
-    attachments.set(id, [...(attachments.get(id) ?? []), { uuid_file_name: row.uuid_file_name, original_file_name: row.original_file_name }]);
+    attachments.set(id, [
+      ...(attachments.get(id) ?? []),
+      { uuid_file_name: row.uuid_file_name, original_file_name: row.original_file_name },
+    ]);
   }
   return attachments;
 }

@@ -69,7 +69,9 @@ function detailStatement(db: Db, includeDeleted: boolean): Statement {
     .whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS])
     .orderBy("r.requirement_id")
     .select(
-      db.raw(`(SELECT json_agg(x.atlassian_component_id ORDER BY x.atlassian_component_id) ${ids("requirement_components")}) AS components`),
+      db.raw(
+        `(SELECT json_agg(x.atlassian_component_id ORDER BY x.atlassian_component_id) ${ids("requirement_components")}) AS components`,
+      ),
       db.raw(`(SELECT json_agg(x.atlassian_issue_id ORDER BY x.atlassian_issue_id) ${ids("requirement_issue_links")}) AS issues`),
       db.raw(`(SELECT json_agg(x.atlassian_content_id ORDER BY x.atlassian_content_id) ${ids("requirement_content_links")}) AS contents`),
       db.raw(
@@ -158,9 +160,7 @@ export async function findRequirementDetails(
     components: asJson<unknown[]>(row.components, []).map(String),
     issues: asJson<unknown[]>(row.issues, []).map(String),
     contents: asJson<unknown[]>(row.contents, []).map(String),
-    attributes: Object.fromEntries(
-      Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)]),
-    ),
+    attributes: Object.fromEntries(Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)])),
     attachments: asJson(row.attachments, []),
     linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
     suspectLinks: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),

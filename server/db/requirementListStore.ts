@@ -4,10 +4,7 @@ import { byParents, countUnder, type ListWindow } from "./queryHelpers.js";
 import { type RequirementRow, withRequirementTypes } from "./requirementRows.js";
 
 /** What a tree item shows: no description or dates, so a folder of thousands stays light. */
-export type RequirementItemRow = Pick<
-  RequirementRow,
-  "requirement_id" | "parent_folder_id" | "display_id" | "name" | "prefix" | "level"
->;
+export type RequirementItemRow = Pick<RequirementRow, "requirement_id" | "parent_folder_id" | "display_id" | "name" | "prefix" | "level">;
 
 /** Active requirements of a project under the given parents (null = the top level), by id; `window` pages one parent's. */
 export async function listRequirementChildren(
@@ -62,7 +59,11 @@ function toItemRows(rows: Record<string, unknown>[]): RequirementItemRow[] {
 
 /** How many active requirements are directly under the parent (null = the top level): an index-only count. */
 export async function countRequirementChildren(db: Db, tenantId: string, projectId: number, parentId: number | null): Promise<number> {
-  return countUnder(db("requirements").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"), "parent_folder_id", parentId);
+  return countUnder(
+    db("requirements").where({ tenant_id: tenantId, project_id: projectId }).whereNull("deleted_at"),
+    "parent_folder_id",
+    parentId,
+  );
 }
 
 /** The next `limit` active requirements in these folders after `afterRequirementId`, by id (keyset pages). */

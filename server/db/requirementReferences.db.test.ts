@@ -57,7 +57,10 @@ describe("a requirement's components and revisions", () => {
     });
     await database.db("requirement_revisions").insert(revision(siteA, requirementOfA, 1));
     await expect(
-      database.db("requirement_revisions").where({ tenant_id: siteA, requirement_id: requirementOfA }).update({ requirement_id: requirementOfB }),
+      database
+        .db("requirement_revisions")
+        .where({ tenant_id: siteA, requirement_id: requirementOfA })
+        .update({ requirement_id: requirementOfB }),
     ).rejects.toMatchObject({ code: "23503" });
     expect(await database.db("requirement_revisions").where({ tenant_id: siteA, requirement_id: requirementOfA })).toHaveLength(1);
   });
@@ -116,7 +119,11 @@ describe("a requirement's components and revisions", () => {
           (await trx.raw("SELECT idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relid = 'requirements'::regclass")).rows[0]
             .idx_tup_fetch,
         );
-      const latest = await trx("requirements").where({ tenant_id: tenantId }).orderBy("requirement_id", "desc").limit(1000).pluck("requirement_id");
+      const latest = await trx("requirements")
+        .where({ tenant_id: tenantId })
+        .orderBy("requirement_id", "desc")
+        .limit(1000)
+        .pluck("requirement_id");
       const before = await requirementsRead();
       await trx("requirement_components").insert(latest.map((id: number) => component(tenantId, Number(id), "10101")));
       // One read per checked row; a check that scans the site reads 20,000 per row.
@@ -157,7 +164,9 @@ describe("a requirement's components and revisions", () => {
         const before = await requirementsRead();
         // A run of requirements, as an import writes them (one range read), and every third one (one probe each).
         await trx("requirement_revisions").insert(latest.slice(0, 1_000).map((id) => revision(tenantId, id, 1)));
-        await trx("requirement_components").insert(latest.filter((_, index) => index % 3 === 0).map((id) => component(tenantId, id, "10101")));
+        await trx("requirement_components").insert(
+          latest.filter((_, index) => index % 3 === 0).map((id) => component(tenantId, id, "10101")),
+        );
         // 1,667 rows checked; a check that scans the site reads 20,000 per statement or per row.
         expect((await requirementsRead()) - before).toBeLessThanOrEqual(2 * 1_667);
       });

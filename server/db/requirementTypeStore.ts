@@ -93,9 +93,7 @@ export async function updateRequirementType(
 
 /** Soft: deleted requirements and their revisions still name the type. */
 export async function softDeleteRequirementType(db: Db, tenantId: string, requirementTypeId: number): Promise<void> {
-  await db("requirement_types")
-    .where({ tenant_id: tenantId, requirement_type_id: requirementTypeId })
-    .update({ deleted_at: db.fn.now() });
+  await db("requirement_types").where({ tenant_id: tenantId, requirement_type_id: requirementTypeId }).update({ deleted_at: db.fn.now() });
 }
 
 export async function countActiveRequirementsOfType(db: Db, tenantId: string, requirementTypeId: number): Promise<number> {

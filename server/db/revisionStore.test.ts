@@ -11,7 +11,12 @@ const few = <T>(item: fc.Arbitrary<T>) => fc.array(item, { maxLength: 3 });
 const snapshots: fc.Arbitrary<RequirementSnapshot> = fc
   .record({
     requirement_id: id,
-    type: fc.record({ requirement_type_id: id, name: text, prefix: fc.stringMatching(/^[A-Z]{2,5}$/), level: fc.integer({ min: 1, max: 9 }) }),
+    type: fc.record({
+      requirement_type_id: id,
+      name: text,
+      prefix: fc.stringMatching(/^[A-Z]{2,5}$/),
+      level: fc.integer({ min: 1, max: 9 }),
+    }),
     display_id: fc.option(text, { nil: null }),
     name: text,
     description: text,
@@ -21,7 +26,15 @@ const snapshots: fc.Arbitrary<RequirementSnapshot> = fc
     status: fc.option(fc.record({ atlassian_status_id: text }), { nil: null }),
     contents: few(fc.record({ atlassian_content_id: hostId })),
     linked_requirements: fc.array(
-      fc.record({ requirement_id: id, prefix: text, display_id: fc.option(text, { nil: null }), name: text, project: id, requirement_type_id: id, level: id }),
+      fc.record({
+        requirement_id: id,
+        prefix: text,
+        display_id: fc.option(text, { nil: null }),
+        name: text,
+        project: id,
+        requirement_type_id: id,
+        level: id,
+      }),
       { maxLength: 2 },
     ),
     attachments: fc.array(fc.record({ original_file_name: text, uuid_file_name: text }), { maxLength: 2 }),
@@ -65,7 +78,17 @@ describe("a revision's stored snapshot", () => {
       deleted: false,
     });
     expect(Object.keys(stored).sort()).toEqual(
-      ["assigned_to", "components", "description", "display_id", "name", "parent_folder_id", "project", "requirement_type", "status"].sort(),
+      [
+        "assigned_to",
+        "components",
+        "description",
+        "display_id",
+        "name",
+        "parent_folder_id",
+        "project",
+        "requirement_type",
+        "status",
+      ].sort(),
     );
   });
 });

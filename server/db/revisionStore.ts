@@ -61,7 +61,8 @@ type DerivedKey = "requirement_id" | "prefix" | "requirement_type_id";
  * links, issues, pages or attachments, so a stored snapshot is about half the whole one, and the
  * import writes it in less time (csvImportStore writes the same form).
  */
-export type StoredSnapshot = Omit<RequirementSnapshot, DerivedKey | OmittedWhenEmpty> & Partial<Pick<RequirementSnapshot, OmittedWhenEmpty>>;
+export type StoredSnapshot = Omit<RequirementSnapshot, DerivedKey | OmittedWhenEmpty> &
+  Partial<Pick<RequirementSnapshot, OmittedWhenEmpty>>;
 
 export function storedSnapshotOf(snapshot: RequirementSnapshot): StoredSnapshot {
   const { requirement_id: _id, prefix: _prefix, requirement_type_id: _typeId, ...kept } = snapshot;

@@ -153,7 +153,9 @@ export async function linkExists(db: Db, tenantId: string, requirementId: number
     return row !== undefined;
   }
   const { links, column } = hostTableOf(link.linkType);
-  const row = await db(links).where({ tenant_id: tenantId, requirement_id: requirementId, [column]: link.targetId }).first("requirement_id");
+  const row = await db(links)
+    .where({ tenant_id: tenantId, requirement_id: requirementId, [column]: link.targetId })
+    .first("requirement_id");
   return row !== undefined;
 }
 
@@ -161,8 +163,14 @@ export async function linkExists(db: Db, tenantId: string, requirementId: number
  * Clears the marks of the requirement's given links (every link with `all`), answering those
  * cleared, each named from the requirement's side.
  */
-export async function clearSuspectLinks(tx: Tx, tenantId: string, requirementId: number, links: LinkRef[] | "all"): Promise<SuspectLinkRow[]> {
-  const wanted = (type: SuspectLinkType) => (links === "all" ? undefined : links.filter((link) => link.linkType === type).map((link) => link.targetId));
+export async function clearSuspectLinks(
+  tx: Tx,
+  tenantId: string,
+  requirementId: number,
+  links: LinkRef[] | "all",
+): Promise<SuspectLinkRow[]> {
+  const wanted = (type: SuspectLinkType) =>
+    links === "all" ? undefined : links.filter((link) => link.linkType === type).map((link) => link.targetId);
   const cleared: SuspectLinkRow[] = [];
   const requirementTargets = wanted("requirement")?.map(Number).filter(Number.isSafeInteger);
   if (requirementTargets === undefined || requirementTargets.length > 0) {

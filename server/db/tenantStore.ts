@@ -8,10 +8,7 @@ export async function findTenant(db: Db, tenantId: string): Promise<Tenant | und
 }
 
 /** What GET /api/user shows of the site, in one query: its URL and whether Confluence has rmCloud installed. */
-export async function findTenantSite(
-  db: Db,
-  tenantId: string,
-): Promise<{ siteUrl: string; installedOnConfluence: boolean } | undefined> {
+export async function findTenantSite(db: Db, tenantId: string): Promise<{ siteUrl: string; installedOnConfluence: boolean } | undefined> {
   const row = await db("tenants as t")
     .where("t.tenant_id", tenantId)
     .first(

@@ -76,17 +76,9 @@ type DefinitionOf<P, Kind, Handler> = {
 };
 
 /** Its handler's answer becomes the status row's `result` (unless the handler called `finish` itself). */
-export type TrackedJobDefinition<P> = DefinitionOf<
-  P,
-  "tracked",
-  (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>
->;
+export type TrackedJobDefinition<P> = DefinitionOf<P, "tracked", (deps: AppDeps, payload: P, job: TrackedJob) => Promise<unknown>>;
 
-export type BackgroundJobDefinition<P> = DefinitionOf<
-  P,
-  "background",
-  (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>
-> & {
+export type BackgroundJobDefinition<P> = DefinitionOf<P, "background", (deps: AppDeps, payload: P, delivery: Delivery) => Promise<void>> & {
   /**
    * A cron expression (UTC): pg-boss sends the job, with an empty payload, whenever it is due,
    * once for all processes together (clean-ups). Without it the job is only sent by code.

@@ -149,7 +149,9 @@ describe("a user-visible job", () => {
 
     await startWorker();
     await gateFor("lifecycle:0").entered.promise;
-    await vi.waitFor(async () => expect((await statusOf(jobId)).body).toMatchObject({ status: "started", completed_rows: 1, total_rows: 3 }));
+    await vi.waitFor(async () =>
+      expect((await statusOf(jobId)).body).toMatchObject({ status: "started", completed_rows: 1, total_rows: 3 }),
+    );
     gateFor("lifecycle:0").release.resolve();
 
     expect(await waitForStatus(jobId, "finished")).toEqual({

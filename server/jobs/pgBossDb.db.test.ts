@@ -11,7 +11,9 @@ afterAll(() => database.destroy());
 describe("the job queue's database connection", () => {
   it("is usable again after a plan failed inside its own transaction, as when two processes create the queue's tables at once", async () => {
     const queueDb = pgBossDb(database.db);
-    await expect(queueDb.executeSql("BEGIN; CREATE TEMP TABLE racing (id int); SELECT 1 / 0; COMMIT;", [])).rejects.toThrow(/division by zero/);
+    await expect(queueDb.executeSql("BEGIN; CREATE TEMP TABLE racing (id int); SELECT 1 / 0; COMMIT;", [])).rejects.toThrow(
+      /division by zero/,
+    );
 
     const { rows } = await database.db.raw("SELECT to_regclass('pg_temp.racing') AS created, 2 AS next");
     expect(rows).toEqual([{ created: null, next: 2 }]);

@@ -177,9 +177,12 @@ const DATABASE_RETURN_WAIT_MS = 5 * 60_000;
 
 /** Resolves once the database answers again (a restart or failover), or after DATABASE_RETURN_WAIT_MS. */
 async function untilDatabaseAnswers(db: Db, logger: Logger): Promise<void> {
-  await pRetry(() => db.raw("select 1"), { retries: Number.POSITIVE_INFINITY, minTimeout: 250, maxTimeout: 2000, maxRetryTime: DATABASE_RETURN_WAIT_MS }).catch(
-    (err: unknown) => logger.warn({ err }, "the database did not come back; handing the job back anyway"),
-  );
+  await pRetry(() => db.raw("select 1"), {
+    retries: Number.POSITIVE_INFINITY,
+    minTimeout: 250,
+    maxTimeout: 2000,
+    maxRetryTime: DATABASE_RETURN_WAIT_MS,
+  }).catch((err: unknown) => logger.warn({ err }, "the database did not come back; handing the job back anyway"));
 }
 
 /**

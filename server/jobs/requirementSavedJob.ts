@@ -37,11 +37,7 @@ export const requirementSavedJob = defineBackgroundJob({
  * they exist exactly when the save commits; nothing when the site's settings switch both off. The job
  * id is derived from tenant, requirement and revision: the same revision is never enqueued twice.
  */
-export async function notifyRequirementsSaved(
-  deps: ServiceDeps<"jobs">,
-  actor: Actor,
-  revisions: SavedRevision[],
-): Promise<void> {
+export async function notifyRequirementsSaved(deps: ServiceDeps<"jobs">, actor: Actor, revisions: SavedRevision[]): Promise<void> {
   if (revisions.length === 0) return;
   const settings = await getCustomerSettings(deps.db, actor.tenantId);
   const send = { comments: settings.comment_on_associated_issues, email: settings.send_email_notification_to_assignee };

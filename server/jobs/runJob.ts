@@ -20,11 +20,7 @@ export const TrackedJobData = z.object({
 export const stoppedMessage = "The job stopped before it finished";
 const invalidPayloadMessage = "The job's input is not valid";
 
-export async function runDefinition(
-  deps: AppDeps,
-  definition: AnyJobDefinition,
-  job: PgBoss.JobWithMetadata<unknown>,
-): Promise<void> {
+export async function runDefinition(deps: AppDeps, definition: AnyJobDefinition, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
   const delivery: Delivery = {
     id: job.id,
     attempt: job.retryCount,
@@ -40,7 +36,10 @@ export async function runDefinition(
   } catch (err) {
     // No try can mend it: reported once and not retried.
     if (err instanceof JobFailure) return reportFailure(log, definition, err);
-    log[delivery.isLastAttempt ? "error" : "warn"]({ err }, delivery.isLastAttempt ? "job failed, no tries left" : "job failed, will retry");
+    log[delivery.isLastAttempt ? "error" : "warn"](
+      { err },
+      delivery.isLastAttempt ? "job failed, no tries left" : "job failed, will retry",
+    );
     if (delivery.isLastAttempt) reportError(err, { job: definition.name });
     throw err;
   }

@@ -18,7 +18,9 @@ function failingWith(error: unknown) {
 
 describe("a database constraint violation that reaches the error handler", () => {
   it("answers 409 for a unique violation and logs which constraint refused it", async () => {
-    const { app, lines } = failingWith(Object.assign(new Error("duplicate key"), { code: "23505", constraint: "folders_name_unique", table: "folders" }));
+    const { app, lines } = failingWith(
+      Object.assign(new Error("duplicate key"), { code: "23505", constraint: "folders_name_unique", table: "folders" }),
+    );
     const res = await request(app).get("/fail");
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ Result: "A record with the same unique value already exists" });
@@ -27,7 +29,10 @@ describe("a database constraint violation that reaches the error handler", () =>
 
   it("answers 400 for a foreign-key violation and logs which constraint refused it", async () => {
     const { app, lines } = failingWith(
-      Object.assign(new Error("violates foreign key"), { code: "23503", constraint: "requirement_components_tenant_id_requirement_id_foreign" }),
+      Object.assign(new Error("violates foreign key"), {
+        code: "23503",
+        constraint: "requirement_components_tenant_id_requirement_id_foreign",
+      }),
     );
     const res = await request(app).get("/fail");
     expect(res.status).toBe(400);

@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => ctx.destroy());
 
 const user = async (app: Parameters<typeof request>[0], tenant: TestTenant, accountId: string) =>
-  request(app).get("/api/user").set("Authorization", await bearer(ctx, tenant, accountId));
+  request(app)
+    .get("/api/user")
+    .set("Authorization", await bearer(ctx, tenant, accountId));
 
 describe("rate limits", () => {
   it("refuse a person over their limit with 429 and Retry-After, while others of the site go on", async () => {

@@ -19,7 +19,8 @@ const idsIn = (value: unknown): number[] =>
     .filter((v) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "string" && /^\d{1,15}$/.test(v)))
     .map(Number);
 
-const field = (source: unknown, name: string): unknown => (source && typeof source === "object" ? (source as Record<string, unknown>)[name] : undefined);
+const field = (source: unknown, name: string): unknown =>
+  source && typeof source === "object" ? (source as Record<string, unknown>)[name] : undefined;
 
 const owned =
   (owner: "requirement" | "folder" | "baseline", thing: string, idsOf: (req: Request) => unknown): ProjectsNamed =>
@@ -27,8 +28,12 @@ const owned =
 
 /** Where each route finds its project. */
 export const named = {
-  projectInQuery: (name = "atlassian_project_id"): ProjectsNamed => async (_deps, req) => ({ projectIds: idsIn(field(req.query, name)) }),
-  projectInBody: (name: string): ProjectsNamed => async (_deps, req) => ({ projectIds: idsIn(field(req.body, name)) }),
+  projectInQuery:
+    (name = "atlassian_project_id"): ProjectsNamed =>
+    async (_deps, req) => ({ projectIds: idsIn(field(req.query, name)) }),
+  projectInBody:
+    (name: string): ProjectsNamed =>
+    async (_deps, req) => ({ projectIds: idsIn(field(req.body, name)) }),
   requirementInPath: (param = "id") => owned("requirement", "Requirement", (req) => req.params[param]),
   requirementsInBody: (name: string) => owned("requirement", "Requirement", (req) => field(req.body, name)),
   folderInPath: (param = "id") => owned("folder", "Folder", (req) => req.params[param]),
@@ -36,10 +41,15 @@ export const named = {
   baselineInPath: (param = "id") => owned("baseline", "Baseline", (req) => req.params[param]),
   baselineInBody: (name: string) => owned("baseline", "Baseline", (req) => field(req.body, name)),
   baselinesInQuery: (...names: string[]) => owned("baseline", "Baseline", (req) => names.flatMap((name) => idsIn(field(req.query, name)))),
-  attachmentInBody: (name: string): ProjectsNamed => async (deps, req) => {
-    const fileName = UuidFileNameSchema.safeParse(field(req.body, name));
-    return { projectIds: fileName.success ? await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [fileName.data]) : [], thing: "File" };
-  },
+  attachmentInBody:
+    (name: string): ProjectsNamed =>
+    async (deps, req) => {
+      const fileName = UuidFileNameSchema.safeParse(field(req.body, name));
+      return {
+        projectIds: fileName.success ? await projectIdsOf(deps.db, authOf(req).tenantId, "attachment", [fileName.data]) : [],
+        thing: "File",
+      };
+    },
 };
 
 /**

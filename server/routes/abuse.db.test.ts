@@ -73,7 +73,11 @@ describe("error answers", () => {
   }, 120_000);
 
   it("answer a body that is not JSON with 400 in the spec's format, without the parser's trace", async () => {
-    const res = await request(signedIn.ctx.app).post("/api/folder").set("Authorization", signedIn.auth).set("Content-Type", "application/json").send("{\"name\": ");
+    const res = await request(signedIn.ctx.app)
+      .post("/api/folder")
+      .set("Authorization", signedIn.auth)
+      .set("Content-Type", "application/json")
+      .send('{"name": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ Result: "The request body is not valid JSON" });
   });

@@ -35,7 +35,10 @@ beforeAll(async () => {
   admin = await bearer(ctx, tenant, ADMIN);
   member = await bearer(ctx, tenant, MEMBER);
   types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
-  const field = await request(ctx.app).post("/api/attribute").set("Authorization", admin).send({ name: "Risk", project: 10000, type: "string" });
+  const field = await request(ctx.app)
+    .post("/api/attribute")
+    .set("Authorization", admin)
+    .send({ name: "Risk", project: 10000, type: "string" });
   expect(field.status).toBe(201);
   fieldId = field.body.attribute_id;
 });
@@ -60,40 +63,68 @@ async function configuration() {
 
 type Write = { name: string; send: (authorization: string) => request.Test };
 const writes = (): Write[] => [
-  { name: "create a requirement type", send: (a) => api().post("/api/requirement/type").set("Authorization", a).send({ name: "Hazard", prefix: "HZ" }) },
-  { name: "rename a requirement type", send: (a) => api().put(`/api/requirement/type/${types.SW}`).set("Authorization", a).send({ name: "Firmware", prefix: "FW" }) },
+  {
+    name: "create a requirement type",
+    send: (a) => api().post("/api/requirement/type").set("Authorization", a).send({ name: "Hazard", prefix: "HZ" }),
+  },
+  {
+    name: "rename a requirement type",
+    send: (a) => api().put(`/api/requirement/type/${types.SW}`).set("Authorization", a).send({ name: "Firmware", prefix: "FW" }),
+  },
   { name: "delete a requirement type", send: (a) => api().delete(`/api/requirement/type/${types.SW}`).set("Authorization", a) },
-  { name: "create a custom field", send: (a) => api().post("/api/attribute").set("Authorization", a).send({ name: "Owner", project: 10000, type: "string" }) },
+  {
+    name: "create a custom field",
+    send: (a) => api().post("/api/attribute").set("Authorization", a).send({ name: "Owner", project: 10000, type: "string" }),
+  },
   { name: "delete a custom field", send: (a) => api().delete(`/api/attribute/${fieldId}`).set("Authorization", a) },
-  { name: "change the settings", send: (a) => api().patch("/api/customer/settings").set("Authorization", a).send({ comment_on_associated_issues: true, confluence_spaces_to_filter: "ENG" }) },
+  {
+    name: "change the settings",
+    send: (a) =>
+      api()
+        .patch("/api/customer/settings")
+        .set("Authorization", a)
+        .send({ comment_on_associated_issues: true, confluence_spaces_to_filter: "ENG" }),
+  },
 ];
 
 describe("configuration changes are Jira administrators' only", () => {
-  it.each(writes().map((write) => [write.name, write] as const))("refuses a member who is not a Jira administrator to %s, changing nothing", async (_name, write) => {
-    const before = await configuration();
+  it.each(writes().map((write) => [write.name, write] as const))(
+    "refuses a member who is not a Jira administrator to %s, changing nothing",
+    async (_name, write) => {
+      const before = await configuration();
 
-    const res = await write.send(member);
+      const res = await write.send(member);
 
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ Result: ADMINISTRATORS_ONLY });
-    expect(await configuration()).toEqual(before);
-    // The token's site's Jira was asked about this person, by account, for the global permission only.
-    expect(jira.checks).toEqual([
-      { tenantId: tenant.tenantId, product: "jira", method: "POST", path: "/rest/api/3/permissions/check", body: { accountId: MEMBER, globalPermissions: ["ADMINISTER"] } },
-    ]);
-  });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ Result: ADMINISTRATORS_ONLY });
+      expect(await configuration()).toEqual(before);
+      // The token's site's Jira was asked about this person, by account, for the global permission only.
+      expect(jira.checks).toEqual([
+        {
+          tenantId: tenant.tenantId,
+          product: "jira",
+          method: "POST",
+          path: "/rest/api/3/permissions/check",
+          body: { accountId: MEMBER, globalPermissions: ["ADMINISTER"] },
+        },
+      ]);
+    },
+  );
 
-  it.each(writes().map((write) => [write.name, write] as const))("answers 503 when Jira cannot be asked whether the user may %s, changing nothing", async (_name, write) => {
-    const before = await configuration();
-    jira.down = true;
+  it.each(writes().map((write) => [write.name, write] as const))(
+    "answers 503 when Jira cannot be asked whether the user may %s, changing nothing",
+    async (_name, write) => {
+      const before = await configuration();
+      jira.down = true;
 
-    const res = await write.send(admin);
+      const res = await write.send(admin);
 
-    expect(res.status).toBe(503);
-    expect(res.body).toEqual({ Result: HOST_DATA_PROBLEM });
-    jira.down = false;
-    expect(await configuration()).toEqual(before);
-  });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ Result: HOST_DATA_PROBLEM });
+      jira.down = false;
+      expect(await configuration()).toEqual(before);
+    },
+  );
 
   it("refuses a member before reading the body: an invalid change is still a 403", async () => {
     const res = await api().post("/api/attribute").set("Authorization", member).send({ name: "", type: "colour" });
@@ -104,7 +135,10 @@ describe("configuration changes are Jira administrators' only", () => {
   it("lets a Jira administrator make every change", async () => {
     const created = await api().post("/api/requirement/type").set("Authorization", admin).send({ name: "Hazard", prefix: "HZ" });
     expect(created.status).toBe(201);
-    const renamed = await api().put(`/api/requirement/type/${created.body.requirement_type_id}`).set("Authorization", admin).send({ name: "Hazards", prefix: "HZ" });
+    const renamed = await api()
+      .put(`/api/requirement/type/${created.body.requirement_type_id}`)
+      .set("Authorization", admin)
+      .send({ name: "Hazards", prefix: "HZ" });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe("Hazards");
     expect((await api().delete(`/api/requirement/type/${created.body.requirement_type_id}`).set("Authorization", admin)).status).toBe(200);
@@ -113,7 +147,10 @@ describe("configuration changes are Jira administrators' only", () => {
     expect(field.status).toBe(201);
     expect((await api().delete(`/api/attribute/${field.body.attribute_id}`).set("Authorization", admin)).status).toBe(200);
 
-    const settings = await api().patch("/api/customer/settings").set("Authorization", admin).send({ send_email_notification_to_assignee: true });
+    const settings = await api()
+      .patch("/api/customer/settings")
+      .set("Authorization", admin)
+      .send({ send_email_notification_to_assignee: true });
     expect(settings.status).toBe(200);
     expect(settings.body.send_email_notification_to_assignee).toBe(true);
 

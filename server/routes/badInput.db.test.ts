@@ -22,52 +22,147 @@ type BadRequest = [
 
 /** Malformed input across the API: each gets its own status and the spec's error body, never a 500. */
 const badRequests: BadRequest[] = [
-  ["get", "/api/requirement/abc", undefined, 404, {"Result": "Not found"}],
-  ["get", "/api/requirement/99999999", undefined, 404, {"Result": "Requirement not found"}],
-  ["get", "/api/requirement/99999999999999999999999", undefined, 400, {"Result": "Must be a whole number"}],
-  ["get", "/api/requirement?atlassian_project_id=x", undefined, 400, {"atlassian_project_id": ["Required"]}],
-  ["get", "/api/item/primary", undefined, 400, {"atlassian_project_id": ["Required"]}],
-  ["get", "/api/item/primary?atlassian_project_id=10000&expand=folder", undefined, 400, {"expand": ["Invalid input"]}],
-  ["get", "/api/folder/99999999", undefined, 404, {"Result": "Folder not found"}],
-  ["post", "/api/folder", { name: "x".repeat(101), parent_folder_id: null, project: 10000 }, 400, {"name": ["Enter no more than 100 characters"]}],
-  ["post", "/api/folder", { name: "a\\b", parent_folder_id: null, project: 10000 }, 400, {"name": ["The name cannot contain a backslash (\\)"]}],
-  ["post", "/api/folder", { name: "Orphan", parent_folder_id: 99999999, project: 10000 }, 400, {"parent_folder_id": ["The folder does not exist in this project"]}],
-  ["post", "/api/folder", "not an object", 400, {"name": ["Required"], "project": ["Required"]}],
-  ["put", "/api/folder/99999999", { name: "Gone", parent_folder_id: null }, 404, {"Result": "Folder not found"}],
-  ["post", "/api/requirement", {}, 400, {"name": ["Required"], "requirement_type_id": ["Required"], "project": ["Required"]}],
-  ["post", "/api/requirement", { name: "No type", project: 10000, requirement_type_id: "x" }, 400, {"requirement_type_id": ["Must be a number"]}],
-  ["post", "/api/requirement", { name: "Unknown type", project: 10000, requirement_type_id: 99999999 }, 400, {"requirement_type_id": ["Choose an existing requirement type"]}],
-  ["post", "/api/requirement", { name: "Bad links", project: 10000, requirement_type_id: 1, requirements: [99999999] }, 400, {"requirements": ["Linked requirement 99999999 does not exist"]}],
-  ["put", "/api/requirement/99999999", { name: "Gone", revision: 1 }, 404, {"Result": "Requirement not found"}],
-  ["patch", "/api/requirement/99999999", { attachments: "none" }, 400, {"attachments": ["Invalid input: expected array, received string"]}],
-  ["post", "/api/requirement/delete/bulk", { requirements: ["a"] }, 400, {"requirements.0": ["Must be a number"]}],
-  ["post", "/api/requirement/move/bulk", { parent_folder_id: 99999999, requirements: [] }, 400, {"requirements": ["Select at least one requirement"]}],
-  ["post", "/api/requirement/move/bulk", { requirements: [1] }, 400, {"parent_folder_id": ["Required"]}],
-  ["post", "/api/requirement/move/bulk", { parent_folder_id: "abc", requirements: [1] }, 400, {"parent_folder_id": ["Must be a folder id or null"]}],
-  ["post", "/api/folder", { name: 123, parent_folder_id: null, project: 10000 }, 400, {"name": ["Must be text"]}],
-  ["post", "/api/requirement", { name: 5, project: 10000, requirement_type_id: 1 }, 400, {"name": ["Must be text"]}],
-  ["post", "/api/requirement", { name: "Global", project: 0, requirement_type_id: 1, status: "10000", components: ["10000"], assigned_to: "5b10a2844c20165700ede21g" }, 400, {"status": ["Global Requirements have no status"], "components": ["Global Requirements have no components"], "assigned_to": ["Global Requirements have no assignee"]}],
-  ["post", "/api/requirement/display_ids", { requirementIds: "1" }, 400, {"requirementIds": ["Required"]}],
-  ["post", "/api/requirement/type", { requirement_type: { name: "", prefix: "" } }, 400, {"name": ["Required"], "prefix": ["Required"]}],
-  ["put", "/api/requirement/type/99999999", { requirement_type: { name: "X", prefix: "X" } }, 404, {"Result": "Requirement type not found"}],
-  ["delete", "/api/requirement/type/abc", undefined, 404, {"Result": "Not found"}],
-  ["post", "/api/attribute", { name: "Risk", project: 10000, type: "colour" }, 400, {"type": ["Invalid option: expected one of \"string\"|\"select\""]}],
-  ["delete", "/api/attribute/99999999", undefined, 404, {"Result": "Custom field not found"}],
-  ["patch", "/api/customer/settings", { comment_on_associated_issues: "yes" }, 400, {"comment_on_associated_issues": ["Must be true or false"]}],
-  ["post", "/api/sign-s3-put", { operation: "virus", original_file_name: "a.exe", file_type: "x" }, 400, {"operation": ["Invalid option: expected one of \"attachment\"|\"import\""]}],
-  ["post", "/api/sign-s3-get", { original_file_name: "a.txt", uuid_file_name: "../../etc/passwd" }, 400, {"uuid_file_name": ["Not a stored file name"]}],
-  ["put", "/api/issue/abc", { requirements: [1] }, 400, {"Result": "Issue id must be a number"}],
-  ["post", "/api/folder", { name: "Nul\u0000name", parent_folder_id: null, project: 10000 }, 400, {"name": [NUL_MESSAGE]}],
-  ["post", "/api/requirement", { name: "Pump", description: "dose\u0000", project: 10000, requirement_type_id: 1 }, 400, {"description": [NUL_MESSAGE]}],
-  ["get", "/api/requirement?atlassian_content_id=12%0034", undefined, 400, {"atlassian_content_id": [NUL_MESSAGE]}],
-  ["get", "/api/requirement/1%00", undefined, 404, {"Result": "Not found"}],
+  ["get", "/api/requirement/abc", undefined, 404, { Result: "Not found" }],
+  ["get", "/api/requirement/99999999", undefined, 404, { Result: "Requirement not found" }],
+  ["get", "/api/requirement/99999999999999999999999", undefined, 400, { Result: "Must be a whole number" }],
+  ["get", "/api/requirement?atlassian_project_id=x", undefined, 400, { atlassian_project_id: ["Required"] }],
+  ["get", "/api/item/primary", undefined, 400, { atlassian_project_id: ["Required"] }],
+  ["get", "/api/item/primary?atlassian_project_id=10000&expand=folder", undefined, 400, { expand: ["Invalid input"] }],
+  ["get", "/api/folder/99999999", undefined, 404, { Result: "Folder not found" }],
+  [
+    "post",
+    "/api/folder",
+    { name: "x".repeat(101), parent_folder_id: null, project: 10000 },
+    400,
+    { name: ["Enter no more than 100 characters"] },
+  ],
+  [
+    "post",
+    "/api/folder",
+    { name: "a\\b", parent_folder_id: null, project: 10000 },
+    400,
+    { name: ["The name cannot contain a backslash (\\)"] },
+  ],
+  [
+    "post",
+    "/api/folder",
+    { name: "Orphan", parent_folder_id: 99999999, project: 10000 },
+    400,
+    { parent_folder_id: ["The folder does not exist in this project"] },
+  ],
+  ["post", "/api/folder", "not an object", 400, { name: ["Required"], project: ["Required"] }],
+  ["put", "/api/folder/99999999", { name: "Gone", parent_folder_id: null }, 404, { Result: "Folder not found" }],
+  ["post", "/api/requirement", {}, 400, { name: ["Required"], requirement_type_id: ["Required"], project: ["Required"] }],
+  [
+    "post",
+    "/api/requirement",
+    { name: "No type", project: 10000, requirement_type_id: "x" },
+    400,
+    { requirement_type_id: ["Must be a number"] },
+  ],
+  [
+    "post",
+    "/api/requirement",
+    { name: "Unknown type", project: 10000, requirement_type_id: 99999999 },
+    400,
+    { requirement_type_id: ["Choose an existing requirement type"] },
+  ],
+  [
+    "post",
+    "/api/requirement",
+    { name: "Bad links", project: 10000, requirement_type_id: 1, requirements: [99999999] },
+    400,
+    { requirements: ["Linked requirement 99999999 does not exist"] },
+  ],
+  ["put", "/api/requirement/99999999", { name: "Gone", revision: 1 }, 404, { Result: "Requirement not found" }],
+  ["patch", "/api/requirement/99999999", { attachments: "none" }, 400, { attachments: ["Invalid input: expected array, received string"] }],
+  ["post", "/api/requirement/delete/bulk", { requirements: ["a"] }, 400, { "requirements.0": ["Must be a number"] }],
+  [
+    "post",
+    "/api/requirement/move/bulk",
+    { parent_folder_id: 99999999, requirements: [] },
+    400,
+    { requirements: ["Select at least one requirement"] },
+  ],
+  ["post", "/api/requirement/move/bulk", { requirements: [1] }, 400, { parent_folder_id: ["Required"] }],
+  [
+    "post",
+    "/api/requirement/move/bulk",
+    { parent_folder_id: "abc", requirements: [1] },
+    400,
+    { parent_folder_id: ["Must be a folder id or null"] },
+  ],
+  ["post", "/api/folder", { name: 123, parent_folder_id: null, project: 10000 }, 400, { name: ["Must be text"] }],
+  ["post", "/api/requirement", { name: 5, project: 10000, requirement_type_id: 1 }, 400, { name: ["Must be text"] }],
+  [
+    "post",
+    "/api/requirement",
+    { name: "Global", project: 0, requirement_type_id: 1, status: "10000", components: ["10000"], assigned_to: "5b10a2844c20165700ede21g" },
+    400,
+    {
+      status: ["Global Requirements have no status"],
+      components: ["Global Requirements have no components"],
+      assigned_to: ["Global Requirements have no assignee"],
+    },
+  ],
+  ["post", "/api/requirement/display_ids", { requirementIds: "1" }, 400, { requirementIds: ["Required"] }],
+  ["post", "/api/requirement/type", { requirement_type: { name: "", prefix: "" } }, 400, { name: ["Required"], prefix: ["Required"] }],
+  [
+    "put",
+    "/api/requirement/type/99999999",
+    { requirement_type: { name: "X", prefix: "X" } },
+    404,
+    { Result: "Requirement type not found" },
+  ],
+  ["delete", "/api/requirement/type/abc", undefined, 404, { Result: "Not found" }],
+  [
+    "post",
+    "/api/attribute",
+    { name: "Risk", project: 10000, type: "colour" },
+    400,
+    { type: ['Invalid option: expected one of "string"|"select"'] },
+  ],
+  ["delete", "/api/attribute/99999999", undefined, 404, { Result: "Custom field not found" }],
+  [
+    "patch",
+    "/api/customer/settings",
+    { comment_on_associated_issues: "yes" },
+    400,
+    { comment_on_associated_issues: ["Must be true or false"] },
+  ],
+  [
+    "post",
+    "/api/sign-s3-put",
+    { operation: "virus", original_file_name: "a.exe", file_type: "x" },
+    400,
+    { operation: ['Invalid option: expected one of "attachment"|"import"'] },
+  ],
+  [
+    "post",
+    "/api/sign-s3-get",
+    { original_file_name: "a.txt", uuid_file_name: "../../etc/passwd" },
+    400,
+    { uuid_file_name: ["Not a stored file name"] },
+  ],
+  ["put", "/api/issue/abc", { requirements: [1] }, 400, { Result: "Issue id must be a number" }],
+  ["post", "/api/folder", { name: "Nul\u0000name", parent_folder_id: null, project: 10000 }, 400, { name: [NUL_MESSAGE] }],
+  [
+    "post",
+    "/api/requirement",
+    { name: "Pump", description: "dose\u0000", project: 10000, requirement_type_id: 1 },
+    400,
+    { description: [NUL_MESSAGE] },
+  ],
+  ["get", "/api/requirement?atlassian_content_id=12%0034", undefined, 400, { atlassian_content_id: [NUL_MESSAGE] }],
+  ["get", "/api/requirement/1%00", undefined, 404, { Result: "Not found" }],
 ];
 
 function expectSpecErrorFormat(body: unknown): void {
   const errorBody = body as Record<string, unknown>;
   const isResult = typeof errorBody.Result === "string";
   const isFieldErrors =
-    Object.keys(errorBody).length > 0 && Object.values(errorBody).every((messages) => Array.isArray(messages) || typeof messages === "object");
+    Object.keys(errorBody).length > 0 &&
+    Object.values(errorBody).every((messages) => Array.isArray(messages) || typeof messages === "object");
   expect(isResult || isFieldErrors, JSON.stringify(body)).toBe(true);
 }
 
@@ -112,13 +207,23 @@ const textFields = Object.entries(openApiDocument("http://localhost").paths as R
       const body = operation.requestBody?.content["application/json"].schema;
       const query = operation.parameters?.[0]?.schema;
       return [
-        ...(body ? textFieldPaths(body).filter((p) => p.length > 0).map((p) => ({ method, urlPath, in: "body" as const, field: p })) : []),
-        ...(query ? textFieldPaths(query).filter((p) => p.length === 1).map((p) => ({ method, urlPath, in: "query" as const, field: p })) : []),
+        ...(body
+          ? textFieldPaths(body)
+              .filter((p) => p.length > 0)
+              .map((p) => ({ method, urlPath, in: "body" as const, field: p }))
+          : []),
+        ...(query
+          ? textFieldPaths(query)
+              .filter((p) => p.length === 1)
+              .map((p) => ({ method, urlPath, in: "query" as const, field: p }))
+          : []),
       ];
     }),
 );
 
-const textWithNul = fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([before, after]) => `${before}\u0000${after}`);
+const textWithNul = fc
+  .tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))
+  .map(([before, after]) => `${before}\u0000${after}`);
 
 describe("bad input", () => {
   it.each(badRequests)("%s %s answers its own status and the spec's error body", async (method, path, body, status, error) => {
@@ -153,7 +258,8 @@ describe("bad input", () => {
     const routes = [...new Map(writes.map((f) => [`${f.method} ${f.urlPath}`, f])).values()];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.jsonValue({ maxDepth: 3 }), async (route, body) => {
-        const res = await request(signedIn.ctx.app)[route.method as "post"](route.urlPath)
+        const res = await request(signedIn.ctx.app)
+          [route.method as "post"](route.urlPath)
           .set("Authorization", signedIn.auth)
           .set("Content-Type", "application/json")
           .send(JSON.stringify(body));

@@ -31,7 +31,9 @@ describe("the add-on's API edge", () => {
 
   it("answers unknown API paths with 404 in the spec's format for a signed-in user", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const res = await request(ctx.app).get("/api/nothing-here").set("Authorization", await bearer(ctx, tenant));
+    const res = await request(ctx.app)
+      .get("/api/nothing-here")
+      .set("Authorization", await bearer(ctx, tenant));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ Result: "Not found" });
   });

@@ -98,9 +98,11 @@ export function openApiDocument(baseUrl: string) {
       responses: {
         "200": {
           description: "OK",
-          ...(doc.response ? { content: { "application/json": { schema: z.toJSONSchema(doc.response, { unrepresentable: "any" }) } } } : {}),
+          ...(doc.response
+            ? { content: { "application/json": { schema: z.toJSONSchema(doc.response, { unrepresentable: "any" }) } } }
+            : {}),
         },
-        default: { description: "Error in the spec's format: {\"Result\": \"...\"} or {\"field\": [\"...\"]}" },
+        default: { description: 'Error in the spec\'s format: {"Result": "..."} or {"field": ["..."]}' },
       },
     };
     if (doc.body) {
@@ -109,9 +111,7 @@ export function openApiDocument(baseUrl: string) {
       };
     }
     if (doc.query) {
-      operation.parameters = [
-        { name: "query", in: "query", schema: z.toJSONSchema(doc.query, { unrepresentable: "any", io: "input" }) },
-      ];
+      operation.parameters = [{ name: "query", in: "query", schema: z.toJSONSchema(doc.query, { unrepresentable: "any", io: "input" }) }];
     }
     paths[openApiPath] = { ...paths[openApiPath], [doc.method]: operation };
   }

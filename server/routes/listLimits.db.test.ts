@@ -25,7 +25,10 @@ const insert = (table: string, values: object[]) => ctx.deps.db.batchInsert(tabl
 /** Issue 37: every list route answers at most its documented maximum when no limit is given, and says more follows. */
 describe("list routes called without limits", () => {
   it("GET /api/baseline answers the newest baselines, at most its maximum, then the rest from an offset", async () => {
-    await insert("baselines", rows(BASELINE_LIST_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, project_id: PROJECT, name: `Baseline ${n}`, created_by: ACCOUNT })));
+    await insert(
+      "baselines",
+      rows(BASELINE_LIST_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, project_id: PROJECT, name: `Baseline ${n}`, created_by: ACCOUNT })),
+    );
     const first = await get(`/api/baseline?atlassian_project_id=${PROJECT}`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ offset: 0, limit: BASELINE_LIST_MAX, has_more: true });
@@ -47,7 +50,14 @@ describe("list routes called without limits", () => {
     const id = created.body.requirement_id as number;
     await insert(
       "requirement_revisions",
-      rows(REVISION_PAGE_MAX, (n) => ({ tenant_id: tenant.tenantId, requirement_id: id, revision: n + 2, account_id: ACCOUNT, action: "updated", snapshot: "{}" })),
+      rows(REVISION_PAGE_MAX, (n) => ({
+        tenant_id: tenant.tenantId,
+        requirement_id: id,
+        revision: n + 2,
+        account_id: ACCOUNT,
+        action: "updated",
+        snapshot: "{}",
+      })),
     );
     const first = await get(`/api/requirement/${id}/revision`);
     expect(first.body).toMatchObject({ offset: 0, limit: REVISION_PAGE_MAX, has_more: true });
@@ -55,12 +65,18 @@ describe("list routes called without limits", () => {
     expect(first.body.revisions[0].revision).toBe(REVISION_PAGE_MAX + 1);
     const rest = await get(`/api/requirement/${id}/revision?offset=${REVISION_PAGE_MAX}`);
     expect(rest.body).toMatchObject({ revisions: [{ revision: 1, action: "created" }], has_more: false });
-    expect((await get(`/api/requirement/${id}/revision?offset=${REVISION_PAGE_MAX + 5}`)).body).toMatchObject({ revisions: [], has_more: false });
+    expect((await get(`/api/requirement/${id}/revision?offset=${REVISION_PAGE_MAX + 5}`)).body).toMatchObject({
+      revisions: [],
+      has_more: false,
+    });
     expect((await get("/api/requirement/99999999/revision?offset=10")).status).toBe(404);
   });
 
   it("GET /api/attribute answers at most its maximum", async () => {
-    await insert("attributes", rows(ATTRIBUTE_PAGE_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, project_id: PROJECT, name: `Field ${n}`, type: "string" })));
+    await insert(
+      "attributes",
+      rows(ATTRIBUTE_PAGE_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, project_id: PROJECT, name: `Field ${n}`, type: "string" })),
+    );
     const first = await get(`/api/attribute?atlassian_project_id=${PROJECT}`);
     expect(first.body).toMatchObject({ offset: 0, limit: ATTRIBUTE_PAGE_MAX, has_more: true });
     expect(first.body.attributes).toHaveLength(ATTRIBUTE_PAGE_MAX);
@@ -71,7 +87,10 @@ describe("list routes called without limits", () => {
   });
 
   it("GET /api/requirement/type answers at most its maximum", async () => {
-    await insert("requirement_types", rows(REQUIREMENT_TYPE_PAGE_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, name: `Type ${n}`, prefix: `T${n}`, level: 5 })));
+    await insert(
+      "requirement_types",
+      rows(REQUIREMENT_TYPE_PAGE_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, name: `Type ${n}`, prefix: `T${n}`, level: 5 })),
+    );
     const first = await get("/api/requirement/type");
     expect(first.body).toMatchObject({ offset: 0, limit: REQUIREMENT_TYPE_PAGE_MAX, has_more: true });
     expect(first.body.requirement_types).toHaveLength(REQUIREMENT_TYPE_PAGE_MAX);
@@ -80,9 +99,18 @@ describe("list routes called without limits", () => {
 
   it("GET /api/folder/primary and /api/folder/{id}/descendant answer at most their maximum", async () => {
     const project = PROJECT + 1;
-    const [parent] = await ctx.deps.db("folders").insert({ tenant_id: tenant.tenantId, project_id: project, name: "Parent", created_by: ACCOUNT }).returning("folder_id");
+    const [parent] = await ctx.deps
+      .db("folders")
+      .insert({ tenant_id: tenant.tenantId, project_id: project, name: "Parent", created_by: ACCOUNT })
+      .returning("folder_id");
     const folders = (parentFolderId: number | null) =>
-      rows(FOLDER_PAGE_MAX + 1, (n) => ({ tenant_id: tenant.tenantId, project_id: project, parent_folder_id: parentFolderId, name: `Folder ${String(n).padStart(4, "0")}`, created_by: ACCOUNT }));
+      rows(FOLDER_PAGE_MAX + 1, (n) => ({
+        tenant_id: tenant.tenantId,
+        project_id: project,
+        parent_folder_id: parentFolderId,
+        name: `Folder ${String(n).padStart(4, "0")}`,
+        created_by: ACCOUNT,
+      }));
     await insert("folders", [...folders(null), ...folders(Number(parent.folder_id))]);
     const top = await get(`/api/folder/primary?atlassian_project_id=${project}`);
     expect(top.body).toMatchObject({ offset: 0, limit: FOLDER_PAGE_MAX, has_more: true });

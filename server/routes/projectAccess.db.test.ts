@@ -78,12 +78,23 @@ beforeAll(async () => {
     201,
   ).body.requirement_id;
   globalRequirement = ok(
-    await admin.post("/api/requirement", { name: "Shared safety goal", requirement_type_id: types.SR, project: 0, requirements: [rover.requirement] }),
+    await admin.post("/api/requirement", {
+      name: "Shared safety goal",
+      requirement_type_id: types.SR,
+      project: 0,
+      requirements: [rover.requirement],
+    }),
     201,
   ).body.requirement_id;
-  rover.baseline = ok(await admin.post("/api/baseline", { name: `${SECRET} baseline`, project: ROVER, select_all_requirements: true }), 201).body.baseline_id;
+  rover.baseline = ok(
+    await admin.post("/api/baseline", { name: `${SECRET} baseline`, project: ROVER, select_all_requirements: true }),
+    201,
+  ).body.baseline_id;
   ok(await admin.post("/api/baseline", { name: "Global baseline", project: 0, select_all_requirements: true }), 201);
-  rover.attribute = ok(await admin.post("/api/attribute", { name: `${SECRET} field`, project: ROVER, type: "string" }), 201).body.attribute_id;
+  rover.attribute = ok(
+    await admin.post("/api/attribute", { name: `${SECRET} field`, project: ROVER, type: "string" }),
+    201,
+  ).body.attribute_id;
   rover.file = `${randomUUID()}.png`;
   await ctx.deps.db("attachments").insert({
     tenant_id: tenant.tenantId,
@@ -93,14 +104,24 @@ beforeAll(async () => {
     operation: "attachment",
     created_by: seedContentUsers[0]?.accountId,
   });
-  rover.job = ok(await admin.post("/api/requirement/matrix/export", { atlassian_project_id: ROVER, type: "docx", selected_issue_types: [] })).body.job_id;
+  rover.job = ok(
+    await admin.post("/api/requirement/matrix/export", { atlassian_project_id: ROVER, type: "docx", selected_issue_types: [] }),
+  ).body.job_id;
 
   pump.folder = ok(await admin.post("/api/folder", { name: "Pump folder", project: PUMP }), 201).body.folder_id;
   pump.requirement = ok(
-    await admin.post("/api/requirement", { name: "Pump pressure", requirement_type_id: types.SYS, project: PUMP, parent_folder_id: pump.folder }),
+    await admin.post("/api/requirement", {
+      name: "Pump pressure",
+      requirement_type_id: types.SYS,
+      project: PUMP,
+      parent_folder_id: pump.folder,
+    }),
     201,
   ).body.requirement_id;
-  pump.baseline = ok(await admin.post("/api/baseline", { name: "Pump baseline", project: PUMP, select_all_requirements: true }), 201).body.baseline_id;
+  pump.baseline = ok(
+    await admin.post("/api/baseline", { name: "Pump baseline", project: PUMP, select_all_requirements: true }),
+    201,
+  ).body.baseline_id;
 });
 afterAll(async () => {
   await ctx?.destroy();
@@ -194,11 +215,15 @@ describe("the restricted member against a project she may not browse", () => {
     const leaks: string[] = [];
     for (const route of routes) {
       const url = pathFor(route.path);
-      const call = api()[route.method as "get" | "post" | "put" | "patch" | "delete"](url).set("Authorization", auth.noor).query(roverQuery());
+      const call = api()
+        [route.method as "get" | "post" | "put" | "patch" | "delete"](url)
+        .set("Authorization", auth.noor)
+        .query(roverQuery());
       const res = route.method === "get" || route.method === "delete" ? await call : await call.send(roverBody());
       const text = res.text ?? "";
       if (res.status >= 500 && res.status !== 503) leaks.push(`${route.method} ${route.path} answered ${res.status}`);
-      if (text.includes(SECRET) || text.includes("SECRETID")) leaks.push(`${route.method} ${route.path} answered ${res.status}: ${text.slice(0, 200)}`);
+      if (text.includes(SECRET) || text.includes("SECRETID"))
+        leaks.push(`${route.method} ${route.path} answered ${res.status}: ${text.slice(0, 200)}`);
       if (res.status < 300 && /"requirement_id":\s*"?\d/.test(text) && text.includes(`"requirement_id":${rover.requirement}`)) {
         leaks.push(`${route.method} ${route.path} named ROVER's requirement`);
       }
@@ -217,14 +242,26 @@ describe("the restricted member against a project she may not browse", () => {
     expect((await as(`/api/baseline/${rover.baseline}`)).body).toEqual({ Result: "Baseline not found" });
     expect((await as(`/api/item/primary?atlassian_project_id=${ROVER}`)).status).toBe(404);
     expect((await as(`/api/job/status/${rover.job}`)).status).toBe(404);
-    const file = await api().post("/api/sign-s3-get").set("Authorization", auth.noor).send({ uuid_file_name: rover.file, original_file_name: "x.png" });
+    const file = await api()
+      .post("/api/sign-s3-get")
+      .set("Authorization", auth.noor)
+      .send({ uuid_file_name: rover.file, original_file_name: "x.png" });
     expect(file.status).toBe(404);
   });
 
   it("sees the global requirement's link into ROVER as a restricted requirement, without its name, prefix or ID", async () => {
     const global = ok(await api().get(`/api/requirement/${globalRequirement}`).set("Authorization", auth.noor)).body;
     expect(global.linked_requirements_v2).toEqual([
-      { requirement_id: rover.requirement, prefix: "", display_id: null, name: RESTRICTED_REQUIREMENT, project: ROVER, requirement_type_id: 0, level: 3, restricted: true },
+      {
+        requirement_id: rover.requirement,
+        prefix: "",
+        display_id: null,
+        name: RESTRICTED_REQUIREMENT,
+        project: ROVER,
+        requirement_type_id: 0,
+        level: 3,
+        restricted: true,
+      },
     ]);
     const csv = ok(await api().get("/api/requirement/export?atlassian_project_id=0").set("Authorization", auth.noor)).text;
     expect(csv).toContain(RESTRICTED_REQUIREMENT);
@@ -232,7 +269,12 @@ describe("the restricted member against a project she may not browse", () => {
   });
 
   it("keeps the hidden link when she saves the global requirement with the list she was shown", async () => {
-    const res = ok(await api().put(`/api/requirement/${globalRequirement}`).set("Authorization", auth.noor).send({ name: "Shared safety goal", linked_requirements: [] }));
+    const res = ok(
+      await api()
+        .put(`/api/requirement/${globalRequirement}`)
+        .set("Authorization", auth.noor)
+        .send({ name: "Shared safety goal", linked_requirements: [] }),
+    );
     expect(res.body.linked_requirements_v2.map((linked: { requirement_id: number }) => linked.requirement_id)).toEqual([rover.requirement]);
     const seenByAdmin = ok(await api().get(`/api/requirement/${globalRequirement}`).set("Authorization", auth.admin)).body;
     expect(seenByAdmin.linked_requirements_v2.map((linked: { name: string }) => linked.name)).toEqual([`${SECRET} requirement`]);
@@ -242,7 +284,8 @@ describe("the restricted member against a project she may not browse", () => {
 describe("the member who browses PUMP but may not edit it", () => {
   const as = () => ({
     get: (url: string) => api().get(url).set("Authorization", auth.sami),
-    send: (method: "post" | "put" | "patch" | "delete", url: string, body?: object) => api()[method](url).set("Authorization", auth.sami).send(body),
+    send: (method: "post" | "put" | "patch" | "delete", url: string, body?: object) =>
+      api()[method](url).set("Authorization", auth.sami).send(body),
   });
 
   it("reads everything of PUMP", async () => {
@@ -266,22 +309,37 @@ describe("the member who browses PUMP but may not edit it", () => {
     ]) {
       expect((await sami.get(url)).status, url).toBe(200);
     }
-    expect((await sami.send("post", "/api/requirement/by-id/lite", { requirementIds: [pump.requirement] })).body.requirements).toHaveLength(1);
+    expect((await sami.send("post", "/api/requirement/by-id/lite", { requirementIds: [pump.requirement] })).body.requirements).toHaveLength(
+      1,
+    );
   });
 
   it("is refused every change of PUMP with the reason, and nothing changes", async () => {
     const sami = as();
-    const before = ok(await api().get(`/api/item/primary?atlassian_project_id=${PUMP}&expand=${pump.folder}`).set("Authorization", auth.admin)).body;
+    const before = ok(
+      await api().get(`/api/item/primary?atlassian_project_id=${PUMP}&expand=${pump.folder}`).set("Authorization", auth.admin),
+    ).body;
     const writes: [string, () => request.Test][] = [
       ["create a requirement", () => sami.send("post", "/api/requirement", { name: "New", requirement_type_id: types.SYS, project: PUMP })],
       ["edit a requirement", () => sami.send("put", `/api/requirement/${pump.requirement}`, { name: "Renamed" })],
       ["change its attachments", () => sami.send("patch", `/api/requirement/${pump.requirement}`, { attachments: [] })],
-      ["move requirements", () => sami.send("post", "/api/requirement/move/bulk", { parent_folder_id: null, requirements: [pump.requirement] })],
+      [
+        "move requirements",
+        () => sami.send("post", "/api/requirement/move/bulk", { parent_folder_id: null, requirements: [pump.requirement] }),
+      ],
       ["delete requirements", () => sami.send("post", "/api/requirement/delete/bulk", { requirements: [pump.requirement] })],
       ["create a folder", () => sami.send("post", "/api/folder", { name: "New folder", project: PUMP })],
       ["edit a folder", () => sami.send("put", `/api/folder/${pump.folder}`, { name: "Renamed folder" })],
       ["delete a folder", () => sami.send("delete", `/api/folder/${pump.folder}`)],
-      ["import requirements", () => sami.send("post", "/api/import-issues", { atlassian_project_id: PUMP, file_name: `${randomUUID()}.csv`, requirement_type: types.SYS })],
+      [
+        "import requirements",
+        () =>
+          sami.send("post", "/api/import-issues", {
+            atlassian_project_id: PUMP,
+            file_name: `${randomUUID()}.csv`,
+            requirement_type: types.SYS,
+          }),
+      ],
       ["create a baseline", () => sami.send("post", "/api/baseline", { name: "B", project: PUMP, select_all_requirements: true })],
       ["delete a baseline", () => sami.send("delete", `/api/baseline/${pump.baseline}`)],
       ["link a requirement to an issue", () => sami.send("put", `/api/issue/${pump.issue}`, { requirements: [pump.requirement] })],
@@ -291,8 +349,13 @@ describe("the member who browses PUMP but may not edit it", () => {
       expect(res.status, name).toBe(403);
       expect(Object.values(PROJECT_ACCESS_MESSAGES), name).toContain(res.body.Result);
     }
-    expect(ok(await api().get(`/api/item/primary?atlassian_project_id=${PUMP}&expand=${pump.folder}`).set("Authorization", auth.admin)).body).toEqual(before);
-    expect(ok(await api().get(`/api/project/access?atlassian_project_id=${PUMP}&atlassian_project_id=${ROVER}`).set("Authorization", auth.sami)).body).toEqual({
+    expect(
+      ok(await api().get(`/api/item/primary?atlassian_project_id=${PUMP}&expand=${pump.folder}`).set("Authorization", auth.admin)).body,
+    ).toEqual(before);
+    expect(
+      ok(await api().get(`/api/project/access?atlassian_project_id=${PUMP}&atlassian_project_id=${ROVER}`).set("Authorization", auth.sami))
+        .body,
+    ).toEqual({
       projects: [
         { atlassian_project_id: PUMP, browse: true, edit: false, manage_baselines: false },
         { atlassian_project_id: ROVER, browse: true, edit: true, manage_baselines: true },

@@ -37,12 +37,31 @@ async function seedSite(db: Db, tenant: TestTenant): Promise<void> {
   await db("requirement_issue_links").insert({ tenant_id, requirement_id, atlassian_issue_id: "10001" });
   await db("requirement_content_links").insert({ tenant_id, requirement_id, atlassian_content_id: "65537" });
   const mark = { tenant_id, requirement_id, since_revision: 1, changed_by: "u", changed_at: new Date() };
-  await db("suspect_requirement_links").insert({ ...mark, linked_requirement_id: other.requirement_id, changed_requirement_id: requirement_id });
+  await db("suspect_requirement_links").insert({
+    ...mark,
+    linked_requirement_id: other.requirement_id,
+    changed_requirement_id: requirement_id,
+  });
   await db("suspect_issue_links").insert({ ...mark, atlassian_issue_id: "10001" });
   await db("suspect_content_links").insert({ ...mark, atlassian_content_id: "65537" });
-  await db("suspect_link_reviews").insert({ tenant_id, requirement_id, link_type: "issue", target_id: "10001", revision: 1, reviewed_by: "u" });
-  await db("attachments").insert({ tenant_id, requirement_id, uuid_file_name: `${tenant_id}.png`, original_file_name: "a.png", operation: "attachment" });
-  const [attribute] = await db("attributes").insert({ tenant_id, project_id: 10000, name: "Risk", type: "select" }).returning("attribute_id");
+  await db("suspect_link_reviews").insert({
+    tenant_id,
+    requirement_id,
+    link_type: "issue",
+    target_id: "10001",
+    revision: 1,
+    reviewed_by: "u",
+  });
+  await db("attachments").insert({
+    tenant_id,
+    requirement_id,
+    uuid_file_name: `${tenant_id}.png`,
+    original_file_name: "a.png",
+    operation: "attachment",
+  });
+  const [attribute] = await db("attributes")
+    .insert({ tenant_id, project_id: 10000, name: "Risk", type: "select" })
+    .returning("attribute_id");
   await db("attribute_options").insert({ tenant_id, attribute_id: attribute.attribute_id, name: "High" });
   await db("requirement_attribute_values").insert({ tenant_id, requirement_id, attribute_id: attribute.attribute_id, value: "High" });
   await db("requirement_revisions").insert({ tenant_id, requirement_id, revision: 1, account_id: "u", action: "created", snapshot: "{}" });

@@ -68,7 +68,9 @@ export async function seedLargeProject(
   if ((await db("requirement_types").where({ tenant_id: tenantId }).first("requirement_type_id")) === undefined) {
     await seedDefaultRequirementTypes({ db }, appActor(tenantId));
   }
-  const typeIds = (await db("requirement_types").where({ tenant_id: tenantId }).orderBy("requirement_type_id").pluck("requirement_type_id")).map(Number);
+  const typeIds = (
+    await db("requirement_types").where({ tenant_id: tenantId }).orderBy("requirement_type_id").pluck("requirement_type_id")
+  ).map(Number);
 
   const topFolders = project.folders === 0 ? 0 : Math.max(1, Math.round(project.folders / 10));
   const folderIds: number[] = [];
@@ -198,7 +200,9 @@ if (isEntryPoint(import.meta.url)) {
       };
       const started = Date.now();
       await seedLargeProject(db, tenantId, project);
-      console.log(`Seeded project ${project.projectId ?? LARGE_PROJECT.projectId} of ${target} in ${Math.round((Date.now() - started) / 1000)} s`);
+      console.log(
+        `Seeded project ${project.projectId ?? LARGE_PROJECT.projectId} of ${target} in ${Math.round((Date.now() - started) / 1000)} s`,
+      );
     }
   } finally {
     await db.destroy();

@@ -43,10 +43,7 @@ export class LocalDiskStorage implements ObjectStorage {
     this.now = options.now ?? Date.now;
   }
 
-  async presignPut(
-    key: string,
-    options: { contentType: string; maxBytes: number; expiresInSeconds?: number },
-  ): Promise<string> {
+  async presignPut(key: string, options: { contentType: string; maxBytes: number; expiresInSeconds?: number }): Promise<string> {
     assertValidKey(key);
     const expires = this.expiresAt(options.expiresInSeconds);
     const max = String(options.maxBytes);

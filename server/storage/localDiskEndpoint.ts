@@ -73,9 +73,7 @@ function assertSigned(check: SignatureCheck): void {
 function refuseTooLarge(req: Request, res: Response, key: string, maxBytes: number): void {
   drain(req);
   const isAttachment = key.split("/")[1] === "attachments";
-  const message = isAttachment
-    ? ATTACHMENT_TOO_LARGE_MESSAGE
-    : `File size cannot exceed ${Math.floor(maxBytes / 1048576)}MB`;
+  const message = isAttachment ? ATTACHMENT_TOO_LARGE_MESSAGE : `File size cannot exceed ${Math.floor(maxBytes / 1048576)}MB`;
   res.status(413).json({ Result: message });
 }
 

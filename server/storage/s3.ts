@@ -65,10 +65,7 @@ export class S3Storage implements ObjectStorage {
    * A presigned PUT cannot bound the size of a body it does not know yet, so `maxBytes` is
    * not signed here; the size is checked with head() before the upload is used.
    */
-  async presignPut(
-    key: string,
-    options: { contentType: string; maxBytes: number; expiresInSeconds?: number },
-  ): Promise<string> {
+  async presignPut(key: string, options: { contentType: string; maxBytes: number; expiresInSeconds?: number }): Promise<string> {
     assertValidKey(key);
     return getSignedUrl(this.presigner, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }), {
       expiresIn: options.expiresInSeconds ?? DEFAULT_URL_LIFETIME_SECONDS,
@@ -111,9 +108,12 @@ export class S3Storage implements ObjectStorage {
       );
       const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
       if (objects.length > 0) {
-        const deleted = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
+        const deleted = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }),
+        );
         const failed = deleted.Errors ?? [];
-        if (failed.length > 0) throw new Error(`Could not delete ${failed.length} objects under ${prefix}: ${failed[0]?.Code} ${failed[0]?.Message}`);
+        if (failed.length > 0)
+          throw new Error(`Could not delete ${failed.length} objects under ${prefix}: ${failed[0]?.Code} ${failed[0]?.Message}`);
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);

@@ -4,7 +4,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, testConfig } from "../../test/helpers/app.js";
+import {
+  bearer,
+  createTenant,
+  createTestApp,
+  postRequirement,
+  seedRequirementTypes,
+  type TestContext,
+  testConfig,
+} from "../../test/helpers/app.js";
 import { fakeJira } from "../../test/helpers/fakeJira.js";
 import { localPath, uploadAttachment } from "../../test/helpers/storage.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../services/storage/verifyUploadedAttachment.js";

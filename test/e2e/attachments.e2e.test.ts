@@ -3,10 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 /** A 1x1 PNG, so the preview has a real image to decode. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
 describe("Requirement detail and form: attachments, custom fields and linked issues in the emulated Jira project page", () => {
   const screen = requirementsScreenForSuite();
@@ -24,10 +21,7 @@ describe("Requirement detail and form: attachments, custom fields and linked iss
     await screen.flag("Attachment added successfully").waitFor();
     const item = attachments().getByRole("listitem", { name: "flow.png" });
     await item.waitFor();
-    const stored = await screen.api<{ attachments: { original_file_name: string }[] }>(
-      "GET",
-      `/api/requirement/${created.requirement_id}`,
-    );
+    const stored = await screen.api<{ attachments: { original_file_name: string }[] }>("GET", `/api/requirement/${created.requirement_id}`);
     expect(stored.attachments.map((attachment) => attachment.original_file_name)).toEqual(["flow.png"]);
 
     await item.getByRole("button", { name: "Preview flow.png" }).click();
@@ -73,10 +67,7 @@ describe("Requirement detail and form: attachments, custom fields and linked iss
     await screen.flag("Attachment added successfully").waitFor();
     await attachments().getByRole("listitem", { name: "flow.png" }).waitFor();
     await attachments().getByRole("listitem", { name: "service.txt" }).waitFor();
-    const stored = await screen.api<{ attachments: { original_file_name: string }[] }>(
-      "GET",
-      `/api/requirement/${created.requirement_id}`,
-    );
+    const stored = await screen.api<{ attachments: { original_file_name: string }[] }>("GET", `/api/requirement/${created.requirement_id}`);
     expect(stored.attachments.map((attachment) => attachment.original_file_name).sort()).toEqual(["flow.png", "service.txt"]);
     const download = await screen.api<{ presigned_url: string }>("POST", "/api/sign-s3-get", theirs);
     expect(await (await fetch(download.presigned_url)).text()).toBe("serviced");

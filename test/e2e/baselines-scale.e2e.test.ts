@@ -24,7 +24,10 @@ describe("A baseline of 100,000 requirements in the explorer", () => {
     await screen.api("POST", "/api/baseline", { name: "Everything", project: PUMP, select_all_requirements: true });
 
     await screen.frame.getByRole("tab", { name: "Baselines" }).click();
-    await screen.frame.getByRole("navigation", { name: "Baselines" }).getByRole("button", { name: /Everything/ }).click();
+    await screen.frame
+      .getByRole("navigation", { name: "Baselines" })
+      .getByRole("button", { name: /Everything/ })
+      .click();
     const table = screen.frame.getByRole("table", { name: "Requirements in baseline" });
     await table.locator("tbody tr", { hasText: "Requirement 1" }).first().waitFor();
     await expect(table.getAttribute("aria-rowcount")).resolves.toBe(String(REQUIREMENTS + 1));

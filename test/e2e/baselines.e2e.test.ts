@@ -36,14 +36,16 @@ describe("Baselines in the emulated Jira project page", () => {
     await expect.poll(() => details.locator("tr", { hasText: "Description" }).locator("td").textContent()).toBe("No description");
     await expect(details.locator("tr", { hasText: "ID" }).locator("td").textContent()).resolves.toMatch(/^B\d+$/);
     const rows = first.getByRole("table", { name: "Requirements in baseline" }).locator("tbody tr", { hasText: /\S/ });
-    await expect.poll(() => rows.allTextContents()).toEqual([
-      `BR-${kept.requirement_id}Alarm on occlusion`,
-      `BR-${edited.requirement_id}Pump stops`,
-    ]);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual([`BR-${kept.requirement_id}Alarm on occlusion`, `BR-${edited.requirement_id}Pump stops`]);
 
     await tab("Requirements").click();
     await screen.treeItem(`BR-${edited.requirement_id}: Pump stops`).click();
-    await screen.detail(/Pump stops/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Pump stops/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByLabel(/^Name/).fill("Pump stops at once");
     await dialog.getByLabel("Description").fill("The pump stops immediately when the line is blocked");
@@ -63,10 +65,7 @@ describe("Baselines in the emulated Jira project page", () => {
       )
       .toBe("Pump stop reworded");
     const names = screen.frame.getByRole("navigation", { name: "Baselines" }).locator("strong");
-    await expect.poll(() => names.allTextContents()).toEqual([
-      "After the change",
-      "Before the change",
-    ]);
+    await expect.poll(() => names.allTextContents()).toEqual(["After the change", "Before the change"]);
 
     await screen.frame.getByRole("button", { name: "Baseline Comparison" }).click();
     const compare = screen.frame.getByRole("button", { name: "Compare" });
@@ -84,9 +83,12 @@ describe("Baselines in the emulated Jira project page", () => {
     expect(changedRows).toEqual(["Name", "Description"]);
     const description = changed.locator('tr[data-field="description"]');
     await expect(description.locator("del").allTextContents()).resolves.toEqual([]);
-    await expect(description.locator("ins").allTextContents().then((texts) => texts.map((text) => text.trim()))).resolves.toEqual([
-      "immediately",
-    ]);
+    await expect(
+      description
+        .locator("ins")
+        .allTextContents()
+        .then((texts) => texts.map((text) => text.trim())),
+    ).resolves.toEqual(["immediately"]);
     const name = changed.locator('tr[data-field="name"] td');
     await expect(name.allTextContents()).resolves.toEqual(["Pump stops", "Pump stops at once"]);
 

@@ -63,7 +63,9 @@ describe("the emulator's AP bridge", () => {
     const answer = await frame.evaluate(async () => {
       const { AP } = window as unknown as Win;
       const ok = await AP.request({ url: "/rest/api/3/myself" });
-      const failed = await AP.request({ url: "/rest/api/3/issue/NOPE-1" }).catch((e: { err: string; xhr: { status: number } }) => ({ status: e.xhr.status }));
+      const failed = await AP.request({ url: "/rest/api/3/issue/NOPE-1" }).catch((e: { err: string; xhr: { status: number } }) => ({
+        status: e.xhr.status,
+      }));
       return { me: JSON.parse(ok.body).displayName, status: ok.xhr.status, failed };
     });
     expect(answer).toEqual({ me: "Alana Grant", status: 200, failed: { status: 404 } });
@@ -85,7 +87,9 @@ describe("the emulator's AP bridge", () => {
   });
 
   it("shows flags from the add-on on the host page", async () => {
-    await frame.evaluate(() => (window as unknown as Win).AP.flag.create({ title: "Saved", body: "Settings saved successfully", type: "success" }));
+    await frame.evaluate(() =>
+      (window as unknown as Win).AP.flag.create({ title: "Saved", body: "Settings saved successfully", type: "success" }),
+    );
     await expect.poll(() => page.locator(".flag-success").textContent()).toContain("Settings saved successfully");
   });
 

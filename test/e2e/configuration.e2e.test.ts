@@ -14,8 +14,7 @@ describe("The configuration page in the emulated Jira", () => {
   let token: string;
 
   /** rmCloud's API as the administrator on the configuration page. */
-  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
-    addonApi<T>(harness.addonUrl, token, method, path, body);
+  const api = <T = unknown>(method: string, path: string, body?: unknown) => addonApi<T>(harness.addonUrl, token, method, path, body);
 
   const openConfiguration = async () => {
     await page.goto(harness.emulatorUrl);
@@ -213,7 +212,9 @@ describe("The configuration page in the emulated Jira", () => {
     const requirement = await createRequirement("An alarm sounds on occlusion", await anyTypeId());
     await api("PUT", `/api/issue/${issueId("PUMP-2")}`, { requirements: [requirement.requirement_id] });
 
-    await expect.poll(() => appComments("PUMP-2"), { timeout: 20_000 }).toContainEqual(expect.stringContaining("An alarm sounds on occlusion"));
+    await expect
+      .poll(() => appComments("PUMP-2"), { timeout: 20_000 })
+      .toContainEqual(expect.stringContaining("An alarm sounds on occlusion"));
     const comment = page.locator(".comment", { hasText: "An alarm sounds on occlusion" });
     expect(await comment.textContent()).toContain("was linked to this issue");
     expect(await comment.locator(".app-badge").textContent()).toBe("APP");
@@ -230,7 +231,9 @@ describe("The configuration page in the emulated Jira", () => {
     const announced = await createRequirement("The battery lasts eight hours", typeId);
     await api("PUT", `/api/issue/${issueId("PUMP-3")}`, { requirements: [unannounced.requirement_id, announced.requirement_id] });
 
-    await expect.poll(() => appComments("PUMP-3"), { timeout: 20_000 }).toContainEqual(expect.stringContaining("The battery lasts eight hours"));
+    await expect
+      .poll(() => appComments("PUMP-3"), { timeout: 20_000 })
+      .toContainEqual(expect.stringContaining("The battery lasts eight hours"));
     const comments = await appComments("PUMP-3");
     expect(comments).toHaveLength(1);
     expect(comments.join("\n")).not.toContain("The display dims at night");

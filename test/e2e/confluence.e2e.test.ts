@@ -102,7 +102,10 @@ describe("Confluence: the macros and their editors, linked content in the requir
       .getByRole("table", { name: "Requirements linked to this page" })
       .getByRole("cell", { name: "Occlusion alarm" })
       .waitFor({ timeout: 60_000 });
-    const linked = await screen.api<{ requirements: { name: string }[] }>("GET", `/api/requirement/lite?atlassian_content_id=${checklist.id}`);
+    const linked = await screen.api<{ requirements: { name: string }[] }>(
+      "GET",
+      `/api/requirement/lite?atlassian_content_id=${checklist.id}`,
+    );
     expect(linked.requirements.map((r) => r.name)).toEqual(["Occlusion alarm"]);
     await page.close();
   });
@@ -110,7 +113,10 @@ describe("Confluence: the macros and their editors, linked content in the requir
   it("links a page from the requirement's form; the detail shows its title, last update and contributors", async () => {
     const glossary = wikiPage("Glossary");
     await screen.open(`${PUMP}-requirements-${braking.requirement_id}`, { page: screen.page });
-    await screen.detail(/Braking distance/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Braking distance/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByLabel("Linked Confluence content").fill("Gloss");
     await screen.frame.getByRole("option", { name: "Glossary (ENG)" }).click();

@@ -14,7 +14,9 @@ describe("Coverage of the demo project in the emulated Jira (issue 34)", () => {
 
   const open = async (state: string, ready: (frame: Frame) => Promise<void>) => {
     await page.goto("about:blank");
-    await page.goto(`${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${PUMP}-${state}`);
+    await page.goto(
+      `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${PUMP}-${state}`,
+    );
     frame = await addonFrame(page, harness.addonUrl);
     // The first load in a fresh add-on waits for Vite to optimise its dependencies.
     await ready(frame).catch(async () => ready(frame));
@@ -33,10 +35,27 @@ describe("Coverage of the demo project in the emulated Jira (issue 34)", () => {
     const folder = await db("folders").where({ tenant_id: tenantId, project_id: PUMP, name: "Firmware" }).first("folder_id");
     firmwareFolderId = Number(folder.folder_id);
     const typeOf = async (level: number) =>
-      Number((await db("requirement_types").where({ tenant_id: tenantId, level }).orderBy("requirement_type_id").first("requirement_type_id")).requirement_type_id);
+      Number(
+        (await db("requirement_types").where({ tenant_id: tenantId, level }).orderBy("requirement_type_id").first("requirement_type_id"))
+          .requirement_type_id,
+      );
     await db("requirements").insert([
-      { tenant_id: tenantId, project_id: PUMP, requirement_type_id: await typeOf(2), name: "Alarm volume is adjustable", parent_folder_id: null, created_by: accountId },
-      { tenant_id: tenantId, project_id: PUMP, requirement_type_id: await typeOf(4), name: "Battery gauge calibrates at start-up", parent_folder_id: firmwareFolderId, created_by: accountId },
+      {
+        tenant_id: tenantId,
+        project_id: PUMP,
+        requirement_type_id: await typeOf(2),
+        name: "Alarm volume is adjustable",
+        parent_folder_id: null,
+        created_by: accountId,
+      },
+      {
+        tenant_id: tenantId,
+        project_id: PUMP,
+        requirement_type_id: await typeOf(4),
+        name: "Battery gauge calibrates at start-up",
+        parent_folder_id: firmwareFolderId,
+        created_by: accountId,
+      },
     ]);
     page = await harness.newPage();
     // A cold start (Vite optimising its dependencies on a busy machine) can outlast the default hook time.
@@ -60,14 +79,19 @@ describe("Coverage of the demo project in the emulated Jira (issue 34)", () => {
     const chart = coverage().getByRole("figure", { name: "Coverage chart" });
     await chart.locator(".recharts-bar-rectangle").first().waitFor();
     expect(await chart.locator(".recharts-legend-item-text").allTextContents()).toEqual(["Covered", "Uncovered"]);
-    const [figures, matrix] = await Promise.all([coverage().boundingBox(), frame.getByRole("table", { name: "Traceability matrix" }).boundingBox()]);
+    const [figures, matrix] = await Promise.all([
+      coverage().boundingBox(),
+      frame.getByRole("table", { name: "Traceability matrix" }).boundingBox(),
+    ]);
     expect(figures && matrix && figures.y + figures.height <= matrix.y).toBe(true);
   });
 
   it("opens the tree filtered to the requirements without issues from the figure, and back to every requirement", async () => {
     await coverage().getByRole("button", { name: "Uncovered by issues: 2" }).click();
     await frame.getByRole("status").filter({ hasText: "Uncovered by issues: 2 requirements" }).waitFor();
-    await expect.poll(() => treeItems().allTextContents()).toEqual([expect.stringMatching(/: Alarm volume is adjustable$/), expect.stringMatching(/: Battery gauge calibrates at start-up$/)]);
+    await expect
+      .poll(() => treeItems().allTextContents())
+      .toEqual([expect.stringMatching(/: Alarm volume is adjustable$/), expect.stringMatching(/: Battery gauge calibrates at start-up$/)]);
 
     await frame.getByRole("button", { name: "All requirements" }).click();
     await treeItems().filter({ hasText: "Firmware" }).waitFor();
@@ -75,9 +99,15 @@ describe("Coverage of the demo project in the emulated Jira (issue 34)", () => {
   });
 
   it("filters the tree to the requirements not covered by the next level, a page at a time from the server", async () => {
-    const expected = await uncoveredRequirements(harness.addonDeps.db, tenantId, { projectIds: [PUMP] }, "next_level", { offset: 0, limit: 1000 });
+    const expected = await uncoveredRequirements(harness.addonDeps.db, tenantId, { projectIds: [PUMP] }, "next_level", {
+      offset: 0,
+      limit: 1000,
+    });
     await frame.getByRole("button", { name: "Uncovered by next level" }).click();
-    await frame.getByRole("status").filter({ hasText: `Uncovered by next level: ${expected.total} requirements` }).waitFor();
+    await frame
+      .getByRole("status")
+      .filter({ hasText: `Uncovered by next level: ${expected.total} requirements` })
+      .waitFor();
     await expect.poll(() => treeItems().allTextContents()).toEqual(expected.rows.map((row) => requirementLabel(row)));
     await frame.getByRole("button", { name: "All requirements" }).click();
   });

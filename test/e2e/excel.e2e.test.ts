@@ -44,10 +44,12 @@ describe("Import and export of requirements as Excel workbooks in the emulated J
       `/api/requirement?atlassian_project_id=${PUMP}`,
     );
     expect(all.requirements.map((requirement) => requirement.name)).not.toContain("Not a requirement");
-    expect(all.requirements.filter((requirement) => requirement.display_id?.startsWith("XL-")).map((requirement) => requirement.name).sort()).toEqual([
-      "=SUM(A1) stays text",
-      "Excel infusion limit",
-    ]);
+    expect(
+      all.requirements
+        .filter((requirement) => requirement.display_id?.startsWith("XL-"))
+        .map((requirement) => requirement.name)
+        .sort(),
+    ).toEqual(["=SUM(A1) stays text", "Excel infusion limit"]);
   });
 
   it("exports the project as an .xlsx from the Export dialog, header frozen and filtered, texts as written", async () => {

@@ -46,7 +46,9 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
       body: payload.body === undefined ? undefined : JSON.stringify(payload.body),
     });
     const body = await res.json().catch(() => undefined);
-    return res.ok ? { success: true, payload: { status: res.status, headers: {}, body } } : { success: false, error: { status: res.status, headers: {}, body } };
+    return res.ok
+      ? { success: true, payload: { status: res.status, headers: {}, body } }
+      : { success: false, error: { status: res.status, headers: {}, body } };
   }
 
   /** The panel as Forge opens it: in the issue view, or (`modal`) in the modal its Edit opened. */
@@ -61,7 +63,12 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
     await page.exposeFunction("forgeStub", async (name: string, payload: unknown) => {
       bridgeCalls.push({ name, payload });
       if (name === "getContext") {
-        return { extension: { type: "jira:issuePanel", issue: ISSUE, project: PROJECT, ...(modal ? { modal } : {}) }, accountId: FORGE_USER, locale: "en-US", moduleKey: "rmcloud-forge-issue-panel" };
+        return {
+          extension: { type: "jira:issuePanel", issue: ISSUE, project: PROJECT, ...(modal ? { modal } : {}) },
+          accountId: FORGE_USER,
+          locale: "en-US",
+          moduleKey: "rmcloud-forge-issue-panel",
+        };
       }
       if (name === "invoke") return invokeRemote(payload as { path: string; method: string; body?: unknown });
       return true;
@@ -126,10 +133,12 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
   it("opens the link dialog as a Forge modal from Edit", async () => {
     const page = await openPanel();
     await page.getByRole("button", { name: "Edit" }).click({ timeout: 90_000 });
-    await expect.poll(() => bridgeCalls.find((call) => call.name === "openModal")?.payload).toMatchObject({
-      size: "large",
-      context: { dialog: "link-requirements-dialog", customData: { issueId: ISSUE.id, projectId: Number(PROJECT.id) } },
-    });
+    await expect
+      .poll(() => bridgeCalls.find((call) => call.name === "openModal")?.payload)
+      .toMatchObject({
+        size: "large",
+        context: { dialog: "link-requirements-dialog", customData: { issueId: ISSUE.id, projectId: Number(PROJECT.id) } },
+      });
     await page.close();
   });
 
@@ -145,7 +154,10 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
     await page.getByRole("button", { name: "Save" }).click();
 
     await expect.poll(() => bridgeCalls.map((call) => call.name)).toContain("close");
-    expect(bridgeCalls.find((call) => call.name === "showFlag")?.payload).toMatchObject({ title: "Linked requirements saved successfully", type: "success" });
+    expect(bridgeCalls.find((call) => call.name === "showFlag")?.payload).toMatchObject({
+      title: "Linked requirements saved successfully",
+      type: "success",
+    });
     const detail = await api<{ issues: unknown }>("GET", `/api/requirement/${alarm.requirement_id}`);
     expect(detail.issues).toEqual([{ atlassian_issue_id: ISSUE.id }]);
     await page.close();

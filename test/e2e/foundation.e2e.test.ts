@@ -30,7 +30,11 @@ describe("Foundation: rmCloud inside the emulated Jira", () => {
     expect(url.searchParams.get("lic")).toBe("active");
     const site = harness.sites.get("default");
     const jwt = url.searchParams.get("jwt") ?? "";
-    const claims = decodeSymmetric(jwt, site?.jira.sharedSecret ?? "", SymmetricAlgorithm.HS256) as { iss: string; sub: string; qsh: string };
+    const claims = decodeSymmetric(jwt, site?.jira.sharedSecret ?? "", SymmetricAlgorithm.HS256) as {
+      iss: string;
+      sub: string;
+      qsh: string;
+    };
     expect(claims.iss).toBe(site?.jira.clientKey);
     url.searchParams.delete("jwt");
     expect(claims.qsh).toBe(createQueryStringHash(fromMethodAndUrl("GET", `${url.pathname}${url.search}`)));

@@ -29,7 +29,16 @@ export type Harness = {
   stop(): Promise<void>;
 };
 
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 function tryPort(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
@@ -87,7 +96,10 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
     await addon.stop();
     throw new Error(`The emulator could not install the add-on: ${JSON.stringify(failed)}`);
   }
-  const browser = options.browser === false ? (undefined as unknown as Browser) : await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? CONFIG_DEFAULTS.CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser =
+    options.browser === false
+      ? (undefined as unknown as Browser)
+      : await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? CONFIG_DEFAULTS.CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return {
     browser,
     emulator,

@@ -43,8 +43,16 @@ describe("Names and descriptions that look like markup, links or formulas", () =
   it("shows them as text in the tree and the detail", async () => {
     await screen.open(`${PUMP}-requirements-${markup.requirement_id}`, { page: screen.page });
     await screen.treeItem(MARKUP_FOLDER).waitFor();
-    await screen.detail(/rmcloud-name/).getByText(HOSTILE_DESCRIPTION, { exact: false }).first().waitFor();
-    await screen.detail(/rmcloud-name/).getByText(FORMULA_NAME, { exact: false }).first().waitFor();
+    await screen
+      .detail(/rmcloud-name/)
+      .getByText(HOSTILE_DESCRIPTION, { exact: false })
+      .first()
+      .waitFor();
+    await screen
+      .detail(/rmcloud-name/)
+      .getByText(FORMULA_NAME, { exact: false })
+      .first()
+      .waitFor();
     await screen.treeItem(FORMULA_NAME).waitFor();
     await expectInert(screen.frame);
   });
@@ -72,16 +80,30 @@ describe("Names and descriptions that look like markup, links or formulas", () =
   });
 
   it("shows them as text in a baseline comparison", async () => {
-    const before = await screen.api<{ baseline_id: number }>("POST", "/api/baseline", { name: MARKUP_NAME, project: PUMP, select_all_requirements: true });
+    const before = await screen.api<{ baseline_id: number }>("POST", "/api/baseline", {
+      name: MARKUP_NAME,
+      project: PUMP,
+      select_all_requirements: true,
+    });
     await screen.api("PUT", `/api/requirement/${formula.requirement_id}`, { name: FORMULA_NAME, description: HOSTILE_DESCRIPTION });
-    const after = await screen.api<{ baseline_id: number }>("POST", "/api/baseline", { name: FORMULA_NAME, project: PUMP, select_all_requirements: true });
+    const after = await screen.api<{ baseline_id: number }>("POST", "/api/baseline", {
+      name: FORMULA_NAME,
+      project: PUMP,
+      select_all_requirements: true,
+    });
     expect(after.baseline_id).toBeGreaterThan(before.baseline_id);
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("tab", { name: "Baselines" }).click();
     await screen.frame.getByRole("button", { name: "Baseline Comparison" }).click();
-    for (const [label, name] of [["Baseline 1", "rmcloud-name"], ["Baseline 2", "evil.example"]] as const) {
+    for (const [label, name] of [
+      ["Baseline 1", "rmcloud-name"],
+      ["Baseline 2", "evil.example"],
+    ] as const) {
       await screen.frame.getByLabel(label).click();
-      await screen.frame.getByRole("option", { name: new RegExp(name) }).first().click();
+      await screen.frame
+        .getByRole("option", { name: new RegExp(name) })
+        .first()
+        .click();
     }
     await screen.frame.getByRole("button", { name: "Compare" }).click();
     const changed = screen.frame.locator("section[data-status]").filter({ hasText: FORMULA_NAME });
@@ -138,7 +160,10 @@ describe("Names and descriptions that look like markup, links or formulas", () =
       selected_issue_types: [],
     });
     await expect
-      .poll(async () => (await screen.api<{ status: string }>("GET", `/api/job/status/${started.job_id}`)).status, { timeout: 60_000, interval: 500 })
+      .poll(async () => (await screen.api<{ status: string }>("GET", `/api/job/status/${started.job_id}`)).status, {
+        timeout: 60_000,
+        interval: 500,
+      })
       .toBe("finished");
     const docx = await JSZip.loadAsync(await (await fetch(started.presigned_url)).arrayBuffer());
     const document = (await docx.file("word/document.xml")?.async("string")) ?? "";

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./harness.js";
 
-type InstallAnswer = { baseUrl: string; jira: { clientKey: string }; install?: { product: string; status: number }[]; uninstall?: { product: string; status: number }[] };
+type InstallAnswer = {
+  baseUrl: string;
+  jira: { clientKey: string };
+  install?: { product: string; status: number }[];
+  uninstall?: { product: string; status: number }[];
+};
 
 /** The emulator's signed lifecycle callbacks against the real add-on (RS256 verified through the emulator's key server). */
 describe("installing rmCloud into emulated sites", () => {
@@ -16,7 +21,11 @@ describe("installing rmCloud into emulated sites", () => {
   });
 
   const post = async (path: string, body: unknown = {}) => {
-    const response = await fetch(`${harness.emulatorUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${harness.emulatorUrl}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as InstallAnswer };
   };
 
@@ -41,7 +50,14 @@ describe("installing rmCloud into emulated sites", () => {
     const response = await fetch(`${harness.addonUrl}/installed`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ key: "rmcloud", clientKey: "jira:forged", sharedSecret: "x".repeat(32), baseUrl: "https://forged.atlassian.net", productType: "jira", eventType: "installed" }),
+      body: JSON.stringify({
+        key: "rmcloud",
+        clientKey: "jira:forged",
+        sharedSecret: "x".repeat(32),
+        baseUrl: "https://forged.atlassian.net",
+        productType: "jira",
+        eventType: "installed",
+      }),
     });
     expect(response.status).toBe(401);
   });

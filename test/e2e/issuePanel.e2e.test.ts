@@ -14,8 +14,7 @@ describe("The issue panel in the emulated Jira issue view", () => {
   let issueId: string;
 
   /** rmCloud's API as the signed-in user of the panel. */
-  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
-    addonApi<T>(harness.addonUrl, token, method, path, body);
+  const api = <T = unknown>(method: string, path: string, body?: unknown) => addonApi<T>(harness.addonUrl, token, method, path, body);
 
   const openIssue = async () => {
     await page.goto(`${harness.emulatorUrl}/browse/PUMP-1`);

@@ -1,12 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
-import {
-  ASSIGNEES_LOAD_ERROR,
-  COMPONENTS_LOAD_ERROR,
-  PROJECTS_LOAD_ERROR,
-  STATUSES_LOAD_ERROR,
-} from "../../client/api/loadErrors.js";
+import { ASSIGNEES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, PROJECTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../client/api/loadErrors.js";
 import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
 
 const PUMP = 10000;
@@ -32,8 +27,7 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     return frame;
   };
 
-  const api = <T = unknown>(method: string, path: string, body?: unknown) =>
-    addonApi<T>(harness.addonUrl, token, method, path, body);
+  const api = <T = unknown>(method: string, path: string, body?: unknown) => addonApi<T>(harness.addonUrl, token, method, path, body);
 
   /** The emulated Jira's issue, read as its signed-in user. */
   const issueId = async (key: string): Promise<string> => {
@@ -110,7 +104,10 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     for (const message of [ASSIGNEES_LOAD_ERROR, STATUSES_LOAD_ERROR, COMPONENTS_LOAD_ERROR]) {
       await frame.getByRole("article").getByText(message, { exact: true }).waitFor();
     }
-    const componentCell = frame.locator("tr").filter({ has: frame.locator("th", { hasText: /^Components$/ }) }).locator("td");
+    const componentCell = frame
+      .locator("tr")
+      .filter({ has: frame.locator("th", { hasText: /^Components$/ }) })
+      .locator("td");
     await expect(componentCell.textContent()).resolves.toBe(components[0]?.id);
 
     await frame.getByRole("button", { name: "Edit" }).click();
@@ -129,7 +126,10 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
   it("gives up on a search Jira does not answer in time and says so, with no endless spinner", async () => {
     await injectFault({ status: 200, delayMs: HOST_TIMEOUT_MS + 10_000, times: 1 });
     const frame = await openRequirement();
-    await frame.getByRole("alert").filter({ hasText: HOST_DATA_ERROR }).waitFor({ timeout: HOST_TIMEOUT_MS + 5_000 });
+    await frame
+      .getByRole("alert")
+      .filter({ hasText: HOST_DATA_ERROR })
+      .waitFor({ timeout: HOST_TIMEOUT_MS + 5_000 });
     expect(await frame.getByText("Loading issues").count()).toBe(0);
   });
 });

@@ -15,10 +15,12 @@ describe("a new user's first steps on the requirements screen", () => {
   const screen = requirementsScreenForSuite();
 
   const requirementsOf = async (projectId: number) =>
-    (await screen.api<{ requirements: { requirement_id: number; name: string; parent_folder_id: number | null }[] }>(
-      "GET",
-      `/api/requirement?atlassian_project_id=${projectId}`,
-    )).requirements;
+    (
+      await screen.api<{ requirements: { requirement_id: number; name: string; parent_folder_id: number | null }[] }>(
+        "GET",
+        `/api/requirement?atlassian_project_id=${projectId}`,
+      )
+    ).requirements;
 
   /** The Import dialog of a project's screen with a file chosen and the mapping shown. */
   const importDialogWith = async (projectId: number, file: { name: string; buffer: Buffer }, state = `${projectId}-requirements`) => {
@@ -80,16 +82,24 @@ describe("a new user's first steps on the requirements screen", () => {
     await screen.chooseOption("Requirement type", "Business");
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await screen.flag("Requirements imported successfully").waitFor({ timeout: 60_000 });
-    expect((await requirementsOf(0)).filter((requirement) => requirement.name === "Battery status visible on every screen")).toHaveLength(1);
+    expect((await requirementsOf(0)).filter((requirement) => requirement.name === "Battery status visible on every screen")).toHaveLength(
+      1,
+    );
   });
 
   it("keeps unknown component values unless the person chose to leave them out: the rows naming them are refused", async () => {
-    const dialog = await importDialogWith(ROVER, { name: "warp.csv", buffer: Buffer.from("Name,Component/s\nNot left out silently,Warp drive\n") });
+    const dialog = await importDialogWith(ROVER, {
+      name: "warp.csv",
+      buffer: Buffer.from("Name,Component/s\nNot left out silently,Warp drive\n"),
+    });
     await dialog.getByText(/^1 component value is not a component of ROVER: Warp drive\.$/).waitFor();
     await screen.chooseOption("Requirement type", "Stakeholder");
     const sent = await importRequestsDuring(async () => {
       await dialog.getByRole("button", { name: "Import", exact: true }).click();
-      await dialog.getByRole("list", { name: "Row errors" }).getByText(/^Row 2: .*Warp drive/).waitFor({ timeout: 60_000 });
+      await dialog
+        .getByRole("list", { name: "Row errors" })
+        .getByText(/^Row 2: .*Warp drive/)
+        .waitFor({ timeout: 60_000 });
     });
     expect(sent.map((body) => body.leave_out_unknown_names)).toEqual([false]);
     expect((await requirementsOf(ROVER)).map((requirement) => requirement.name)).not.toContain("Not left out silently");
@@ -106,7 +116,10 @@ describe("a new user's first steps on the requirements screen", () => {
       dialog.getByRole("button", { name: "Download all 120 row errors (CSV)" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^rmcloud-import-errors-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await readFile((await download.path()) as string, "utf8")).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const lines = (await readFile((await download.path()) as string, "utf8"))
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(lines).toHaveLength(121);
     expect(lines[0]).toBe("Row,Reason");
     expect(lines.at(-1)).toBe("121,Name is required");
@@ -127,7 +140,11 @@ describe("a new user's first steps on the requirements screen", () => {
 
   it("imports into the folder open on the screen", async () => {
     const folder = await screen.createFolder("Open for import");
-    const dialog = await importDialogWith(PUMP, { name: "one.csv", buffer: Buffer.from("Name\nGoes into the open folder\n") }, `${PUMP}-folder-${folder.folder_id}`);
+    const dialog = await importDialogWith(
+      PUMP,
+      { name: "one.csv", buffer: Buffer.from("Name\nGoes into the open folder\n") },
+      `${PUMP}-folder-${folder.folder_id}`,
+    );
     const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
     await expect.poll(() => importInto.getByRole("radio", { name: "Open for import" }).isChecked()).toBe(true);
     await screen.chooseOption("Requirement type", "Stakeholder");
@@ -140,7 +157,11 @@ describe("a new user's first steps on the requirements screen", () => {
   it("shows a nested folder open on the screen as the import's target, its parents opened in the picker", async () => {
     const outer = await screen.createFolder("Outer for import");
     const inner = await screen.createFolder("Inner for import", { parentFolderId: outer.folder_id });
-    const dialog = await importDialogWith(PUMP, { name: "one.csv", buffer: Buffer.from("Name\nGoes into the nested folder\n") }, `${PUMP}-folder-${inner.folder_id}`);
+    const dialog = await importDialogWith(
+      PUMP,
+      { name: "one.csv", buffer: Buffer.from("Name\nGoes into the nested folder\n") },
+      `${PUMP}-folder-${inner.folder_id}`,
+    );
     const importInto = dialog.getByRole("radiogroup", { name: "Import into" });
     const innerOption = importInto.getByRole("radio", { name: "Inner for import" });
     await innerOption.waitFor();
@@ -173,7 +194,10 @@ describe("a new user's first steps on the requirements screen", () => {
   it("offers each requirement type by its name and prefix in the requirement form", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("button", { name: "New requirement" }).click();
-    await screen.dialog().getByLabel(/^Requirement type/).click();
+    await screen
+      .dialog()
+      .getByLabel(/^Requirement type/)
+      .click();
     await screen.frame.getByRole("option").first().waitFor();
     const offered = await screen.frame.getByRole("option").allTextContents();
     expect(offered).toContain("Stakeholder (SR)");
@@ -284,7 +308,10 @@ describe("a new user's first steps on the requirements screen", () => {
     await detail.waitFor({ state: "detached" });
     // The linked requirement's detail is refreshed: once that has been asked for, the refresh is over.
     await screen.treeItem(/Stays after the delete/).click();
-    await screen.detail(/Stays after the delete/).getByRole("heading", { name: "Activity" }).waitFor();
+    await screen
+      .detail(/Stays after the delete/)
+      .getByRole("heading", { name: "Activity" })
+      .waitFor();
     await screen.page.waitForTimeout(500);
     screen.page.off("request", onRequest);
 
@@ -313,7 +340,10 @@ describe("a new user's first steps on the requirements screen", () => {
     expect(await shownWhole(folderName)).toEqual({ ellipsis: true, insideRow: true });
     expect(await shownWhole(`BR-${requirement.requirement_id}: ${requirementName}`)).toEqual({ ellipsis: true, insideRow: true });
 
-    await screen.detail(/Long requirement/).getByRole("button", { name: "Move" }).click();
+    await screen
+      .detail(/Long requirement/)
+      .getByRole("button", { name: "Move" })
+      .click();
     const picker = screen.dialog().getByRole("radiogroup");
     await picker.getByTitle(folderName).waitFor();
     const label = picker.getByTitle(folderName).locator("span");

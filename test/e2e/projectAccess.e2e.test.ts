@@ -16,7 +16,9 @@ async function openAs(accountId: string, state: string): Promise<{ page: Page; f
   const context = await screen.harness.browser.newContext();
   await context.addCookies([{ name: "emulator_user", value: accountId, url: screen.harness.emulatorUrl }]);
   const page = await context.newPage();
-  await page.goto(`${screen.harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${state}`);
+  await page.goto(
+    `${screen.harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=${PUMP}#!${state}`,
+  );
   return { page, frame: await addonFrame(page, screen.harness.addonUrl) };
 }
 

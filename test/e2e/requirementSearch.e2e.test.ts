@@ -48,7 +48,10 @@ describe("Searching requirements in the emulated Jira project page", () => {
     await dialog.getByRole("button", { name: "OK" }).click();
 
     await screen.flag("Requirement created successfully").waitFor();
-    await screen.detail(/The alarm is 70 dB/).getByRole("link", { name: label }).waitFor();
+    await screen
+      .detail(/The alarm is 70 dB/)
+      .getByRole("link", { name: label })
+      .waitFor();
   });
 
   it("picks individual requirements for a baseline by typing words, without the project's list", async () => {

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PUMP, requirementsScreenForSuite } from "./requirementsFixture.js";
 
 const EMPTY_STATE = 'Create your first requirement by clicking the "New requirement" button above';
-const STALE_EDIT =
-  "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
+const STALE_EDIT = "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
 const DATE = /^[A-Z][a-z]+ \d{1,2}(st|nd|rd|th) \d{4}, \d{1,2}:\d{2}:\d{2} (am|pm)$/;
 
 describe("Requirements and folders in the emulated Jira project page", () => {
@@ -65,7 +64,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await dialog.getByRole("button", { name: "OK" }).click();
 
     await screen.flag("Requirement edited successfully").waitFor();
-    await screen.detail(/Flow rate is shown in mL\/h/).getByText("On the main display.").waitFor();
+    await screen
+      .detail(/Flow rate is shown in mL\/h/)
+      .getByText("On the main display.")
+      .waitFor();
     const activity = screen.frame.getByRole("region", { name: "Activity" });
     const newest = activity.locator("tbody tr").first();
     await expect.poll(() => newest.locator("td").first().textContent()).toBe("2");
@@ -120,12 +122,18 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     });
 
     await screen.open(`0-requirements-${global.requirement_id}`, { page: screen.page });
-    await screen.detail(/Every dose is logged/).getByRole("link", { name: /: The pump logs each dose$/ }).click();
+    await screen
+      .detail(/Every dose is logged/)
+      .getByRole("link", { name: /: The pump logs each dose$/ })
+      .click();
     await screen.detail(/The pump logs each dose/).waitFor();
     await expect.poll(() => screen.detailValue("Status").textContent()).toBe("In Progress");
     expect(decodeURIComponent(screen.page.url())).toContain(`#!${PUMP}-requirements-${pump.requirement_id}`);
 
-    await screen.detail(/The pump logs each dose/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/The pump logs each dose/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByLabel(/^Name/).fill("The pump logs each dose with its time");
     await dialog.getByRole("button", { name: "OK" }).click();
@@ -137,7 +145,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     expect(edited.name).toBe("The pump logs each dose with its time");
     expect(edited.status?.atlassian_status_id).toBe("3");
 
-    await screen.detail(/The pump logs each dose/).getByRole("link", { name: /: Every dose is logged$/ }).click();
+    await screen
+      .detail(/The pump logs each dose/)
+      .getByRole("link", { name: /: Every dose is logged$/ })
+      .click();
     await screen.detail(/Every dose is logged/).waitFor();
     await expect.poll(() => decodeURIComponent(screen.page.url())).toContain(`#!0-requirements-${global.requirement_id}`);
     await expect(screen.detailValue("Status").count()).resolves.toBe(0);
@@ -156,7 +167,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     const business = await screen.createRequirement("Drugs are dosed right", { level: 1 });
     const stakeholder = await screen.createRequirement("Nurses check the dose", { level: 2, links: [business.requirement_id] });
     await screen.open(`${PUMP}-requirements-${stakeholder.requirement_id}`, { page: screen.page });
-    await screen.detail(/Nurses check the dose/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Nurses check the dose/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByRole("button", { name: `Remove BR-${business.requirement_id}: Drugs are dosed right` }).click();
     await screen.chooseOption("Requirement type", "System");
@@ -192,7 +206,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     const three = await screen.createRequirement("Alarm repeats after 2 minutes");
     await screen.open(`${PUMP}-requirements-${one.requirement_id}`, { page: screen.page });
 
-    await screen.detail(/Alarm is audible/).getByRole("button", { name: "Move" }).click();
+    await screen
+      .detail(/Alarm is audible/)
+      .getByRole("button", { name: "Move" })
+      .click();
     let dialog = screen.dialog();
     await expect(dialog.getByRole("button", { name: "Move" }).isDisabled()).resolves.toBe(true);
     await dialog.getByRole("radio", { name: "Alarms" }).check();
@@ -227,7 +244,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     const three = await screen.createRequirement("Door lock");
     await screen.open(`${PUMP}-requirements-${one.requirement_id}`, { page: screen.page });
 
-    await screen.detail(/Door sensor/).getByRole("button", { name: "Delete" }).click();
+    await screen
+      .detail(/Door sensor/)
+      .getByRole("button", { name: "Delete" })
+      .click();
     await screen.dialog().getByRole("button", { name: "Delete" }).click();
     await screen.flag("Requirement deleted successfully").waitFor();
     await screen.treeItem(/Door sensor/).waitFor({ state: "detached" });
@@ -240,7 +260,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await dialog.getByText("Are you sure you want to delete these 2 requirements?").waitFor();
     await dialog.getByRole("button", { name: "Delete" }).click();
     await screen.flag("Requirements deleted successfully").waitFor();
-    await screen.treeItem(/Door (alarm|lock)/).first().waitFor({ state: "detached" });
+    await screen
+      .treeItem(/Door (alarm|lock)/)
+      .first()
+      .waitFor({ state: "detached" });
     await screen.frame.getByText("Selected: 0").waitFor();
   });
 
@@ -286,7 +309,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
   it("refuses a stale edit: changed through the API after the form opened, the save shows the 409 text", async () => {
     const created = await screen.createRequirement("Occlusion threshold is configurable");
     await screen.open(`${PUMP}-requirements-${created.requirement_id}`, { page: screen.page });
-    await screen.detail(/Occlusion threshold/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Occlusion threshold/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByLabel(/^Name/).fill("Occlusion threshold is configurable by biomed staff");
 
@@ -311,7 +337,10 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     for (const label of ["Assignee", "Status", "Components"]) {
       await expect(screen.detailValue(label).count()).resolves.toBe(0);
     }
-    await screen.detail(/Every change is audited/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Every change is audited/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     const dialog = screen.dialog();
     await dialog.getByLabel(/^Name/).waitFor();
     for (const label of ["Assignee", "Status", "Components"]) {

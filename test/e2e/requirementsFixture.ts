@@ -9,7 +9,12 @@ export type CreatedRequirement = { requirement_id: number; revision: number; nam
 
 /** A requirement of the first requirement type, created through rmCloud's API as the user whose token is given. */
 export async function createRequirementAs(addonUrl: string, token: string, name: string, project: number): Promise<CreatedRequirement> {
-  const types = await addonApi<{ requirement_types: RequirementType[] } | RequirementType[]>(addonUrl, token, "GET", "/api/requirement/type");
+  const types = await addonApi<{ requirement_types: RequirementType[] } | RequirementType[]>(
+    addonUrl,
+    token,
+    "GET",
+    "/api/requirement/type",
+  );
   const [type] = Array.isArray(types) ? types : types.requirement_types;
   if (!type) throw new Error("No requirement type to create a requirement with");
   return addonApi<CreatedRequirement>(addonUrl, token, "POST", "/api/requirement", {
@@ -68,10 +73,7 @@ export class RequirementsScreen {
   }
 
   async types(): Promise<RequirementType[]> {
-    const answer = await this.api<{ requirement_types: RequirementType[] } | RequirementType[]>(
-      "GET",
-      "/api/requirement/type",
-    );
+    const answer = await this.api<{ requirement_types: RequirementType[] } | RequirementType[]>("GET", "/api/requirement/type");
     return Array.isArray(answer) ? answer : answer.requirement_types;
   }
 
@@ -130,7 +132,9 @@ export class RequirementsScreen {
 
   async chooseOption(label: string, option: string | RegExp) {
     // Required fields' labels end in an asterisk.
-    await this.dialog().getByLabel(new RegExp(`^${label}`)).click();
+    await this.dialog()
+      .getByLabel(new RegExp(`^${label}`))
+      .click();
     await this.frame.getByRole("option", { name: option }).first().click();
   }
 

@@ -16,7 +16,10 @@ describe("Suspect links (issue 34) in the emulated Jira", () => {
     await screen.api("PUT", `/api/issue/${issue.id}`, { requirements: [business.requirement_id] });
 
     await screen.open(`${PUMP}-requirements-${business.requirement_id}`, { page: screen.page });
-    await screen.detail(/Doses are confirmed/).getByRole("button", { name: "Edit" }).click();
+    await screen
+      .detail(/Doses are confirmed/)
+      .getByRole("button", { name: "Edit" })
+      .click();
     await screen.dialog().getByLabel(/^Name/).fill("Doses are confirmed twice before they start");
     await screen.dialog().getByRole("button", { name: "OK" }).click();
     await screen.flag("Requirement edited successfully").waitFor();

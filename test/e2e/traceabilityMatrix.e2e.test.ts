@@ -17,7 +17,9 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
   const openMatrix = async (projectId = PUMP, key = "PUMP") => {
     await page.goto("about:blank");
-    await page.goto(`${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=${key}&project.id=${projectId}#!${projectId}-traceability`);
+    await page.goto(
+      `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=${key}&project.id=${projectId}#!${projectId}-traceability`,
+    );
     frame = await addonFrame(page, harness.addonUrl);
     // The first load in a fresh add-on waits for Vite to optimise its dependencies.
     await frame.getByRole("table", { name: "Traceability matrix" }).waitFor({ timeout: 90_000 });
@@ -39,7 +41,9 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
   it("shows a row per requirement with its ID, name and type, and its linked issues under their issue type", async () => {
     for (const heading of ["ID", "Name", "Type", "Epic", "Story", "Task", "Bug"]) await columnHeader(heading).waitFor();
-    await row("Prevent dose errors at the bedside").getByRole("cell", { name: /^BR-\d+$/ }).waitFor();
+    await row("Prevent dose errors at the bedside")
+      .getByRole("cell", { name: /^BR-\d+$/ })
+      .waitFor();
     await row("Event log writer with power-fail flush").getByRole("cell", { name: "Software", exact: true }).waitFor();
     const issueLink = frame.getByRole("link", { name: /^PUMP-\d+$/ }).first();
     await issueLink.waitFor();
@@ -80,7 +84,8 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
 
     const zip = await JSZip.loadAsync(fs.readFileSync(saved));
     const xml = (await zip.file("word/document.xml")?.async("string")) ?? "";
-    for (const name of ["Prevent dose errors at the bedside", "Drug library limit check", "Event log writer with power-fail flush"]) expect(xml).toContain(name);
+    for (const name of ["Prevent dose errors at the bedside", "Drug library limit check", "Event log writer with power-fail flush"])
+      expect(xml).toContain(name);
     expect(xml).toContain(">Story<");
     expect(xml).not.toContain(">Bug<");
     expect(xml).toMatch(/PUMP-\d+/);
@@ -101,7 +106,9 @@ describe("The traceability matrix of the demo project in the emulated Jira", () 
         })),
       );
     }
-    await db("requirements").where({ tenant_id: tenantId, project_id: ROVER, name: "Rover requirement 12345" }).update({ name: "Wheel torque limit" });
+    await db("requirements")
+      .where({ tenant_id: tenantId, project_id: ROVER, name: "Rover requirement 12345" })
+      .update({ name: "Wheel torque limit" });
     // As PostgreSQL's autovacuum would after such a load: without statistics the coverage statement's
     // planner picks nested loops over 20,000 rows, and PGlite's one connection then holds every other read.
     await db.raw("ANALYZE requirements");

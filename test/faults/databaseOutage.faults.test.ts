@@ -5,7 +5,15 @@ import type { HostClient } from "../../server/connect/hostClient.js";
 import { startImport } from "../../server/jobs/importRequirementsJob.js";
 import { jobSchemaOf } from "../../server/jobs/queue.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
-import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, type TestTenant } from "../helpers/app.js";
+import {
+  bearer,
+  createTenant,
+  createTestApp,
+  postRequirement,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../helpers/app.js";
 import { putImportFile } from "../helpers/csvImport.js";
 import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
 import { fakeJira } from "../helpers/fakeJira.js";
@@ -121,7 +129,11 @@ describe("PostgreSQL going away (every connection of the add-on's database cut, 
     expect(await ctx.deps.db("csv_imports").where({ uuid_file_name: file })).toHaveLength(1);
     expect(await ctx.deps.db("requirement_revisions").where({ tenant_id: tenant.tenantId })).toHaveLength(IMPORTED_ROWS + 1);
     // Each job's one delivery that ran to its end: pg-boss completed it once, after the try the outage broke.
-    const deliveries = await ctx.deps.db.withSchema(jobSchemaOf(ctx.deps.db)).from("job").whereIn("id", [importId, exported.body.job_id]).select("state");
+    const deliveries = await ctx.deps.db
+      .withSchema(jobSchemaOf(ctx.deps.db))
+      .from("job")
+      .whereIn("id", [importId, exported.body.job_id])
+      .select("state");
     expect(deliveries.map((delivery) => delivery.state)).toEqual(["completed", "completed"]);
     const exportKey = storageKey(tenant.tenantId, "exports", exportStatus.result.file_name);
     expect((await ctx.deps.storage.head(exportKey))?.size).toBeGreaterThan(0);

@@ -10,7 +10,16 @@ import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
 import { type AddonProcess, PROCESS_TOKEN_SECRET, startAddonProcess } from "../helpers/addonProcess.js";
 import { type StubHost, startStubHost } from "../helpers/stubHost.js";
-import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, type TestTenant, testConfig } from "../helpers/app.js";
+import {
+  bearer,
+  createTenant,
+  createTestApp,
+  postRequirement,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+  testConfig,
+} from "../helpers/app.js";
 import { putImportFile } from "../helpers/csvImport.js";
 import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
 import { fakeJira } from "../helpers/fakeJira.js";

@@ -44,7 +44,13 @@ function get(agent: Agent, port: number, path: string, authorization: string): P
       res.once("end", () => resolve({ status: res.statusCode, sentAt, answeredAt: Date.now() }));
       res.once("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, sentAt, answeredAt: Date.now() }));
     });
-    req.once("error", (error: NodeJS.ErrnoException) => resolve({ error: `${error.code ?? error.message}${req.reusedSocket ? " on a kept-alive connection" : ""}`, sentAt, answeredAt: Date.now() }));
+    req.once("error", (error: NodeJS.ErrnoException) =>
+      resolve({
+        error: `${error.code ?? error.message}${req.reusedSocket ? " on a kept-alive connection" : ""}`,
+        sentAt,
+        answeredAt: Date.now(),
+      }),
+    );
     req.end();
   });
 }
@@ -54,7 +60,12 @@ describe("the add-on process receiving SIGTERM under load", () => {
     const tenant = await createTenant(database.db);
     jira = await startStubHost(database.db, tenant.tenantId, fakeJira([]).client);
     const requirementId = await insertRequirementRow(database.db, tenant.tenantId, "Dose within 2 % of the set rate");
-    const token = await signAppToken(PROCESS_TOKEN_SECRET, { tenantId: tenant.tenantId, accountId: "557058:test-user", product: "jira", clientKey: tenant.clientKey });
+    const token = await signAppToken(PROCESS_TOKEN_SECRET, {
+      tenantId: tenant.tenantId,
+      accountId: "557058:test-user",
+      product: "jira",
+      clientKey: tenant.clientKey,
+    });
     const port = await freePort();
     addon = await startAddonProcess("main", { DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), JOB_WORKERS: "false" });
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });

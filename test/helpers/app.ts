@@ -34,8 +34,7 @@ export type TestContext = {
   destroy: () => Promise<void>;
 };
 
-export const testConfig = () =>
-  loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
+export const testConfig = () => loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_TOKEN_SECRET: "test-app-token-secret-0123456789" });
 
 export type TestJobOptions = {
   /** The add-on's own jobs unless a test brings its own. */
@@ -162,7 +161,13 @@ export async function seedRequirementTypes(db: Db, tenantId: string): Promise<Re
 }
 
 /** A requirement created as the form creates it, at the top of `project`; answers its id. */
-export async function postRequirement(ctx: TestContext, auth: string, name: string, requirementTypeId: number | undefined, project = 10000): Promise<number> {
+export async function postRequirement(
+  ctx: TestContext,
+  auth: string,
+  name: string,
+  requirementTypeId: number | undefined,
+  project = 10000,
+): Promise<number> {
   const created = await request(ctx.app)
     .post("/api/requirement")
     .set("Authorization", auth)

@@ -43,7 +43,11 @@ type PermissionCheckBody = {
  */
 export function permissionCheckAnswer(call: HostCall, permissions: FakeJiraPermissions = {}) {
   if (call.path === PERMISSION_SCHEMES_PATH) {
-    return { permissionSchemes: [{ id: 0, permissions: (permissions.grantedOnSite ?? []).map((permission) => ({ permission, holder: { type: "group" } })) }] };
+    return {
+      permissionSchemes: [
+        { id: 0, permissions: (permissions.grantedOnSite ?? []).map((permission) => ({ permission, holder: { type: "group" } })) },
+      ],
+    };
   }
   const body = (call.body ?? {}) as PermissionCheckBody;
   const accountId = String(body.accountId ?? "");
@@ -117,12 +121,16 @@ export function fakeJira(issues: FakeIssue[], projectName = "Pump Controller") {
         const wanted = (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys;
         if (wanted.length > 1000) throw new HostCallError(400, "", "You can request up to 1000 issues.");
         return {
-          issues: wanted.flatMap((id) => byId.get(id) ?? []).map((issue) => ({
-            id: issue.id,
-            key: issue.key,
-            fields: { summary: issue.summary, status: { name: issue.status }, issuetype: { id: issue.issueTypeId } },
-          })),
-          issueErrors: wanted.filter((id) => !byId.has(id)).map((id) => ({ id, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
+          issues: wanted
+            .flatMap((id) => byId.get(id) ?? [])
+            .map((issue) => ({
+              id: issue.id,
+              key: issue.key,
+              fields: { summary: issue.summary, status: { name: issue.status }, issuetype: { id: issue.issueTypeId } },
+            })),
+          issueErrors: wanted
+            .filter((id) => !byId.has(id))
+            .map((id) => ({ id, errorMessages: ["Issue does not exist or you do not have permission to see it."] })),
         } as T;
       }
       throw new HostCallError(404, "", `${call.path} is not known to this fake Jira`);

@@ -5,14 +5,20 @@ import { exportJWK, type JWK, SignJWT } from "jose";
 import { appAriOf, FORGE_INVOCATION_ISSUER } from "../../server/connect/forgeRemote.js";
 
 /** Forge's JWKS endpoint in miniature: GET /.well-known/jwks.json answers the signing key. */
-export type ForgeKeys = { jwksUrl: string; kid: string; privateKey: CryptoKey | import("node:crypto").KeyObject; close: () => Promise<void> };
+export type ForgeKeys = {
+  jwksUrl: string;
+  kid: string;
+  privateKey: CryptoKey | import("node:crypto").KeyObject;
+  close: () => Promise<void>;
+};
 
 export async function startForgeJwksServer(): Promise<ForgeKeys> {
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const kid = `forge-${randomUUID()}`;
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" };
   const server = createServer((req, res) => {
-    if (req.url === "/.well-known/jwks.json") res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
+    if (req.url === "/.well-known/jwks.json")
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

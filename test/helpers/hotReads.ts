@@ -12,7 +12,11 @@ const project = `atlassian_project_id=${PROBE.projectId}`;
 export const HOT_READS: HotRead[] = [
   { name: "requirement detail", method: "get", path: `/api/requirement/${PROBE.requirementId}` },
   { name: "revisions", method: "get", path: `/api/requirement/${PROBE.requirementId}/revision` },
-  { name: "item/primary with expands", method: "get", path: `/api/item/primary?${project}&expand=${PROBE.folderId}&expand=${PROBE.subfolderId}` },
+  {
+    name: "item/primary with expands",
+    method: "get",
+    path: `/api/item/primary?${project}&expand=${PROBE.folderId}&expand=${PROBE.subfolderId}`,
+  },
   { name: "items of a folder", method: "get", path: `/api/item/${PROBE.folderId}/descendant?${project}` },
   { name: "folders of a project", method: "get", path: `/api/folder/primary?${project}` },
   { name: "requirements of an issue", method: "get", path: `/api/requirement?${project}&atlassian_issue_id=${PROBE.issueId}` },

@@ -14,7 +14,11 @@ export const soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice"].find((candid
  * its --infilter when the input needs one. A profile of its own, so a LibreOffice the machine runs
  * elsewhere does not lock this one out.
  */
-export async function throughLibreOffice(file: { name: string; bytes: string | Buffer }, convertTo: string, infilter?: string): Promise<Buffer> {
+export async function throughLibreOffice(
+  file: { name: string; bytes: string | Buffer },
+  convertTo: string,
+  infilter?: string,
+): Promise<Buffer> {
   const dir = await mkdtemp(path.join(tmpdir(), "rmcloud-soffice-"));
   try {
     await writeFile(path.join(dir, file.name), file.bytes);

@@ -9,7 +9,10 @@ import { putImportFile } from "./csvImport.js";
 
 /** The shared real-world ReqIF files (DOORS, Polarion, Enterprise Architect, ReqIF Studio, Eclipse RMF and single-feature samples). */
 export const REQIF_FIXTURES = new URL("../../../shared/data/reqif/", import.meta.url);
-export const reqifFixtureNames = () => readdirSync(REQIF_FIXTURES).filter((name) => /\.reqifz?$/.test(name)).sort();
+export const reqifFixtureNames = () =>
+  readdirSync(REQIF_FIXTURES)
+    .filter((name) => /\.reqifz?$/.test(name))
+    .sort();
 export const reqifFixture = (name: string) => readFileSync(new URL(name, REQIF_FIXTURES));
 
 /** Polls a job until it ends; answers its status. */

@@ -29,9 +29,9 @@ describe("route answers held to their published schemas", () => {
   });
 
   it("turns a body that drifted from the schema into a 500 naming the field", async () => {
-    const res = await request(answering(200, { requirement_types: [{ ...systemType, level: "three" }], offset: 0, limit: 1000, has_more: false })).get(
-      "/api/requirement/type",
-    );
+    const res = await request(
+      answering(200, { requirement_types: [{ ...systemType, level: "three" }], offset: 0, limit: 1000, has_more: false }),
+    ).get("/api/requirement/type");
     expect(res.status).toBe(500);
     expect(res.body.Result).toContain(CONTRACT_BREACH);
     expect(res.body.Result).toContain("requirement_types.0.level");

@@ -6,13 +6,7 @@ import type { TestContext } from "./app.js";
 export const localPath = (ctx: TestContext, url: string) => url.slice(ctx.deps.config.baseUrl.length);
 
 /** What the SPA does to attach a file: sign-s3-put, then PUT the bytes to the local disk's presigned URL. */
-export async function uploadAttachment(
-  ctx: TestContext,
-  authorization: string,
-  name: string,
-  type: string,
-  content: Buffer | string,
-) {
+export async function uploadAttachment(ctx: TestContext, authorization: string, name: string, type: string, content: Buffer | string) {
   const signed = await request(ctx.app)
     .post("/api/sign-s3-put")
     .set("Authorization", authorization)

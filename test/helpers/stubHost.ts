@@ -16,7 +16,11 @@ export async function startStubHost(db: Db, tenantId: string, host: HostClient):
   app.use(express.json());
   app.use(async (req, res) => {
     try {
-      const answer = await host.call(tenantId, "jira", { method: req.method as "GET", path: req.originalUrl, body: req.method === "GET" ? undefined : req.body });
+      const answer = await host.call(tenantId, "jira", {
+        method: req.method as "GET",
+        path: req.originalUrl,
+        body: req.method === "GET" ? undefined : req.body,
+      });
       res.status(200).json(answer ?? {});
     } catch (error) {
       const failure = error instanceof HostCallError ? error : new HostCallError(500, "", String(error));

@@ -90,9 +90,11 @@ describe("status choices", () => {
     const todo = { id: "1", name: "To Do" };
     const doing = { id: "3", name: "In Progress" };
     const done = { id: "5", name: "Done" };
-    expect(
-      projectStatusChoices([{ statuses: [todo, doing, done] }, { statuses: [todo, done] }, { statuses: [] }, {}]),
-    ).toEqual([todo, doing, done]);
+    expect(projectStatusChoices([{ statuses: [todo, doing, done] }, { statuses: [todo, done] }, { statuses: [] }, {}])).toEqual([
+      todo,
+      doing,
+      done,
+    ]);
   });
 
   it("de-duplicates anything with an id, numbers and strings alike", () => {

@@ -31,10 +31,7 @@ export async function loadIssueTypes(host: HostRequester, projectId: number): Pr
 
 /** Spec section 9: up to 1000 users who can be assigned in the project. */
 export async function loadAssignableUsers(host: HostRequester, projectId: number): Promise<JiraUser[]> {
-  return hostGet<JiraUser[]>(
-    host,
-    `/rest/api/3/user/assignable/search?project=${projectId}&maxResults=${ASSIGNEE_SEARCH_LIMIT}`,
-  );
+  return hostGet<JiraUser[]>(host, `/rest/api/3/user/assignable/search?project=${projectId}&maxResults=${ASSIGNEE_SEARCH_LIMIT}`);
 }
 
 export async function loadUser(host: HostRequester, accountId: string): Promise<JiraUser> {

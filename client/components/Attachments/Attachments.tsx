@@ -47,11 +47,7 @@ export function Attachments({ requirementId, attachments }: AttachmentsProps) {
             >
               <span style={{ flex: 1, minWidth: 0, overflowWrap: "anywhere" }}>{attachment.original_file_name}</span>
               {isPreviewable(attachment.original_file_name) ? (
-                <Button
-                  spacing="compact"
-                  aria-label={`Preview ${attachment.original_file_name}`}
-                  onClick={() => setPreviewing(attachment)}
-                >
+                <Button spacing="compact" aria-label={`Preview ${attachment.original_file_name}`} onClick={() => setPreviewing(attachment)}>
                   Preview
                 </Button>
               ) : null}

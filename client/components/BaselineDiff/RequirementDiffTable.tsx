@@ -140,15 +140,7 @@ function list(values: ReactNode[]): ReactNode {
 }
 
 /** A compared field as the user knows it: Jira names for assignee, status, components and issues. */
-function FieldValue({
-  projectId,
-  field,
-  revision,
-}: {
-  projectId: number;
-  field: ComparedField;
-  revision: BaselineRevision | null;
-}) {
+function FieldValue({ projectId, field, revision }: { projectId: number; field: ComparedField; revision: BaselineRevision | null }) {
   if (!revision) return <None />;
   switch (field) {
     case "name":

@@ -54,7 +54,11 @@ export function BaselineRequirementTable({ projectId, baseline }: { projectId: n
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   return (
     <div ref={scrollRef} style={{ maxHeight: TABLE_HEIGHT, overflow: "auto" }}>
-      <table aria-label="Requirements in baseline" aria-rowcount={count + 1} style={{ width: "100%", borderCollapse: "collapse", tableLayout: "fixed" }}>
+      <table
+        aria-label="Requirements in baseline"
+        aria-rowcount={count + 1}
+        style={{ width: "100%", borderCollapse: "collapse", tableLayout: "fixed" }}
+      >
         <thead style={{ position: "sticky", top: 0, background: token("elevation.surface") }}>
           <tr>
             <th style={{ ...cell, width: "30%" }}>ID</th>

@@ -25,7 +25,15 @@ export function CoverageFigures({ scope, onOpenUncovered }: { scope: CoverageSco
         Coverage
       </Heading>
       <div style={{ display: "flex", flexWrap: "wrap", gap: token("space.400"), alignItems: "flex-start" }}>
-        <dl style={{ display: "grid", gridTemplateColumns: "auto auto auto", gap: `${token("space.050")} ${token("space.200")}`, margin: 0, alignItems: "center" }}>
+        <dl
+          style={{
+            display: "grid",
+            gridTemplateColumns: "auto auto auto",
+            gap: `${token("space.050")} ${token("space.200")}`,
+            margin: 0,
+            alignItems: "center",
+          }}
+        >
           <Figure label="Requirements" value={String(coverage.data.requirements)} />
           {bars.map((bar) => (
             <Figure key={bar.label} label={bar.label} value={`${bar.covered} of ${bar.of} (${percentOf(bar.covered, bar.of)} %)`}>

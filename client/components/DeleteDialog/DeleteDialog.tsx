@@ -20,13 +20,7 @@ export function DeleteDialog({ title, children, onConfirm, onClose }: DeleteDial
         <ModalTitle appearance="danger">{title}</ModalTitle>
       </ModalHeader>
       <ModalBody>{children}</ModalBody>
-      <DialogFooter
-        label="Delete"
-        appearance="danger"
-        isSubmitting={isSubmitting}
-        onConfirm={() => submit(onConfirm)}
-        onCancel={onClose}
-      />
+      <DialogFooter label="Delete" appearance="danger" isSubmitting={isSubmitting} onConfirm={() => submit(onConfirm)} onCancel={onClose} />
     </Modal>
   );
 }

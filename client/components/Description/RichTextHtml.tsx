@@ -2,8 +2,36 @@ import DOMPurify from "dompurify";
 
 /** What imported rich text may keep (the server's ReqIF import allows the same): structure, never behaviour. */
 const ALLOWED_TAGS = [
-  "p", "br", "ul", "ol", "li", "b", "strong", "i", "em", "u", "sub", "sup", "table", "thead", "tbody", "tr", "th", "td",
-  "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code", "blockquote", "a", "span", "div",
+  "p",
+  "br",
+  "ul",
+  "ol",
+  "li",
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "sub",
+  "sup",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "pre",
+  "code",
+  "blockquote",
+  "a",
+  "span",
+  "div",
 ];
 const ALLOWED_ATTR = ["href", "colspan", "rowspan"];
 

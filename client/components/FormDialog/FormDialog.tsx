@@ -46,7 +46,16 @@ export type FormDialogProps = {
 };
 
 /** A create/edit dialog: its fields inside one form, so Enter submits like OK does. */
-export function FormDialog({ title, width, shouldScrollInViewport, isSubmitting, isComplete, onSubmit, onClose, children }: FormDialogProps) {
+export function FormDialog({
+  title,
+  width,
+  shouldScrollInViewport,
+  isSubmitting,
+  isComplete,
+  onSubmit,
+  onClose,
+  children,
+}: FormDialogProps) {
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width={width} shouldScrollInViewport={shouldScrollInViewport}>
       <form

@@ -24,7 +24,13 @@ export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
   return (
     <ul aria-label="Linked Issues" style={{ listStyle: "none", margin: 0, padding: 0 }}>
       {issueIds.map((issueId) => (
-        <LinkedIssueRow key={issueId} issueId={issueId} issue={issues.data.get(issueId)} open={host.navigateToIssue} marker={markerOf?.(issueId)} />
+        <LinkedIssueRow
+          key={issueId}
+          issueId={issueId}
+          issue={issues.data.get(issueId)}
+          open={host.navigateToIssue}
+          marker={markerOf?.(issueId)}
+        />
       ))}
     </ul>
   );
@@ -35,7 +41,12 @@ function LinkedIssueRow({
   issue,
   open,
   marker,
-}: { issueId: string; issue: JiraIssue | undefined; open: (key: string) => void; marker: ReactNode }) {
+}: {
+  issueId: string;
+  issue: JiraIssue | undefined;
+  open: (key: string) => void;
+  marker: ReactNode;
+}) {
   if (!issue) {
     return (
       <li style={{ padding: "4px 0", color: "#626f86" }}>

@@ -5,8 +5,7 @@ import { MAX_REQUIREMENTS_PER_CONTENT } from "../../../common/schemas/confluence
 import { GLOBAL_PROJECT_NAME } from "../../api/projects.js";
 import { RequirementPicker } from "../RequirementPicker/RequirementPicker.js";
 
-const groupOf = (requirement: { project: number }) =>
-  requirement.project === 0 ? GLOBAL_PROJECT_NAME : "Project requirements";
+const groupOf = (requirement: { project: number }) => (requirement.project === 0 ? GLOBAL_PROJECT_NAME : "Project requirements");
 
 /**
  * The macro editors' choice: a multi-select searching the site's requirements (every project's and

@@ -19,7 +19,11 @@ export function RequirementsTable({
   caption,
   requirements,
   emptyText,
-}: { caption: string; requirements: readonly RequirementLite[]; emptyText: string }) {
+}: {
+  caption: string;
+  requirements: readonly RequirementLite[];
+  emptyText: string;
+}) {
   const hrefOf = useRequirementHref();
   const link = (requirement: RequirementLite, text: string) => {
     const href = hrefOf(requirement);

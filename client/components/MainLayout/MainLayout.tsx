@@ -12,7 +12,10 @@ import { TopNavigation } from "../TopNavigation/TopNavigation.js";
 import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
 
 // The first screen is the requirements tree: the other tabs load when first opened (issue 39).
-const TraceabilityMatrixPage = lazyNamed(() => import("../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js"), "TraceabilityMatrixPage");
+const TraceabilityMatrixPage = lazyNamed(
+  () => import("../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js"),
+  "TraceabilityMatrixPage",
+);
 const EmptyState = lazy(() => import("@atlaskit/empty-state"));
 const BaselinesPage = lazyNamed(() => import("../../pages/Baselines/BaselinesPage.js"), "BaselinesPage");
 

@@ -112,8 +112,9 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
           <>
             <p>
               {upload.preview.object_count} objects and {upload.preview.relation_count} relations in{" "}
-              {upload.preview.specifications.map((specification) => `${specification.long_name} (${specification.object_count})`).join(", ") ||
-                "no specification"}
+              {upload.preview.specifications
+                .map((specification) => `${specification.long_name} (${specification.object_count})`)
+                .join(", ") || "no specification"}
             </p>
             <table aria-label="Object types">
               <thead>
@@ -182,10 +183,19 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
         {job && !result && job.status !== "failed" ? (
           <div role="status" style={{ marginTop: token("space.200") }}>
             {job.total_rows ? `Importing: ${job.completed_rows} of ${job.total_rows} objects and relations` : "Starting the import..."}
-            <progress max={job.total_rows || 1} value={job.completed_rows} style={{ display: "block", width: "100%" }} aria-label="Import progress" />
+            <progress
+              max={job.total_rows || 1}
+              value={job.completed_rows}
+              style={{ display: "block", width: "100%" }}
+              aria-label="Import progress"
+            />
           </div>
         ) : null}
-        {job?.status === "failed" ? <SectionMessage appearance="error" title="Nothing was imported">{job.error}</SectionMessage> : null}
+        {job?.status === "failed" ? (
+          <SectionMessage appearance="error" title="Nothing was imported">
+            {job.error}
+          </SectionMessage>
+        ) : null}
         {result ? <ImportSummary result={result} /> : null}
       </ModalBody>
       <DialogFooter

@@ -18,12 +18,7 @@ import { RequirementActivity } from "../RequirementActivity/RequirementActivity.
 import { RESTRICTED_REQUIREMENT, requirementIdLabel, requirementLabel } from "../../../common/labels.js";
 import { ApiError } from "../../api/client.js";
 import { NotFound } from "../NotFound/NotFound.js";
-import {
-  ASSIGNEES_LOAD_ERROR,
-  ATTRIBUTES_LOAD_ERROR,
-  COMPONENTS_LOAD_ERROR,
-  STATUSES_LOAD_ERROR,
-} from "../../api/loadErrors.js";
+import { ASSIGNEES_LOAD_ERROR, ATTRIBUTES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../api/loadErrors.js";
 import { attributeText, componentNames, NONE, typeLabel } from "./detailValues.js";
 import { LinkedContent } from "./LinkedContent.js";
 import { UserName } from "./UserName.js";
@@ -63,7 +58,11 @@ export function RequirementDetailView({
   // Links, as linked issues are, that open in the app and, in a new tab, on the requirement's Jira page.
   const hrefOf = useRequirementHref();
   const marker = (linkType: SuspectLink["link_type"], targetId: string | number, linkLabel: string) => (
-    <SuspectMarker requirementId={detail.requirement_id} mark={suspectMarkOf(detail.suspect_links, linkType, targetId)} linkLabel={linkLabel} />
+    <SuspectMarker
+      requirementId={detail.requirement_id}
+      mark={suspectMarkOf(detail.suspect_links, linkType, targetId)}
+      linkLabel={linkLabel}
+    />
   );
   return (
     <article aria-label={requirementLabel(detail)}>
@@ -187,12 +186,8 @@ function DetailsTable({ detail }: { detail: Detail }) {
               <Row label="Assignee">
                 <UserName accountId={detail.assigned_to?.account_id} />
               </Row>
-              <Row label="Status">
-                {detail.status ? (status.data?.name ?? detail.status.atlassian_status_id) : NONE}
-              </Row>
-              <Row label="Components">
-                {components.isError ? componentIds(detail) : componentNames(detail, components.data ?? [])}
-              </Row>
+              <Row label="Status">{detail.status ? (status.data?.name ?? detail.status.atlassian_status_id) : NONE}</Row>
+              <Row label="Components">{components.isError ? componentIds(detail) : componentNames(detail, components.data ?? [])}</Row>
             </>
           )}
           {(attributes.data ?? []).map((attribute) => (

@@ -24,9 +24,7 @@ const source: CustomAttribute = {
 
 describe("values of the requirement details table", () => {
   it("shows the type as '{type name} Requirement'", () => {
-    expect(typeLabel({ requirement_type: { requirement_type_id: 2, name: "System", prefix: "SYS", level: 2 } })).toBe(
-      "System Requirement",
-    );
+    expect(typeLabel({ requirement_type: { requirement_type_id: 2, name: "System", prefix: "SYS", level: 2 } })).toBe("System Requirement");
   });
 
   it("shows 'None' for a custom field without a value", () => {
@@ -55,11 +53,7 @@ describe("values of the requirement details table", () => {
   });
 
   it("opens a linked Confluence page on the site's wiki by its content id", () => {
-    expect(contentUrl("https://acme.atlassian.net", "98304")).toBe(
-      "https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304",
-    );
-    expect(contentUrl("https://acme.atlassian.net/", "98304")).toBe(
-      "https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304",
-    );
+    expect(contentUrl("https://acme.atlassian.net", "98304")).toBe("https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304");
+    expect(contentUrl("https://acme.atlassian.net/", "98304")).toBe("https://acme.atlassian.net/wiki/pages/viewpage.action?pageId=98304");
   });
 });

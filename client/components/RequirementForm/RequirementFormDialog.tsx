@@ -53,12 +53,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
   const linkLevels = linkableLevels(types, typeId);
 
   const save = handleSubmit((valid) =>
-    submit(() =>
-      onSubmit(
-        requirementInputFromForm(valid, { isGlobal, attributes, existing }),
-        valid.linked_requirements,
-      ),
-    ),
+    submit(() => onSubmit(requirementInputFromForm(valid, { isGlobal, attributes, existing }), valid.linked_requirements)),
   );
 
   return (

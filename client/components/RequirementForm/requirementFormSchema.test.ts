@@ -109,10 +109,7 @@ describe("the requirement form", () => {
 
   it("sends the linked issues the form holds, including a global requirement's", () => {
     const values = { ...requirementFormFromDetail(detail), issues: ["20101", "30502"] };
-    expect(requirementInputFromForm(values, { isGlobal: false, attributes, existing: detail }).issues).toEqual([
-      "20101",
-      "30502",
-    ]);
+    expect(requirementInputFromForm(values, { isGlobal: false, attributes, existing: detail }).issues).toEqual(["20101", "30502"]);
     expect(requirementInputFromForm(values, { isGlobal: true, attributes }).issues).toEqual(["20101", "30502"]);
   });
 

@@ -5,7 +5,10 @@ import type { AttributeValue, CustomAttribute, RequirementDetail, RequirementInp
 /** Spec section 5: name and requirement type are required ('Required'); the custom ID is optional. */
 export const requirementFormSchema = z.object({
   name: z.string().trim().min(1, "Required"),
-  requirement_type_id: z.number().nullable().refine((typeId) => typeId !== null, "Required"),
+  requirement_type_id: z
+    .number()
+    .nullable()
+    .refine((typeId) => typeId !== null, "Required"),
   display_id: z.string().trim(),
   description: z.string(),
   linked_requirements: z.array(z.number()),

@@ -32,13 +32,7 @@ const RESULT_STYLE = {
  * The Requirements screen's search: an ID or words of names, descriptions and custom fields, the
  * best matches first with the found words highlighted; choosing one opens it in the tree.
  */
-export function RequirementSearch({
-  scope,
-  onOpen,
-}: {
-  scope: RequirementSearchScope;
-  onOpen(requirement: RequirementSearchHit): void;
-}) {
+export function RequirementSearch({ scope, onOpen }: { scope: RequirementSearchScope; onOpen(requirement: RequirementSearchHit): void }) {
   const [text, setText] = useState("");
   const searchText = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const search = useRequirementSearch(scope, searchText, { enabled: searchText !== "", limit: SEARCH_LIMIT_MAX });

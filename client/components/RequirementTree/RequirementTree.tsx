@@ -105,10 +105,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
 
   const activeRow = rows[activeIndex];
   return (
-    <div
-      ref={scrollRef}
-      style={scrollPaneStyle(180)}
-    >
+    <div ref={scrollRef} style={scrollPaneStyle(180)}>
       <div
         ref={treeRef}
         role="tree"
@@ -204,8 +201,7 @@ function TreeRowView({
 
   if (row.kind === "loading") {
     return (
-      <div role="treeitem"
-        tabIndex={-1} {...common} aria-busy="true">
+      <div role="treeitem" tabIndex={-1} {...common} aria-busy="true">
         <Spinner size="small" label="Loading" />
       </div>
     );
@@ -253,7 +249,7 @@ function TreeRowView({
   return (
     <div
       role="treeitem"
-        tabIndex={-1}
+      tabIndex={-1}
       {...common}
       aria-selected={isCurrent}
       aria-checked={isChecked}
@@ -272,10 +268,7 @@ function TreeRowView({
         />
       </span>
       <span style={{ display: "inline-flex", flexShrink: 0 }}>
-        <PageIcon
-          label=""
-          color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")}
-        />
+        <PageIcon label="" color={requirement.category === "HIGH_LEVEL" ? token("color.icon.brand") : token("color.icon.success")} />
       </span>
       <span title={label} style={truncated}>
         {label}

@@ -74,7 +74,12 @@ describe("flattening the requirement tree", () => {
 
     expect(rows).toHaveLength(1200 + 3000);
     expect(rows[3001]).toMatchObject({ kind: "requirement", level: 1, positionInSet: 2, setSize: 1200 });
-    expect(rows[3000 + 500]).toMatchObject({ kind: "loading", level: 1, positionInSet: 501, slot: { parentFolderId: null, position: 500 } });
+    expect(rows[3000 + 500]).toMatchObject({
+      kind: "loading",
+      level: 1,
+      positionInSet: 501,
+      slot: { parentFolderId: null, position: 500 },
+    });
     expect(rows[2]).toMatchObject({ kind: "loading", level: 2, setSize: 3000, slot: { parentFolderId: 1, position: 1 } });
     expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);
 

@@ -29,8 +29,7 @@ function firstChildIndex(rows: readonly TreeRow[], parentIndex: number): TreeKey
  * parent, Home/End jump, space checks a requirement, Enter opens the row. `null`: not ours.
  */
 export function treeKeyAction(rows: readonly TreeRow[], activeIndex: number, key: string): TreeKeyAction | null {
-  const focus = (index: number | undefined): TreeKeyAction | null =>
-    index === undefined ? null : { type: "focus", index };
+  const focus = (index: number | undefined): TreeKeyAction | null => (index === undefined ? null : { type: "focus", index });
   const row = rows[activeIndex];
   // Nothing active yet (or the active row scrolled out of the data): the first key press lands
   // on the first or last row.

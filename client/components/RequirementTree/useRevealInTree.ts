@@ -14,8 +14,7 @@ export function useRevealInTree(current: TreeSelection, setFolderOpen: (folderId
   const queryClient = useQueryClient();
   const requirement = useRequirement(current.requirementId);
   const folder = useFolder(current.requirementId === undefined ? current.folderId : undefined);
-  const parentFolderId =
-    current.requirementId !== undefined ? requirement.data?.parent_folder_id : folder.data?.parent_folder_id;
+  const parentFolderId = current.requirementId !== undefined ? requirement.data?.parent_folder_id : folder.data?.parent_folder_id;
   const itemKey = `${current.requirementId}/${current.folderId}`;
   const revealed = useRef<string | undefined>(undefined);
 

@@ -14,12 +14,25 @@ const SuspectReviewDialog = lazyNamed(() => import("./SuspectReviewDialog.js"), 
  * Issue 34: the warning marker beside a suspect link of the requirement's detail. Opening it shows
  * what changed since the link was last reviewed, with Mark as reviewed.
  */
-export function SuspectMarker({ requirementId, mark, linkLabel }: { requirementId: number; mark: SuspectLink | undefined; linkLabel: string }) {
+export function SuspectMarker({
+  requirementId,
+  mark,
+  linkLabel,
+}: {
+  requirementId: number;
+  mark: SuspectLink | undefined;
+  linkLabel: string;
+}) {
   const [open, setOpen] = useState(false);
   if (!mark) return null;
   return (
     <>
-      <Button appearance="warning" spacing="compact" aria-label={`Suspect link to ${linkLabel}: review the change`} onClick={() => setOpen(true)}>
+      <Button
+        appearance="warning"
+        spacing="compact"
+        aria-label={`Suspect link to ${linkLabel}: review the change`}
+        onClick={() => setOpen(true)}
+      >
         {SUSPECT_MARKER}
       </Button>
       {open ? (

@@ -43,7 +43,12 @@ export function SuspectReviewDialog({ requirementId, mark, linkLabel, onClose }:
   );
 }
 
-const cell = { padding: token("space.075"), verticalAlign: "top", borderBottom: `1px solid ${token("color.border")}`, textAlign: "left" } as const;
+const cell = {
+  padding: token("space.075"),
+  verticalAlign: "top",
+  borderBottom: `1px solid ${token("color.border")}`,
+  textAlign: "left",
+} as const;
 
 /** The fields whose change makes links suspect: name, type, description and custom fields, before and now. */
 function ChangeTable({ change }: { change: SuspectChange }) {
@@ -54,7 +59,9 @@ function ChangeTable({ change }: { change: SuspectChange }) {
     const value = values?.[String(attributeId)];
     return attribute ? attributeText(attribute, value) : (value ?? NONE);
   };
-  const attributeIds = [...new Set([...Object.keys(before?.attributes ?? {}), ...Object.keys(after.attributes)])].map(Number).sort((a, b) => a - b);
+  const attributeIds = [...new Set([...Object.keys(before?.attributes ?? {}), ...Object.keys(after.attributes)])]
+    .map(Number)
+    .sort((a, b) => a - b);
   const rows: { label: string; before: string; after: string }[] = [
     { label: "Name", before: before?.name ?? "", after: after.name },
     { label: "Type", before: before?.requirement_type.name ?? "", after: after.requirement_type.name },

@@ -21,4 +21,3 @@ export function suspectSummaryText(count: number): string {
     ? "1 link is suspect: a requirement it joins changed since the link was last reviewed."
     : `${count} links are suspect: a requirement they join changed since they were last reviewed.`;
 }
-

@@ -12,16 +12,32 @@ export const UNCOVERED_LABELS: Record<Uncovered, string> = {
  * The tree filter: every requirement, or only those without a linked Jira issue, or without a
  * linked requirement of the next level. A filter the folder detail set names its folder.
  */
-export function UncoveredFilterBar({ projectId, filter, total }: { projectId: number; filter: Filter | undefined; total: number | undefined }) {
+export function UncoveredFilterBar({
+  projectId,
+  filter,
+  total,
+}: {
+  projectId: number;
+  filter: Filter | undefined;
+  total: number | undefined;
+}) {
   const choose = (uncovered: Uncovered | undefined) => setUncoveredFilter(uncovered === undefined ? undefined : { projectId, uncovered });
   return (
     <div style={{ marginBottom: token("space.100") }}>
-      <fieldset aria-label="Tree filter" style={{ display: "flex", flexWrap: "wrap", gap: token("space.050"), border: 0, padding: 0, margin: 0 }}>
+      <fieldset
+        aria-label="Tree filter"
+        style={{ display: "flex", flexWrap: "wrap", gap: token("space.050"), border: 0, padding: 0, margin: 0 }}
+      >
         <Button spacing="compact" isSelected={filter === undefined} onClick={() => choose(undefined)}>
           All requirements
         </Button>
         {(Object.keys(UNCOVERED_LABELS) as Uncovered[]).map((uncovered) => (
-          <Button key={uncovered} spacing="compact" isSelected={filter?.uncovered === uncovered && !filter.folder} onClick={() => choose(uncovered)}>
+          <Button
+            key={uncovered}
+            spacing="compact"
+            isSelected={filter?.uncovered === uncovered && !filter.folder}
+            onClick={() => choose(uncovered)}
+          >
             {UNCOVERED_LABELS[uncovered]}
           </Button>
         ))}

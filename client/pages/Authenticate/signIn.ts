@@ -47,10 +47,7 @@ export async function signIn(
 ): Promise<string> {
   const target = signInTarget(location, page.search);
   try {
-    await exchangeToken(
-      { fullPath: page.pathname + page.search, method: "GET", product: target.product },
-      { search: page.search, host },
-    );
+    await exchangeToken({ fullPath: page.pathname + page.search, method: "GET", product: target.product }, { search: page.search, host });
     return target.url;
   } catch (error) {
     if (!isLicenseError(error)) throw error;
@@ -66,7 +63,11 @@ const started = new Map<string, Promise<string>>();
  * JWT is in the iframe URL; nothing needs React for it, issue 39), and the Authenticate page takes
  * the same answer instead of exchanging the single-use JWT again.
  */
-export function signInOnce(location: string, page: { pathname: string; search: string }, host: Pick<Host, "getContextToken">): Promise<string> {
+export function signInOnce(
+  location: string,
+  page: { pathname: string; search: string },
+  host: Pick<Host, "getContextToken">,
+): Promise<string> {
   const key = page.pathname + page.search;
   let signedIn = started.get(key);
   if (!signedIn) {

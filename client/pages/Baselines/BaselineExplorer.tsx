@@ -56,8 +56,7 @@ export function BaselineExplorer({ projectId }: { projectId: number }) {
                     border: "none",
                     borderRadius: 4,
                     cursor: "pointer",
-                    background:
-                      baseline.baseline_id === currentId ? token("color.background.selected") : "transparent",
+                    background: baseline.baseline_id === currentId ? token("color.background.selected") : "transparent",
                     color: token("color.text"),
                   }}
                 >
@@ -128,15 +127,7 @@ function BaselineDetail({
   return <BaselineSummary projectId={projectId} baseline={baseline.data} onDelete={onDelete} />;
 }
 
-function BaselineSummary({
-  projectId,
-  baseline,
-  onDelete,
-}: {
-  projectId: number;
-  baseline: Baseline;
-  onDelete(baseline: Baseline): void;
-}) {
+function BaselineSummary({ projectId, baseline, onDelete }: { projectId: number; baseline: Baseline; onDelete(baseline: Baseline): void }) {
   const th = { textAlign: "left", padding: token("space.050"), width: 140 } as const;
   const td = { padding: token("space.050") } as const;
   return (

@@ -11,13 +11,13 @@ export function ConfluenceInfoSection() {
       </Heading>
       <SectionMessage title="Link requirements to Confluence pages">
         <p>
-          Install rmCloud on the Confluence site of this Jira site as well. Requirements then show their linked
-          Confluence content (title, last update and contributors), and pages can hold two rmCloud macros: one shows a
-          table of the requirements you pick, the other shows every requirement linked to the page.
+          Install rmCloud on the Confluence site of this Jira site as well. Requirements then show their linked Confluence content (title,
+          last update and contributors), and pages can hold two rmCloud macros: one shows a table of the requirements you pick, the other
+          shows every requirement linked to the page.
         </p>
         <p>
-          To keep pickers short, list the keys of the spaces to offer under "Confluence spaces to filter" below. With
-          the field empty, pages of every space are offered. A requirement can link up to 20 pieces of content.
+          To keep pickers short, list the keys of the spaces to offer under "Confluence spaces to filter" below. With the field empty, pages
+          of every space are offered. A requirement can link up to 20 pieces of content.
         </p>
       </SectionMessage>
     </Stack>

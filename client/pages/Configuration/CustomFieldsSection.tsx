@@ -37,7 +37,6 @@ export function CustomFieldsSection() {
   const remove = useDeleteAttribute();
   const [deleting, setDeleting] = useState<Attribute>();
 
-
   const projectName = useMemo(() => {
     const names = new Map((projects.data ?? []).map((project) => [project.id, project.name]));
     return (id: number) => names.get(id) ?? `Project ${id}`;
@@ -88,8 +87,7 @@ export function CustomFieldsSection() {
           onClose={() => setDeleting(undefined)}
           onConfirm={() => remove.mutateAsync(deleting.attribute_id)}
         >
-          Delete the custom field "{deleting.name}"? The field and all its data on every requirement are removed. This
-          cannot be undone.
+          Delete the custom field "{deleting.name}"? The field and all its data on every requirement are removed. This cannot be undone.
         </DeleteDialog>
       ) : null}
     </Stack>
@@ -101,9 +99,11 @@ const emptyForm: CreateAttributeInput = { name: "", project: "", type: "string",
 function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Project[]; projectsLoading: boolean }) {
   const create = useCreateAttribute();
   const ids = { name: useId(), project: useId(), type: useId() };
-  const { control, handleSubmit, formState, reset, setValue } = useForm<CreateAttributeInput, unknown, CreateAttribute>(
-    { resolver: zodResolver(CreateAttributeSchema), defaultValues: emptyForm, mode: "all" },
-  );
+  const { control, handleSubmit, formState, reset, setValue } = useForm<CreateAttributeInput, unknown, CreateAttribute>({
+    resolver: zodResolver(CreateAttributeSchema),
+    defaultValues: emptyForm,
+    mode: "all",
+  });
   const options = useFieldArray({ control, name: "options" });
   const [type, name, project] = useWatch({ control, name: ["type", "name", "project"] });
   const projectOptions: Option<number>[] = projects.map((p) => ({ label: p.name, value: p.id }));
@@ -135,9 +135,7 @@ function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Projec
                   maxLength={MAX_ATTRIBUTE_NAME_LENGTH + 1}
                   isInvalid={fieldState.invalid && fieldState.isTouched}
                 />
-                {fieldState.error && fieldState.isTouched ? (
-                  <ErrorMessage>{fieldState.error.message}</ErrorMessage>
-                ) : null}
+                {fieldState.error && fieldState.isTouched ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
               </Stack>
             )}
           />
@@ -223,10 +221,7 @@ function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Projec
               />
             ))}
             <Inline>
-              <Button
-                onClick={() => options.append({ name: "" })}
-                isDisabled={options.fields.length >= MAX_ATTRIBUTE_OPTIONS}
-              >
+              <Button onClick={() => options.append({ name: "" })} isDisabled={options.fields.length >= MAX_ATTRIBUTE_OPTIONS}>
                 Add option
               </Button>
             </Inline>

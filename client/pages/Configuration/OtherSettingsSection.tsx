@@ -47,11 +47,11 @@ export function OtherSettingsSection() {
 function SettingsForm({ initial }: { initial: CustomerSettings }) {
   const save = useSaveCustomerSettings();
   const spacesId = useId();
-  const { control, handleSubmit, formState, reset } = useForm<
-    CustomerSettings,
-    unknown,
-    z.output<typeof CustomerSettingsFormSchema>
-  >({ resolver: zodResolver(CustomerSettingsFormSchema), defaultValues: initial, mode: "all" });
+  const { control, handleSubmit, formState, reset } = useForm<CustomerSettings, unknown, z.output<typeof CustomerSettingsFormSchema>>({
+    resolver: zodResolver(CustomerSettingsFormSchema),
+    defaultValues: initial,
+    mode: "all",
+  });
 
   const submit = handleSubmit(async (values) => {
     await save.mutateAsync(values).then(() => reset({ ...initial, ...values }), failureShown);
@@ -107,8 +107,8 @@ function SettingsForm({ initial }: { initial: CustomerSettings }) {
                 <ErrorMessage>{fieldState.error.message}</ErrorMessage>
               ) : (
                 <HelperMessage>
-                  Comma-separated space keys. Linking Confluence content then only offers pages of these spaces; leave
-                  empty to offer every space.
+                  Comma-separated space keys. Linking Confluence content then only offers pages of these spaces; leave empty to offer every
+                  space.
                 </HelperMessage>
               )}
             </Stack>

@@ -39,7 +39,6 @@ export function RequirementTypesSection() {
   const { update, remove } = useRequirementTypeMutations();
   const [deleting, setDeleting] = useState<RequirementType>();
 
-
   const save = (type: RequirementType, changes: Partial<RequirementTypeChanges>) =>
     update.mutateAsync({ type, changes }).then(() => undefined, failureShown);
 
@@ -117,13 +116,8 @@ export function RequirementTypesSection() {
         emptyView={<p>No requirement types yet.</p>}
       />
       {deleting ? (
-        <DeleteDialog
-          title="Delete requirement type"
-          onClose={() => setDeleting(undefined)}
-          onConfirm={() => remove.mutateAsync(deleting)}
-        >
-          Delete the requirement type "{deleting.name}" ({deleting.prefix})? A type that active requirements still
-          have cannot be deleted.
+        <DeleteDialog title="Delete requirement type" onClose={() => setDeleting(undefined)} onConfirm={() => remove.mutateAsync(deleting)}>
+          Delete the requirement type "{deleting.name}" ({deleting.prefix})? A type that active requirements still have cannot be deleted.
         </DeleteDialog>
       ) : null}
     </Stack>

@@ -18,9 +18,8 @@ export function GettingStartedPage() {
       <Stack space="space.200">
         <Heading size="large">Welcome to rmCloud</Heading>
         <Text as="p">
-          Manage requirements per Jira project or as Global Requirements, link them to issues, Confluence pages and
-          each other, follow them in the traceability matrix and freeze them in baselines. Open a project and choose
-          rmCloud in its sidebar to start.
+          Manage requirements per Jira project or as Global Requirements, link them to issues, Confluence pages and each other, follow them
+          in the traceability matrix and freeze them in baselines. Open a project and choose rmCloud in its sidebar to start.
         </Text>
         <Heading size="medium">Watch the introduction</Heading>
         {/* biome-ignore lint/a11y/useMediaCaption: the introduction video has no spoken content to caption */}

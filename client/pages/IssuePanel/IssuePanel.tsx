@@ -50,9 +50,7 @@ export function IssuePanel({
     <section className="rm-panel" aria-busy={state.status === "loading"}>
       {state.status === "loading" && <p className="rm-muted">Loading…</p>}
       {state.status === "failed" && <p role="alert">{LOAD_ERROR}</p>}
-      {state.status === "ready" && state.requirements.length === 0 && (
-        <p className="rm-muted">No requirements are linked to this issue.</p>
-      )}
+      {state.status === "ready" && state.requirements.length === 0 && <p className="rm-muted">No requirements are linked to this issue.</p>}
       {state.status === "ready" && state.requirements.length > 0 && (
         <SuspectNote count={state.requirements.filter((requirement) => requirement.issue_link_suspect).length} />
       )}

@@ -54,10 +54,7 @@ export function LinkRequirementsDialog() {
       if (!issue) return false;
       try {
         const latest = (await loadIssueRequirements(issue)).map((requirement) => requirement.requirement_id);
-        await saveIssueRequirements(
-          issue.issueId,
-          withLinkChanges({ loaded, chosen: [...chosen], latest }),
-        );
+        await saveIssueRequirements(issue.issueId, withLinkChanges({ loaded, chosen: [...chosen], latest }));
         host.showFlag({ title: SAVED, body: "", type: "success" });
         return true;
       } catch {

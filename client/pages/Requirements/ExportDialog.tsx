@@ -47,9 +47,7 @@ export function ExportDialog({ projectId, onClose }: { projectId: number; onClos
         label="Export"
         isSubmitting={exporter.isPending}
         isDisabled={format === null}
-        onConfirm={() =>
-          exporter.mutate(format?.value === "xlsx" ? "xlsx" : "csv", { onSuccess: onClose })
-        }
+        onConfirm={() => exporter.mutate(format?.value === "xlsx" ? "xlsx" : "csv", { onSuccess: onClose })}
         onCancel={onClose}
       />
     </Modal>

@@ -235,7 +235,10 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           disabled={isSubmitting || isPreviewing}
           onChange={(event) => void chooseFile(event.target.files?.[0])}
         />
-        <HelperMessage>Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status, Folder (a path such as "Parent / Child" below Import into) and custom field names are read too.</HelperMessage>
+        <HelperMessage>
+          Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status, Folder (a path such as "Parent / Child" below
+          Import into) and custom field names are read too.
+        </HelperMessage>
         {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
         {isPreviewing ? <div role="status">Reading the workbook...</div> : null}
         {workbook && workbook.sheets.length > 1 ? (
@@ -288,7 +291,14 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
 
         {headers.length > 0 ? (
           <>
-            <HeaderMapping headers={headers} mapping={mapping} attributes={attributes.data ?? []} kept={kept} onKeep={setKept} isDisabled={isSubmitting} />
+            <HeaderMapping
+              headers={headers}
+              mapping={mapping}
+              attributes={attributes.data ?? []}
+              kept={kept}
+              onKeep={setKept}
+              isDisabled={isSubmitting}
+            />
             <HostDataColumns
               mapping={mapping}
               isProject={isProject}
@@ -349,7 +359,12 @@ function HeaderMapping({
     ["Description", header(mapping.description)],
     ["Status", header(mapping.status)],
     ["Folder", header(mapping.folder)],
-    ["Components", mapping.components.length ? `${header(mapping.components[0])} (${mapping.components.length} ${mapping.components.length === 1 ? "column" : "columns"})` : undefined],
+    [
+      "Components",
+      mapping.components.length
+        ? `${header(mapping.components[0])} (${mapping.components.length} ${mapping.components.length === 1 ? "column" : "columns"})`
+        : undefined,
+    ],
     ...mapping.attributes.map(
       ({ attribute_id, column }) =>
         [attributes.find((field) => field.attribute_id === attribute_id)?.name ?? "", header(column)] as [string, string | undefined],
@@ -492,7 +507,11 @@ function RowErrors({ result }: { result: ImportResult }) {
       {errorsFile ? (
         <Button
           appearance="subtle"
-          onClick={() => void downloadStoredFile(errorsFile).catch((error: unknown) => flags.error(error instanceof Error ? error.message : String(error)))}
+          onClick={() =>
+            void downloadStoredFile(errorsFile).catch((error: unknown) =>
+              flags.error(error instanceof Error ? error.message : String(error)),
+            )
+          }
         >
           Download all {result.error_count} row errors (CSV)
         </Button>

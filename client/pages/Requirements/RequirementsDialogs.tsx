@@ -16,15 +16,7 @@ import { ImportDialog } from "./ImportDialog.js";
 import type { RequirementsDialog } from "./requirementsDialog.js";
 
 /** Every modal of the requirements screen, wired to its API call, its toasts and what follows. */
-export function RequirementsDialogs({
-  projectId,
-  dialog,
-  onClose,
-}: {
-  projectId: number;
-  dialog: RequirementsDialog;
-  onClose(): void;
-}) {
+export function RequirementsDialogs({ projectId, dialog, onClose }: { projectId: number; dialog: RequirementsDialog; onClose(): void }) {
   const selectedRequirements = useSelectedRequirements();
   const { navigate, setFolderOpen, setSelectedRequirements } = useAppActions();
   const createRequirement = useCreateRequirement(projectId);
@@ -46,7 +38,11 @@ export function RequirementsDialogs({
           title="Create requirement"
           onClose={onClose}
           onSubmit={async (input, linked) => {
-            const created = await createRequirement.mutateAsync({ ...input, parent_folder_id: dialog.parentFolderId, requirements: linked });
+            const created = await createRequirement.mutateAsync({
+              ...input,
+              parent_folder_id: dialog.parentFolderId,
+              requirements: linked,
+            });
             if (dialog.parentFolderId !== null) setFolderOpen(dialog.parentFolderId, true);
             showRequirements({ requirementId: created.requirement_id });
           }}
@@ -62,13 +58,13 @@ export function RequirementsDialogs({
           onClose={onClose}
           onSubmit={(input, linked) =>
             updateRequirement.mutateAsync({
-                  ...input,
-                  requirementId: detail.requirement_id,
-                  linked_requirements: linked,
-                  attachments: detail.attachments,
-                  // The revision the edit started from: a stale save answers 409.
-                  revision: detail.revision,
-                })
+              ...input,
+              requirementId: detail.requirement_id,
+              linked_requirements: linked,
+              attachments: detail.attachments,
+              // The revision the edit started from: a stale save answers 409.
+              revision: detail.revision,
+            })
           }
         />
       );
@@ -130,12 +126,12 @@ export function RequirementsDialogs({
           onClose={onClose}
           onSubmit={(name) =>
             updateFolder.mutateAsync({
-                  folderId: folder.folder_id,
-                  name,
-                  description: folder.description,
-                  issues: folder.issues,
-                  parent_folder_id: folder.parent_folder_id,
-                })
+              folderId: folder.folder_id,
+              name,
+              description: folder.description,
+              issues: folder.issues,
+              parent_folder_id: folder.parent_folder_id,
+            })
           }
         />
       );
@@ -151,12 +147,12 @@ export function RequirementsDialogs({
           onClose={onClose}
           onConfirm={async (target) => {
             await moveFolder.mutateAsync({
-                  folderId: folder.folder_id,
-                  name: folder.name,
-                  description: folder.description,
-                  issues: folder.issues,
-                  parent_folder_id: target,
-                });
+              folderId: folder.folder_id,
+              name: folder.name,
+              description: folder.description,
+              issues: folder.issues,
+              parent_folder_id: target,
+            });
             if (target !== null) setFolderOpen(target, true);
           }}
         />

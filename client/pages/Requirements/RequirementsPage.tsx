@@ -96,8 +96,8 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   };
   const moveChecked = () => {
     const requirementIds = [...selectedRequirements];
-    const parents = requirementIds.map(
-      (id) => shown.rows.find((row) => row.kind === "requirement" && row.requirement.requirement_id === id),
+    const parents = requirementIds.map((id) =>
+      shown.rows.find((row) => row.kind === "requirement" && row.requirement.requirement_id === id),
     );
     // Checked requirements inside folders closed since then have no row: their folder is unknown.
     const currentFolderId = parents.every((row) => row?.kind === "requirement")
@@ -118,7 +118,11 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   return (
     <div>
       <div style={{ display: "flex", flexWrap: "wrap", gap: token("space.100"), marginBottom: token("space.200") }}>
-        <ChangeButton readOnly={readOnly} appearance="primary" onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}>
+        <ChangeButton
+          readOnly={readOnly}
+          appearance="primary"
+          onClick={() => setDialog({ kind: "createRequirement", parentFolderId: null })}
+        >
           New requirement
         </ChangeButton>
         <ChangeButton readOnly={readOnly} onClick={() => setDialog({ kind: "createFolder", parentFolderId: null })}>
@@ -150,9 +154,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
           }}
         >
           <div style={narrow ? { minWidth: 0 } : { flex: "0 0 40%", minWidth: 320, maxWidth: 600 }}>
-            <div
-              style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}
-            >
+            <div style={{ display: "flex", alignItems: "center", gap: token("space.100"), marginBottom: token("space.100") }}>
               <span>Selected: {selectedRequirements.size}</span>
               <ChangeButton readOnly={readOnly} spacing="compact" isDisabled={selectedRequirements.size === 0} onClick={moveChecked}>
                 Move

@@ -91,7 +91,11 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
     <>
       {issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
       <div ref={scrollRef} style={scrollPaneStyle(240)}>
-        <table aria-label="Traceability matrix" aria-rowcount={totalRows + 1} style={{ display: "grid", minWidth, borderCollapse: "collapse" }}>
+        <table
+          aria-label="Traceability matrix"
+          aria-rowcount={totalRows + 1}
+          style={{ display: "grid", minWidth, borderCollapse: "collapse" }}
+        >
           <thead style={{ display: "grid", position: "sticky", top: 0, zIndex: 1, background: token("elevation.surface.sunken") }}>
             <tr aria-rowindex={1} style={{ display: "grid", gridTemplateColumns: template }}>
               {headings.map((heading) => (
@@ -120,7 +124,12 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
               };
               if (!row || !requirement)
                 return (
-                  <tr key={virtualRow.key} aria-rowindex={virtualRow.index + 2} aria-busy="true" style={{ ...placement, height: ESTIMATED_ROW_HEIGHT }}>
+                  <tr
+                    key={virtualRow.key}
+                    aria-rowindex={virtualRow.index + 2}
+                    aria-busy="true"
+                    style={{ ...placement, height: ESTIMATED_ROW_HEIGHT }}
+                  >
                     <td style={cellStyle}>…</td>
                   </tr>
                 );

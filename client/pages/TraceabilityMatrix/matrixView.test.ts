@@ -59,7 +59,10 @@ describe("the traceability matrix view", () => {
 
   it("remembers hidden columns per project and survives garbage in storage", () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (key: string) => store.get(key) ?? null, setItem: (key: string, value: string) => void store.set(key, value) };
+    const storage = {
+      getItem: (key: string) => store.get(key) ?? null,
+      setItem: (key: string, value: string) => void store.set(key, value),
+    };
     saveHiddenColumns(storage, 10000, ["10002"]);
     expect(loadHiddenColumns(storage, 10000)).toEqual(["10002"]);
     expect(loadHiddenColumns(storage, 0)).toEqual([]);

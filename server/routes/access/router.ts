@@ -11,7 +11,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/project/access",
-    summary: "What the signed-in user may do in each project (repeat atlassian_project_id), as Jira tells: browse, edit requirements, manage baselines",
+    summary:
+      "What the signed-in user may do in each project (repeat atlassian_project_id), as Jira tells: browse, edit requirements, manage baselines",
     query: ProjectAccessQuerySchema,
     response: ProjectAccessResponseSchema,
   },

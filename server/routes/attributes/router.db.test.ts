@@ -1,6 +1,13 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createSignedInApp, createTenant, insertRequirementRow, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createSignedInApp,
+  createTenant,
+  insertRequirementRow,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 import { openTransaction, untilWaiting } from "../../../test/helpers/concurrency.js";
 
 let ctx: TestContext;
@@ -31,9 +38,7 @@ describe("custom fields API", () => {
       project: 10000,
     });
 
-    const listed = await request(ctx.app)
-      .get("/api/attribute?atlassian_project_id=10000")
-      .set("Authorization", auth);
+    const listed = await request(ctx.app).get("/api/attribute?atlassian_project_id=10000").set("Authorization", auth);
     expect(listed.status).toBe(200);
     expect(listed.body.attributes).toContainEqual(created.body);
   });
@@ -141,15 +146,11 @@ describe("custom fields API", () => {
       value: String(field.body.options[0].attribute_option_id),
     });
 
-    const res = await request(ctx.app)
-      .delete(`/api/attribute/${field.body.attribute_id}`)
-      .set("Authorization", auth);
+    const res = await request(ctx.app).delete(`/api/attribute/${field.body.attribute_id}`).set("Authorization", auth);
     expect(res.status).toBe(200);
 
     const listed = await request(ctx.app).get("/api/attribute").set("Authorization", auth);
-    expect(listed.body.attributes.map((a: { attribute_id: number }) => a.attribute_id)).not.toContain(
-      field.body.attribute_id,
-    );
+    expect(listed.body.attributes.map((a: { attribute_id: number }) => a.attribute_id)).not.toContain(field.body.attribute_id);
     expect(await db("requirement_attribute_values").where({ attribute_id: field.body.attribute_id })).toEqual([]);
     expect(await db("attribute_options").where({ attribute_id: field.body.attribute_id })).toEqual([]);
     expect(await db("requirements").where({ requirement_id: requirementId })).toHaveLength(1);
@@ -170,9 +171,7 @@ describe("custom fields API", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.attributes).toEqual([]);
 
-    const deleted = await request(ctx.app)
-      .delete(`/api/attribute/${mine.body.attribute_id}`)
-      .set("Authorization", otherAuth);
+    const deleted = await request(ctx.app).delete(`/api/attribute/${mine.body.attribute_id}`).set("Authorization", otherAuth);
     expect(deleted.status).toBe(404);
     const stillThere = await request(ctx.app).get("/api/attribute").set("Authorization", auth);
     expect(stillThere.body.attributes.map((a: { name: string }) => a.name)).toContain("Private field");

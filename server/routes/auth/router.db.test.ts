@@ -102,7 +102,9 @@ describe("POST /api/exchange-token", () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ Result: "license" });
     unlicensed.delete(tenantId);
-    expect((await exchange(signConnectJwt(site, { fullPath: projectPage.replace("lic=active", "lic=none"), qsh: "context-qsh" }))).status).toBe(200);
+    expect(
+      (await exchange(signConnectJwt(site, { fullPath: projectPage.replace("lic=active", "lic=none"), qsh: "context-qsh" }))).status,
+    ).toBe(200);
   });
 
   it("refuses a request without a Connect JWT", async () => {
@@ -135,7 +137,11 @@ describe("POST /api/exchange-token", () => {
   });
 
   it("validates the body in the spec's format", async () => {
-    const res = await exchange(signConnectJwt(siteA, { fullPath: projectPage }), { fullPath: projectPage, method: "GET", product: "bitbucket" });
+    const res = await exchange(signConnectJwt(siteA, { fullPath: projectPage }), {
+      fullPath: projectPage,
+      method: "GET",
+      product: "bitbucket",
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ product: ["Must be jira or confluence"] });
   });
@@ -233,14 +239,26 @@ describe("GET /api/refresh and GET /api/user", () => {
   });
 
   it("answers the user record of the signed-in user's site", async () => {
-    const res = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${await tokenOf(siteA)}`);
+    const res = await request(ctx.app)
+      .get("/api/user")
+      .set("Authorization", `Bearer ${await tokenOf(siteA)}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ account_id: "557058:alice", installed_on_confluence: true, atlassian_base_url: "https://alpha.atlassian.net" });
+    expect(res.body).toEqual({
+      account_id: "557058:alice",
+      installed_on_confluence: true,
+      atlassian_base_url: "https://alpha.atlassian.net",
+    });
   });
 
   it("keeps sites apart: site B's token only ever reads site B", async () => {
-    const res = await request(ctx.app).get("/api/user").set("Authorization", `Bearer ${await tokenOf(siteB, "557058:bob")}`);
-    expect(res.body).toEqual({ account_id: "557058:bob", installed_on_confluence: false, atlassian_base_url: "https://beta.atlassian.net" });
+    const res = await request(ctx.app)
+      .get("/api/user")
+      .set("Authorization", `Bearer ${await tokenOf(siteB, "557058:bob")}`);
+    expect(res.body).toEqual({
+      account_id: "557058:bob",
+      installed_on_confluence: false,
+      atlassian_base_url: "https://beta.atlassian.net",
+    });
   });
 
   it("refuses the tokens of an uninstalled Confluence while the site's Jira tokens still work", async () => {

@@ -14,7 +14,7 @@ export const docs: ApiRouteDoc[] = [
     method: "post",
     path: "/api/exchange-token",
     summary:
-      "Sign-in hand-off: `Authorization: JWT <Connect JWT>` of the page at fullPath becomes rmCloud's token (403 {\"Result\": \"license\"} when the site has no license: fullPath's lic=none when the JWT signs fullPath, else the host's license REST)",
+      'Sign-in hand-off: `Authorization: JWT <Connect JWT>` of the page at fullPath becomes rmCloud\'s token (403 {"Result": "license"} when the site has no license: fullPath\'s lic=none when the JWT signs fullPath, else the host\'s license REST)',
     body: ExchangeTokenBodySchema,
     response: TokenResponseSchema,
     auth: false,
@@ -22,7 +22,7 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/refresh",
-    summary: "A fresh token for the signed-in user (403 {\"Result\": \"license\"} once the host says the site's license is inactive)",
+    summary: 'A fresh token for the signed-in user (403 {"Result": "license"} once the host says the site\'s license is inactive)',
     response: TokenResponseSchema,
   },
   {
@@ -62,7 +62,9 @@ export function router(deps: AppDeps): Router {
   api.get(
     "/api/refresh",
     handle(async (req, res) => {
-      res.json({ token: await refreshAppToken(deps.db, { appTokenSecret: deps.config.appTokenSecret, hostClient: deps.hostClient }, authOf(req)) });
+      res.json({
+        token: await refreshAppToken(deps.db, { appTokenSecret: deps.config.appTokenSecret, hostClient: deps.hostClient }, authOf(req)),
+      });
     }),
   );
 

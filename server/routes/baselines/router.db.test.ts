@@ -59,9 +59,20 @@ const newRequirement = async (project: number, name: string, extra: Record<strin
 const edit = async (requirementId: number, changes: Record<string, unknown>) =>
   ok<Created>(await api().put(`/api/requirement/${requirementId}`).set("Authorization", auth).send(changes));
 const moveTo = async (folderId: number, requirementId: number) =>
-  ok(await api().post("/api/requirement/move/bulk").set("Authorization", auth).send({ parent_folder_id: folderId, requirements: [requirementId] }));
+  ok(
+    await api()
+      .post("/api/requirement/move/bulk")
+      .set("Authorization", auth)
+      .send({ parent_folder_id: folderId, requirements: [requirementId] }),
+  );
 const createBaseline = async (project: number, body: Record<string, unknown> = { select_all_requirements: true }) =>
-  ok<BaselineBody>(await api().post("/api/baseline").set("Authorization", auth).send({ name: "Baseline", project, ...body }), 201);
+  ok<BaselineBody>(
+    await api()
+      .post("/api/baseline")
+      .set("Authorization", auth)
+      .send({ name: "Baseline", project, ...body }),
+    201,
+  );
 const revisionsOf = async (baselineId: number, project: number, query = "") =>
   ok<BaselineBody & { requirement_revisions: FrozenBody[] }>(
     await api().get(`/api/baseline/${baselineId}?atlassian_project_id=${project}${query}`).set("Authorization", auth),
@@ -133,7 +144,12 @@ describe("creating a baseline", () => {
     const a = await newRequirement(project, "Top level");
     const b = await newRequirement(project, "In a folder", { parent_folder_id: folder });
     const gone = await newRequirement(project, "Deleted before");
-    ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [gone.requirement_id] }));
+    ok(
+      await api()
+        .post("/api/requirement/delete/bulk")
+        .set("Authorization", auth)
+        .send({ requirements: [gone.requirement_id] }),
+    );
     await newRequirement(newProject(), "Another project");
 
     const baseline = await createBaseline(project);
@@ -236,9 +252,7 @@ describe("a baseline never changes", () => {
 
     const baseline = await createBaseline(project);
     const before = await revisionsOf(baseline.baseline_id, project);
-    expect(before.map((r) => r.requirement_id)).toEqual(
-      [upper, main, inFolder, ofType, mover].map((r) => r.requirement_id),
-    );
+    expect(before.map((r) => r.requirement_id)).toEqual([upper, main, inFolder, ofType, mover].map((r) => r.requirement_id));
     expect(before.find((r) => r.requirement_id === main.requirement_id)).toMatchObject({
       name: "Main",
       issues: [{ atlassian_issue_id: "10001" }],
@@ -250,16 +264,25 @@ describe("a baseline never changes", () => {
     await moveTo(otherFolder, mover.requirement_id);
     await edit(main.requirement_id, { name: "Main renamed", issues: [], linked_requirements: [] });
     ok(await api().patch(`/api/requirement/${main.requirement_id}`).set("Authorization", auth).send({ attachments: [] }));
-    ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [upper.requirement_id] }));
+    ok(
+      await api()
+        .post("/api/requirement/delete/bulk")
+        .set("Authorization", auth)
+        .send({ requirements: [upper.requirement_id] }),
+    );
     ok(await api().delete(`/api/folder/${folder}`).set("Authorization", auth));
-    ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [ofType.requirement_id] }));
+    ok(
+      await api()
+        .post("/api/requirement/delete/bulk")
+        .set("Authorization", auth)
+        .send({ requirements: [ofType.requirement_id] }),
+    );
     ok(await api().delete(`/api/requirement/type/${ownType}`).set("Authorization", auth));
 
     expect(await revisionsOf(baseline.baseline_id, project)).toEqual(before);
     expect(
-      ok<{ requirement_count: number }>(
-        await api().get(`/api/baseline/${baseline.baseline_id}/lite`).set("Authorization", auth),
-      ).requirement_count,
+      ok<{ requirement_count: number }>(await api().get(`/api/baseline/${baseline.baseline_id}/lite`).set("Authorization", auth))
+        .requirement_count,
     ).toBe(5);
     // The live requirements did change: a new baseline sees the two that are left, as they are now.
     const after = await revisionsOf((await createBaseline(project)).baseline_id, project);
@@ -277,7 +300,12 @@ describe("comparing two baselines", () => {
     const first = await createBaseline(project);
 
     await edit(renamed.requirement_id, { name: "New name", description: "The pump stops at once" });
-    ok(await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [deleted.requirement_id] }));
+    ok(
+      await api()
+        .post("/api/requirement/delete/bulk")
+        .set("Authorization", auth)
+        .send({ requirements: [deleted.requirement_id] }),
+    );
     const destination = await newFolder(project, "Elsewhere");
     await moveTo(destination, movedOnly.requirement_id);
     const added = await newRequirement(project, "Added later");
@@ -355,11 +383,23 @@ describe("comparing two baselines", () => {
     const project = newProject();
     const subject = await newRequirement(project, "Subject", { description: "Stops the pump", components: ["10100"], status: "3" });
     const revisionRow = () =>
-      ctx.deps.db("requirement_revisions").where({ tenant_id: tenant.tenantId, requirement_id: subject.requirement_id, revision: subject.revision });
+      ctx.deps
+        .db("requirement_revisions")
+        .where({ tenant_id: tenant.tenantId, requirement_id: subject.requirement_id, revision: subject.revision });
     const stored = (await revisionRow().first("snapshot")).snapshot;
     const kept = Object.keys(asJson<object>(stored, {}));
     expect(kept).toEqual(expect.arrayContaining(["name", "description", "components", "status", "requirement_type"]));
-    for (const leftOut of ["requirement_id", "prefix", "requirement_type_id", "issues", "contents", "linked_requirements", "attachments", "attributes", "deleted"]) {
+    for (const leftOut of [
+      "requirement_id",
+      "prefix",
+      "requirement_type_id",
+      "issues",
+      "contents",
+      "linked_requirements",
+      "attachments",
+      "attributes",
+      "deleted",
+    ]) {
       expect(kept).not.toContain(leftOut);
     }
     const first = await createBaseline(project, { requirements: [subject.requirement_id] });
@@ -406,12 +446,8 @@ describe("paging a baseline's requirements", () => {
     for (let i = 0; i < 5; i++) ids.push((await newRequirement(project, `P${i}`)).requirement_id);
     const baseline = await createBaseline(project);
     expect((await revisionsOf(baseline.baseline_id, project, "&limit=2")).map((r) => r.requirement_id)).toEqual(ids.slice(0, 2));
-    expect((await revisionsOf(baseline.baseline_id, project, "&limit=2&offset=2")).map((r) => r.requirement_id)).toEqual(
-      ids.slice(2, 4),
-    );
-    expect((await revisionsOf(baseline.baseline_id, project, "&limit=2&offset=4")).map((r) => r.requirement_id)).toEqual(
-      ids.slice(4),
-    );
+    expect((await revisionsOf(baseline.baseline_id, project, "&limit=2&offset=2")).map((r) => r.requirement_id)).toEqual(ids.slice(2, 4));
+    expect((await revisionsOf(baseline.baseline_id, project, "&limit=2&offset=4")).map((r) => r.requirement_id)).toEqual(ids.slice(4));
     const tooMany = await api().get(`/api/baseline/${baseline.baseline_id}?limit=5001`).set("Authorization", auth);
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toEqual({ limit: ["Must be at most 5000"] });
@@ -441,9 +477,13 @@ describe("deleting and isolation", () => {
     const other = newProject();
     const mine = await createBaseline(project);
     const theirs = await createBaseline(other);
-    const list = ok<{ baselines: BaselineBody[] }>(await api().get(`/api/baseline?atlassian_project_id=${project}`).set("Authorization", auth));
+    const list = ok<{ baselines: BaselineBody[] }>(
+      await api().get(`/api/baseline?atlassian_project_id=${project}`).set("Authorization", auth),
+    );
     expect(list.baselines.map((b) => b.baseline_id)).toEqual([mine.baseline_id]);
-    expect((await api().get(`/api/baseline/${theirs.baseline_id}?atlassian_project_id=${project}`).set("Authorization", auth)).status).toBe(404);
+    expect((await api().get(`/api/baseline/${theirs.baseline_id}?atlassian_project_id=${project}`).set("Authorization", auth)).status).toBe(
+      404,
+    );
     const mixed = await api()
       .get(`/api/baseline/compare?atlassian_project_id=${project}&baseline1=${mine.baseline_id}&baseline2=${theirs.baseline_id}`)
       .set("Authorization", auth);
@@ -478,31 +518,55 @@ describe("deleting and isolation", () => {
   });
 });
 
-type BadRequest = [
-  method: "get" | "post" | "delete",
-  path: string,
-  body: unknown,
-  status: number,
-  error: Record<string, unknown>,
-];
+type BadRequest = [method: "get" | "post" | "delete", path: string, body: unknown, status: number, error: Record<string, unknown>];
 
 /** Malformed baseline requests: each gets its own status and the spec's error body, never a 500. */
 const badRequests: BadRequest[] = [
-  ["get", "/api/baseline", undefined, 400, {"atlassian_project_id": ["Required"]}],
-  ["get", "/api/baseline?atlassian_project_id=x", undefined, 400, {"atlassian_project_id": ["Must be a number"]}],
-  ["get", "/api/baseline/99999999", undefined, 404, {"Result": "Baseline not found"}],
-  ["get", "/api/baseline/99999999/lite", undefined, 404, {"Result": "Baseline not found"}],
-  ["get", "/api/baseline/compare?atlassian_project_id=10000&baseline1=abc&baseline2=1", undefined, 400, {"baseline1": ["Must be a number"]}],
-  ["get", "/api/baseline/compare?atlassian_project_id=10000&baseline1=99999998&baseline2=99999999", undefined, 404, {"Result": "Baseline not found"}],
-  ["post", "/api/baseline", "not an object", 400, {"name": ["Required"], "project": ["Required"]}],
-  ["post", "/api/baseline", { name: "X", project: "ten" }, 400, {"project": ["Must be a number"]}],
-  ["post", "/api/baseline", { name: "X", project: 10000, select_from_parent_folder: true }, 400, {"select_from_parent_folder_id": ["Required"]}],
-  ["post", "/api/baseline", { name: "X", project: 10000, requirements: [] }, 400, {"requirements": ["Select at least one requirement"]}],
-  ["delete", "/api/baseline/99999999", undefined, 404, {"Result": "Baseline not found"}],
-  ["get", "/api/baseline/1?offset=-1", undefined, 400, {"offset": ["Must be at least 0"]}],
-  ["post", "/api/baseline", { name: "X", project: 10000, select_all_requirements: "maybe" }, 400, {"select_all_requirements": ["Must be true or false"]}],
-  ["post", "/api/baseline", { name: "X", project: 10000, select_from_parent_folder: true, select_from_parent_folder_id: "x" }, 400, {"select_from_parent_folder_id": ["Must be a number"]}],
-  ["post", "/api/baseline", { name: "X", project: 10000, requirements: ["a"] }, 400, {"requirements.0": ["Must be a number"]}],
+  ["get", "/api/baseline", undefined, 400, { atlassian_project_id: ["Required"] }],
+  ["get", "/api/baseline?atlassian_project_id=x", undefined, 400, { atlassian_project_id: ["Must be a number"] }],
+  ["get", "/api/baseline/99999999", undefined, 404, { Result: "Baseline not found" }],
+  ["get", "/api/baseline/99999999/lite", undefined, 404, { Result: "Baseline not found" }],
+  [
+    "get",
+    "/api/baseline/compare?atlassian_project_id=10000&baseline1=abc&baseline2=1",
+    undefined,
+    400,
+    { baseline1: ["Must be a number"] },
+  ],
+  [
+    "get",
+    "/api/baseline/compare?atlassian_project_id=10000&baseline1=99999998&baseline2=99999999",
+    undefined,
+    404,
+    { Result: "Baseline not found" },
+  ],
+  ["post", "/api/baseline", "not an object", 400, { name: ["Required"], project: ["Required"] }],
+  ["post", "/api/baseline", { name: "X", project: "ten" }, 400, { project: ["Must be a number"] }],
+  [
+    "post",
+    "/api/baseline",
+    { name: "X", project: 10000, select_from_parent_folder: true },
+    400,
+    { select_from_parent_folder_id: ["Required"] },
+  ],
+  ["post", "/api/baseline", { name: "X", project: 10000, requirements: [] }, 400, { requirements: ["Select at least one requirement"] }],
+  ["delete", "/api/baseline/99999999", undefined, 404, { Result: "Baseline not found" }],
+  ["get", "/api/baseline/1?offset=-1", undefined, 400, { offset: ["Must be at least 0"] }],
+  [
+    "post",
+    "/api/baseline",
+    { name: "X", project: 10000, select_all_requirements: "maybe" },
+    400,
+    { select_all_requirements: ["Must be true or false"] },
+  ],
+  [
+    "post",
+    "/api/baseline",
+    { name: "X", project: 10000, select_from_parent_folder: true, select_from_parent_folder_id: "x" },
+    400,
+    { select_from_parent_folder_id: ["Must be a number"] },
+  ],
+  ["post", "/api/baseline", { name: "X", project: 10000, requirements: ["a"] }, 400, { "requirements.0": ["Must be a number"] }],
 ];
 
 describe("bad input", () => {

@@ -6,14 +6,7 @@ import { type SeedPage, seedConfluence } from "../../../emulator/seed/confluence
 import type { Site } from "../../../emulator/sites.js";
 import { WIKI_DATA_PROBLEM } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, REQUIREMENTS_PER_CONTENT_MESSAGE } from "../../../common/schemas/confluence.js";
-import {
-  bearer,
-  createTenant,
-  createTestApp,
-  seedRequirementTypes,
-  type TestContext,
-  type TestTenant,
-} from "../../../test/helpers/app.js";
+import { bearer, createTenant, createTestApp, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
@@ -131,9 +124,11 @@ const linkedToContent = async (site: Site2, contentId: string, as: "jira" | "con
   return (res.body.requirements as { requirement_id: number; name: string }[]).map((r) => r.name);
 };
 const contentsOf = async (site: Site2, requirementId: number) =>
-  ((await api().get(`/api/requirement/${requirementId}`).set("Authorization", site.jira)).body.contents as { atlassian_content_id: string }[]).map(
-    (content) => content.atlassian_content_id,
-  );
+  (
+    (await api().get(`/api/requirement/${requirementId}`).set("Authorization", site.jira)).body.contents as {
+      atlassian_content_id: string;
+    }[]
+  ).map((content) => content.atlassian_content_id);
 const manyPageIds = (count: number) => Array.from({ length: count }, (_, i) => String(500000 + i));
 
 describe("PUT /api/confluence/content/{contentId}: the page macro editor's save", () => {
@@ -158,7 +153,8 @@ describe("PUT /api/confluence/content/{contentId}: the page macro editor's save"
     const revisions = (await api().get(`/api/requirement/${requirement.requirement_id}/revision`).set("Authorization", siteA.jira)).body
       .revisions;
     expect(revisions[0]).toMatchObject({ revision: requirement.revision + 1, action: "updated", changed_fields: "contents" });
-    const snapshot = await ctx.deps.db("requirement_revisions")
+    const snapshot = await ctx.deps
+      .db("requirement_revisions")
       .where({ tenant_id: siteA.tenantId, requirement_id: requirement.requirement_id, revision: requirement.revision + 1 })
       .first("snapshot");
     const frozen = snapshotFromStored(snapshot.snapshot, requirement.requirement_id);
@@ -173,7 +169,11 @@ describe("PUT /api/confluence/content/{contentId}: the page macro editor's save"
 
   it("refuses more than 20 requirements on a page, unknown requirements, and pages Confluence does not know", async () => {
     const requirement = await createRequirement(siteA, "Refund limit");
-    const tooMany = await putContent(siteA, ENG_PAGE, Array.from({ length: 21 }, (_, i) => i + 1));
+    const tooMany = await putContent(
+      siteA,
+      ENG_PAGE,
+      Array.from({ length: 21 }, (_, i) => i + 1),
+    );
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toEqual({ requirements: [REQUIREMENTS_PER_CONTENT_MESSAGE] });
     const unknown = await putContent(siteA, ENG_PAGE, [requirement.requirement_id, 99999999]);
@@ -225,21 +225,25 @@ describe("at most 20 linked contents per requirement, from every path", () => {
   });
 
   it("a caller that skips the request schema (an import, a seed) is held to 20 as well", async () => {
-    const attempt = createRequirementService(ctx.deps, { tenantId: siteA.tenantId, accountId: "557058:importer" }, {
-      name: "Imported with many pages",
-      requirement_type_id: typesOf.get(siteA.tenantId)?.SYS ?? 0,
-      project: PROJECT,
-      parent_folder_id: null,
-      display_id: null,
-      description: "",
-      assigned_to: null,
-      status: null,
-      components: [],
-      issues: [],
-      contents: manyPageIds(21),
-      requirements: [],
-      attributes: {},
-    });
+    const attempt = createRequirementService(
+      ctx.deps,
+      { tenantId: siteA.tenantId, accountId: "557058:importer" },
+      {
+        name: "Imported with many pages",
+        requirement_type_id: typesOf.get(siteA.tenantId)?.SYS ?? 0,
+        project: PROJECT,
+        parent_folder_id: null,
+        display_id: null,
+        description: "",
+        assigned_to: null,
+        status: null,
+        components: [],
+        issues: [],
+        contents: manyPageIds(21),
+        requirements: [],
+        attributes: {},
+      },
+    );
     await expect(attempt).rejects.toMatchObject({ status: 400, body: { contents: [CONTENT_LIMIT_MESSAGE] } });
   });
 
@@ -295,9 +299,12 @@ describe("POST /api/confluence/content/search", () => {
   it("leaves out pages outside the stored space filter; an empty filter means every space", async () => {
     const site = await createSite();
     const search = async () =>
-      (await api().post("/api/confluence/content/search").set("Authorization", site.jira).send({ contents: [ENG_PAGE, OPS_PAGE] })).body.results.map(
-        (r: { atlassian_content_id: string }) => r.atlassian_content_id,
-      );
+      (
+        await api()
+          .post("/api/confluence/content/search")
+          .set("Authorization", site.jira)
+          .send({ contents: [ENG_PAGE, OPS_PAGE] })
+      ).body.results.map((r: { atlassian_content_id: string }) => r.atlassian_content_id);
     expect(await search()).toEqual([ENG_PAGE, OPS_PAGE]);
     await api().patch("/api/customer/settings").set("Authorization", site.jira).send({ confluence_spaces_to_filter: "OPS" });
     expect(await search()).toEqual([OPS_PAGE]);
@@ -307,14 +314,22 @@ describe("POST /api/confluence/content/search", () => {
 
   it("answers 503 with the wiki message when Confluence fails; bad input is a 400", async () => {
     wikiFault = 502;
-    const failed = await api().post("/api/confluence/content/search").set("Authorization", siteA.jira).send({ contents: [ENG_PAGE] });
+    const failed = await api()
+      .post("/api/confluence/content/search")
+      .set("Authorization", siteA.jira)
+      .send({ contents: [ENG_PAGE] });
     expect(failed.status).toBe(503);
     expect(failed.body).toEqual({ Result: WIKI_DATA_PROBLEM });
     wikiFault = undefined;
     expect((await api().post("/api/confluence/content/search").set("Authorization", siteA.jira).send({ contents: "x" })).status).toBe(400);
-    expect((await api().post("/api/confluence/content/search").set("Authorization", siteA.jira).send({ contents: ["1 or 1=1"] })).status).toBe(
-      400,
-    );
+    expect(
+      (
+        await api()
+          .post("/api/confluence/content/search")
+          .set("Authorization", siteA.jira)
+          .send({ contents: ["1 or 1=1"] })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -369,7 +384,10 @@ describe("tenants", () => {
 
   it("a site without rmCloud on Confluence is told so", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const res = await api().post("/api/confluence/content/search").set("Authorization", await bearer(ctx, tenant)).send({ contents: [ENG_PAGE] });
+    const res = await api()
+      .post("/api/confluence/content/search")
+      .set("Authorization", await bearer(ctx, tenant))
+      .send({ contents: [ENG_PAGE] });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ Result: NOT_ON_CONFLUENCE });
   });

@@ -32,7 +32,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/confluence/content",
-    summary: "The site's Confluence pages linked to live requirements, by content id, each with those requirements' ids (paged by start/limit)",
+    summary:
+      "The site's Confluence pages linked to live requirements, by content id, each with those requirements' ids (paged by start/limit)",
     query: LinkedContentsQuerySchema,
     response: LinkedContentsResponseSchema,
   },

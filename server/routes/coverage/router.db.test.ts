@@ -22,14 +22,23 @@ beforeAll(async () => {
       call: async <T>(_tenantId: string, _product: string, call: HostCall): Promise<T> => {
         if (isLicenseCheck(call)) return licenseAnswer(call) as T;
         if (isPermissionCheck(call)) {
-          return permissionCheckAnswer(call, { mayBrowse: (_account, id) => id !== "103", mayBrowseProject: (_account, id) => id !== HIDDEN_PROJECT }) as T;
+          return permissionCheckAnswer(call, {
+            mayBrowse: (_account, id) => id !== "103",
+            mayBrowseProject: (_account, id) => id !== HIDDEN_PROJECT,
+          }) as T;
         }
         if (call.path === "/rest/api/3/issue/bulkfetch") {
           jira.bulkFetches++;
           if (jira.failing) throw new HostCallError(500, "", "Jira answered 500");
           const wanted = (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys;
           return {
-            issues: wanted.filter((id) => statusCategoryOf[id]).map((id) => ({ id, key: `PUMP-${id}`, fields: { status: { name: "Some", statusCategory: { key: statusCategoryOf[id] } } } })),
+            issues: wanted
+              .filter((id) => statusCategoryOf[id])
+              .map((id) => ({
+                id,
+                key: `PUMP-${id}`,
+                fields: { status: { name: "Some", statusCategory: { key: statusCategoryOf[id] } } },
+              })),
           } as T;
         }
         throw new Error(`${call.path} is not known to this fake Jira`);
@@ -44,7 +53,14 @@ type Seeded = { tenant: TestTenant; ids: Record<string, number>; folders: Record
 async function requirement(tenant: TestTenant, type: number, name: string, projectId = PROJECT, parentFolderId: number | null = null) {
   const [row] = await ctx.deps
     .db("requirements")
-    .insert({ tenant_id: tenant.tenantId, project_id: projectId, requirement_type_id: type, name, parent_folder_id: parentFolderId, created_by: USER })
+    .insert({
+      tenant_id: tenant.tenantId,
+      project_id: projectId,
+      requirement_type_id: type,
+      name,
+      parent_folder_id: parentFolderId,
+      created_by: USER,
+    })
     .returning("requirement_id");
   return Number(row.requirement_id);
 }
@@ -107,7 +123,10 @@ async function seedPump(): Promise<Seeded> {
 }
 
 const getCoverage = async (tenant: TestTenant, query: Record<string, unknown>) =>
-  request(ctx.app).get("/api/coverage").query(query).set("Authorization", await bearer(ctx, tenant, USER));
+  request(ctx.app)
+    .get("/api/coverage")
+    .query(query)
+    .set("Authorization", await bearer(ctx, tenant, USER));
 
 let pump: Seeded;
 beforeAll(async () => {
@@ -149,7 +168,12 @@ describe("GET /api/coverage", () => {
 
   it("counts Global Requirements, and without a project every project the user may browse", async () => {
     const global = await getCoverage(pump.tenant, { atlassian_project_id: GLOBAL });
-    expect(global.body).toEqual({ requirements: 1, with_issues: 0, issues_done: 0, levels: [{ level: 1, requirements: 1, covered_by_next_level: 1 }] });
+    expect(global.body).toEqual({
+      requirements: 1,
+      with_issues: 0,
+      issues_done: 0,
+      levels: [{ level: 1, requirements: 1, covered_by_next_level: 1 }],
+    });
 
     const site = await getCoverage(pump.tenant, {});
     expect(site.status).toBe(200);

@@ -91,13 +91,17 @@ describe("POST /api/import-issues", () => {
 
   it("refuses a missing type or file with 400 before any job starts", async () => {
     const jobsBefore = await ctx.deps.db("jobs").count({ n: "*" });
-    const noType = await startImport(importBody(await putImportFile(ctx.deps, tenant.tenantId, "Name\nA\n"), { requirement_type: undefined }));
+    const noType = await startImport(
+      importBody(await putImportFile(ctx.deps, tenant.tenantId, "Name\nA\n"), { requirement_type: undefined }),
+    );
     expect(noType.status).toBe(400);
     expect(noType.body).toEqual({ requirement_type: ["Required"] });
     const noFile = await startImport(importBody(undefined));
     expect(noFile.status).toBe(400);
     expect(noFile.body).toEqual({ file_name: ["Required"] });
-    const unknownType = await startImport(importBody(await putImportFile(ctx.deps, tenant.tenantId, "Name\nA\n"), { requirement_type: 999999 }));
+    const unknownType = await startImport(
+      importBody(await putImportFile(ctx.deps, tenant.tenantId, "Name\nA\n"), { requirement_type: 999999 }),
+    );
     expect(unknownType.status).toBe(400);
     expect(unknownType.body).toEqual({ requirement_type: ["Choose an existing requirement type"] });
     expect(await ctx.deps.db("jobs").count({ n: "*" })).toEqual(jobsBefore);
@@ -122,19 +126,36 @@ describe("GET /api/requirement/export", () => {
     const file = await putImportFile(
       ctx.deps,
       tenant.tenantId,
-      ['Name,ID,Description,Component/s,Component/s,Status', '"=cmd|calc",X-1,"a, ""b""\nc",Dosing,Alarms,Done', "Gone,X-2,,,,", "Plain,,,,,"].join("\r\n"),
+      [
+        "Name,ID,Description,Component/s,Component/s,Status",
+        '"=cmd|calc",X-1,"a, ""b""\nc",Dosing,Alarms,Done',
+        "Gone,X-2,,,,",
+        "Plain,,,,,",
+      ].join("\r\n"),
     );
-    const imported = await jobEnd((await startImport(importBody(file, { atlassian_project_id: 10003, additional_headers: [] }))).body.job_id);
+    const imported = await jobEnd(
+      (await startImport(importBody(file, { atlassian_project_id: 10003, additional_headers: [] }))).body.job_id,
+    );
     expect(imported.status).toBe("finished");
     const [gone] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, display_id: "X-2" }).pluck("requirement_id");
-    await request(ctx.app).post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [gone] }).expect(200);
+    await request(ctx.app)
+      .post("/api/requirement/delete/bulk")
+      .set("Authorization", auth)
+      .send({ requirements: [gone] })
+      .expect(200);
 
     const [x1] = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, display_id: "X-1" }).pluck("requirement_id");
     const software = (await listRequirementTypes(ctx.deps.db, tenant.tenantId)).find((type) => type.prefix === "SW");
     const linked = await request(ctx.app)
       .post("/api/requirement")
       .set("Authorization", auth)
-      .send({ name: "Pump driver", project: 10003, requirement_type_id: software?.requirement_type_id, requirements: [x1], assigned_to: "557058:dana" });
+      .send({
+        name: "Pump driver",
+        project: 10003,
+        requirement_type_id: software?.requirement_type_id,
+        requirements: [x1],
+        assigned_to: "557058:dana",
+      });
     expect(linked.status).toBe(201);
 
     const res = await request(ctx.app)
@@ -170,7 +191,20 @@ describe("GET /api/requirement/export", () => {
         "Folder",
         "Suspect links",
       ],
-      ["SYS-X-1", "'=cmd|calc", 'a, "b"\nc', "System", "Done", "", "Dosing", "Alarms", "", `SW-${linked.body.requirement_id}: Pump driver`, "", ""],
+      [
+        "SYS-X-1",
+        "'=cmd|calc",
+        'a, "b"\nc',
+        "System",
+        "Done",
+        "",
+        "Dosing",
+        "Alarms",
+        "",
+        `SW-${linked.body.requirement_id}: Pump driver`,
+        "",
+        "",
+      ],
       [`SYS-${plainId.requirement_id}`, "Plain", "", "System", "", "", "", "", "", "", "", ""],
       [`SW-${linked.body.requirement_id}`, "Pump driver", "", "Software", "", "User 557058:dana", "", "", "", "SYS-X-1: =cmd|calc", "", ""],
     ]);
@@ -181,10 +215,16 @@ describe("GET /api/requirement/export", () => {
 
   it("answers 503 with the spec's host message, not a file, when Jira cannot tell which issues the user may browse", async () => {
     const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Linked to an issue", 10004);
-    await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "10001" });
+    await ctx.deps
+      .db("requirement_issue_links")
+      .insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "10001" });
     const host = ctx.deps.hostClient;
     const answer = host.call.bind(host);
-    const refusing = vi.spyOn(host, "call").mockImplementation((async (tenantId: string, product: "jira" | "confluence", call: HostCall) => {
+    const refusing = vi.spyOn(host, "call").mockImplementation((async (
+      tenantId: string,
+      product: "jira" | "confluence",
+      call: HostCall,
+    ) => {
       if (isPermissionCheck(call)) throw new HostCallError(500, "", "Jira answered 500");
       return answer(tenantId, product, call);
     }) as typeof host.call);

@@ -82,7 +82,12 @@ describe("POST /api/import-issues/preview", () => {
     const file = await putXlsx(await workbookOf(TWO_SHEETS));
     const first = await post("/api/import-issues/preview", { file_name: file });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ sheets: ["Overview", "Requirements"], sheet: "Overview", headers: ["Summary"], values: { components: [], status: [] } });
+    expect(first.body).toEqual({
+      sheets: ["Overview", "Requirements"],
+      sheet: "Overview",
+      headers: ["Summary"],
+      values: { components: [], status: [] },
+    });
     const chosen = await post("/api/import-issues/preview", { file_name: file, sheet: "Requirements" });
     expect(chosen.body).toEqual({
       sheets: ["Overview", "Requirements"],
@@ -118,11 +123,23 @@ describe("importing an .xlsx", () => {
     const refused = await importXlsx(nextProject, await workbookOf(TWO_SHEETS), "Requirements");
     expect(refused).toMatchObject({
       status: "failed",
-      result: { imported: 0, errors: [{ row: 2, reason: 'Component/s: "Pumps" is not a component of this project' }, { row: 3, reason: 'Status: "Blocked" is not a status of this project' }] },
+      result: {
+        imported: 0,
+        errors: [
+          { row: 2, reason: 'Component/s: "Pumps" is not a component of this project' },
+          { row: 3, reason: 'Status: "Blocked" is not a status of this project' },
+        ],
+      },
     });
     expect(await namesIn(nextProject)).toEqual([]);
-    const fixed = { ...TWO_SHEETS, Requirements: TWO_SHEETS.Requirements.map((row) => row.map((cell) => (cell === "Pumps" ? "" : cell === "Blocked" ? "Done" : cell))) };
-    expect(await importXlsx(nextProject, await workbookOf(fixed), "Requirements")).toMatchObject({ status: "finished", result: { imported: 2 } });
+    const fixed = {
+      ...TWO_SHEETS,
+      Requirements: TWO_SHEETS.Requirements.map((row) => row.map((cell) => (cell === "Pumps" ? "" : cell === "Blocked" ? "Done" : cell))),
+    };
+    expect(await importXlsx(nextProject, await workbookOf(fixed), "Requirements")).toMatchObject({
+      status: "finished",
+      result: { imported: 2 },
+    });
     expect(await namesIn(nextProject)).toEqual(["Dose limits", "Alarm log"]);
   });
 
@@ -137,34 +154,38 @@ describe("importing an .xlsx", () => {
     });
   });
 
-  it.runIf(soffice)("imports an .xlsx LibreOffice saved from a Jira CSV export as the CSV itself imports", async () => {
-    const csv = csvFixture("jira-export-valid.csv");
-    // Opened as a person opens it in Calc, "Quoted field as text" ticked: otherwise Calc makes its "=HYPERLINK(...)" cell a formula.
-    const xlsx = await throughLibreOffice({ name: "jira-export-valid.csv", bytes: csv }, "xlsx", `${CSV_UTF8},,0,true`);
-    nextProject += 1;
-    const fromXlsx = nextProject;
-    expect(await importXlsx(fromXlsx, xlsx)).toMatchObject({ status: "finished", result: { imported: 7, errors: [] } });
-    nextProject += 1;
-    const fromCsv = nextProject;
-    const res = await post("/api/import-issues", {
-      file_name: await putImportFile(ctx.deps, tenant.tenantId, csv),
-      requirement_type: typeId,
-      atlassian_project_id: fromCsv,
-      atlassian_component_json: JSON.stringify(PUMP_COMPONENTS),
-      atlassian_statuses_json: JSON.stringify(PUMP_STATUSES),
-    });
-    expect(await jobEnd(res.body.job_id)).toMatchObject({ status: "finished", result: { imported: 7 } });
-    const requirements = async (projectId: number) =>
-      (
-        await ctx.deps
-          .db("requirements")
-          .where({ tenant_id: tenant.tenantId, project_id: projectId })
-          .orderBy("requirement_id")
-          .select("name", "display_id", "description", "status_id", "assigned_to")
-      ).map((requirement) => ({ ...requirement, description: unixLineEnds(requirement.description) }));
-    // A sheet's cell keeps its line breaks as LF (docs/decisions.md): the CSV's CRLF inside a cell is compared as LF.
-    expect(await requirements(fromXlsx)).toEqual(await requirements(fromCsv));
-  }, 180_000);
+  it.runIf(soffice)(
+    "imports an .xlsx LibreOffice saved from a Jira CSV export as the CSV itself imports",
+    async () => {
+      const csv = csvFixture("jira-export-valid.csv");
+      // Opened as a person opens it in Calc, "Quoted field as text" ticked: otherwise Calc makes its "=HYPERLINK(...)" cell a formula.
+      const xlsx = await throughLibreOffice({ name: "jira-export-valid.csv", bytes: csv }, "xlsx", `${CSV_UTF8},,0,true`);
+      nextProject += 1;
+      const fromXlsx = nextProject;
+      expect(await importXlsx(fromXlsx, xlsx)).toMatchObject({ status: "finished", result: { imported: 7, errors: [] } });
+      nextProject += 1;
+      const fromCsv = nextProject;
+      const res = await post("/api/import-issues", {
+        file_name: await putImportFile(ctx.deps, tenant.tenantId, csv),
+        requirement_type: typeId,
+        atlassian_project_id: fromCsv,
+        atlassian_component_json: JSON.stringify(PUMP_COMPONENTS),
+        atlassian_statuses_json: JSON.stringify(PUMP_STATUSES),
+      });
+      expect(await jobEnd(res.body.job_id)).toMatchObject({ status: "finished", result: { imported: 7 } });
+      const requirements = async (projectId: number) =>
+        (
+          await ctx.deps
+            .db("requirements")
+            .where({ tenant_id: tenant.tenantId, project_id: projectId })
+            .orderBy("requirement_id")
+            .select("name", "display_id", "description", "status_id", "assigned_to")
+        ).map((requirement) => ({ ...requirement, description: unixLineEnds(requirement.description) }));
+      // A sheet's cell keeps its line breaks as LF (docs/decisions.md): the CSV's CRLF inside a cell is compared as LF.
+      expect(await requirements(fromXlsx)).toEqual(await requirements(fromCsv));
+    },
+    180_000,
+  );
 });
 
 describe("POST /api/requirement/export/xlsx", () => {
@@ -185,7 +206,10 @@ describe("POST /api/requirement/export/xlsx", () => {
     const res = await post("/api/requirement/export/xlsx", { atlassian_project_id: projectId });
     expect(res.status).toBe(200);
     const end = await jobEnd(res.body.job_id);
-    expect(end).toMatchObject({ status: "finished", result: { original_file_name: expect.stringMatching(/^rmcloud-requirements-.*\.xlsx$/), total_rows: 3 } });
+    expect(end).toMatchObject({
+      status: "finished",
+      result: { original_file_name: expect.stringMatching(/^rmcloud-requirements-.*\.xlsx$/), total_rows: 3 },
+    });
     const { file_name } = end.result as { file_name: string };
     const signed = await post("/api/sign-s3-get", { uuid_file_name: file_name, original_file_name: "export.xlsx" });
     expect(signed.status).toBe(200);
@@ -207,17 +231,25 @@ describe("POST /api/requirement/export/xlsx", () => {
     // ID, Name, Description, Type, Status, Assignee, two Component/s, Linked issues, Linked requirements, Folder, Suspect links.
     expect(sheet?.autoFilter).toEqual("A1:L1");
     const rows: string[][] = [];
-    sheet?.eachRow((row) => rows.push((row.values as ExcelJS.CellValue[]).slice(1).map((value) => (value === null || value === undefined ? "" : (value as string)))));
+    sheet?.eachRow((row) =>
+      rows.push(
+        (row.values as ExcelJS.CellValue[]).slice(1).map((value) => (value === null || value === undefined ? "" : (value as string))),
+      ),
+    );
     const expected = await csvExportRows(projectId);
     expect(rows.map((row) => [...row, ...Array(expected[0]?.length ?? 0).fill("")].slice(0, expected[0]?.length))).toEqual(expected);
     expect(sheet?.getCell("B2").type).toBe(ExcelJS.ValueType.String);
   });
 
-  it.runIf(soffice)("opens in LibreOffice with the same rows, formula-looking texts shown as written", async () => {
-    const projectId = await projectWithTrickyTexts();
-    const converted = await throughLibreOffice({ name: "export.xlsx", bytes: await exportedFile(projectId) }, TO_CSV_UTF8);
-    const rows = parseCsv(converted, { bom: true, relax_column_count: true }) as string[][];
-    expect(rows).toEqual(await csvExportRows(projectId));
-    expect(rows[1]?.[1]).toBe('=HYPERLINK("http://example.invalid","click")');
-  }, 180_000);
+  it.runIf(soffice)(
+    "opens in LibreOffice with the same rows, formula-looking texts shown as written",
+    async () => {
+      const projectId = await projectWithTrickyTexts();
+      const converted = await throughLibreOffice({ name: "export.xlsx", bytes: await exportedFile(projectId) }, TO_CSV_UTF8);
+      const rows = parseCsv(converted, { bom: true, relax_column_count: true }) as string[][];
+      expect(rows).toEqual(await csvExportRows(projectId));
+      expect(rows[1]?.[1]).toBe('=HYPERLINK("http://example.invalid","click")');
+    },
+    180_000,
+  );
 });

@@ -13,7 +13,9 @@ afterAll(() => ctx.destroy());
 describe("customer settings API", () => {
   it("starts with both switches off and no space filter", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const res = await request(ctx.app).get("/api/customer/settings").set("Authorization", await bearer(ctx, tenant));
+    const res = await request(ctx.app)
+      .get("/api/customer/settings")
+      .set("Authorization", await bearer(ctx, tenant));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       comment_on_associated_issues: false,
@@ -86,7 +88,9 @@ describe("customer settings API", () => {
       .set("Authorization", await bearer(ctx, first))
       .send({ comment_on_associated_issues: true, confluence_spaces_to_filter: "SECRET" });
 
-    const read = await request(ctx.app).get("/api/customer/settings").set("Authorization", await bearer(ctx, second));
+    const read = await request(ctx.app)
+      .get("/api/customer/settings")
+      .set("Authorization", await bearer(ctx, second));
     expect(read.body).toEqual({
       comment_on_associated_issues: false,
       send_email_notification_to_assignee: false,

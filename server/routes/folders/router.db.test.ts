@@ -1,6 +1,13 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createSignedInApp,
+  createTenant,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;
@@ -63,7 +70,10 @@ describe("folders", () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ name: [message] });
     }
-    const ok = await api().post("/api/folder").set("Authorization", auth).send({ name: "x".repeat(100), project: PROJECT });
+    const ok = await api()
+      .post("/api/folder")
+      .set("Authorization", auth)
+      .send({ name: "x".repeat(100), project: PROJECT });
     expect(ok.status).toBe(201);
   });
 
@@ -87,13 +97,8 @@ describe("folders", () => {
     expect(primary.body.folders).toEqual([
       expect.objectContaining({ folder_id: top, has_descendant_folders: true, has_descendant_requirements: false }),
     ]);
-    const sub = await api()
-      .get(`/api/folder/${top}/descendant`)
-      .query({ atlassian_project_id: 30000 })
-      .set("Authorization", auth);
-    expect(sub.body.folders).toEqual([
-      expect.objectContaining({ folder_id: child, parent_folder_id: top, has_descendant_folders: true }),
-    ]);
+    const sub = await api().get(`/api/folder/${top}/descendant`).query({ atlassian_project_id: 30000 }).set("Authorization", auth);
+    expect(sub.body.folders).toEqual([expect.objectContaining({ folder_id: child, parent_folder_id: top, has_descendant_folders: true })]);
   });
 
   it("edits name, description and linked issues; the name stays required", async () => {

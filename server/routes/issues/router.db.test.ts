@@ -128,7 +128,8 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
 
     await putIssue(tenant, "20004", [kept, added]);
 
-    const revisions = await ctx.deps.db("requirement_revisions")
+    const revisions = await ctx.deps
+      .db("requirement_revisions")
       .where({ tenant_id: tenant.tenantId })
       .orderBy(["requirement_id", "revision"])
       .select("requirement_id", "revision", "changed_fields", "snapshot");
@@ -174,7 +175,8 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
       { revision: 2, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
       { revision: 3, action: "updated", changed_fields: "issues", account_id: "557058:test-user" },
     ]);
-    const [linked, unlinked] = await ctx.deps.db("requirement_revisions")
+    const [linked, unlinked] = await ctx.deps
+      .db("requirement_revisions")
       .where({ tenant_id: tenant.tenantId, requirement_id: requirementId })
       .orderBy("revision")
       .select("snapshot");
@@ -205,7 +207,8 @@ describe("PUT /api/issue/{issueId}: the link requirements dialog's save", () => 
     const tenant = await createTenant(ctx.deps.db);
     const live = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Live");
     const deleted = await seedRequirement(ctx.deps.db, tenant, PROJECT, "Deleted");
-    await ctx.deps.db("requirements")
+    await ctx.deps
+      .db("requirements")
       .where({ tenant_id: tenant.tenantId, requirement_id: deleted })
       .update({ deleted_at: ctx.deps.db.fn.now() });
 

@@ -1,6 +1,13 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createSignedInApp,
+  createTenant,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;
@@ -136,7 +143,9 @@ describe("the item tree", () => {
     for (const parent of [null, holder.folder_id]) {
       await ctx.deps
         .db("folders")
-        .insert(folderNames.map((name) => ({ tenant_id: site.tenantId, project_id: PROJECT, parent_folder_id: parent, name, created_by: "t" })));
+        .insert(
+          folderNames.map((name) => ({ tenant_id: site.tenantId, project_id: PROJECT, parent_folder_id: parent, name, created_by: "t" })),
+        );
     }
     const ids: number[] = [];
     for (let start = 0; start < 1200; start += 400) {
@@ -151,7 +160,10 @@ describe("the item tree", () => {
       ids.push(...(await ctx.deps.db("requirements").insert(rows).returning("requirement_id")).map((row) => Number(row.requirement_id)));
     }
     const level = (query: Record<string, unknown>) =>
-      api().get(`/api/item/${holder.folder_id}/descendant`).query({ atlassian_project_id: PROJECT, ...query }).set("Authorization", siteAuth);
+      api()
+        .get(`/api/item/${holder.folder_id}/descendant`)
+        .query({ atlassian_project_id: PROJECT, ...query })
+        .set("Authorization", siteAuth);
     const names = (body: { items: { name: string }[] }) => body.items.map((item) => item.name);
 
     const whole = await level({});
@@ -167,10 +179,16 @@ describe("the item tree", () => {
     expect(last.body.items.map((item: { requirement_id: number }) => item.requirement_id)).toEqual(ids.slice(-3));
     expect((await level({ offset: 5000 })).body).toEqual({ items: [], total_items: 1203 });
 
-    const top = await api().get("/api/item/primary").query({ atlassian_project_id: PROJECT, limit: 2, expand: holder.folder_id }).set("Authorization", siteAuth);
+    const top = await api()
+      .get("/api/item/primary")
+      .query({ atlassian_project_id: PROJECT, limit: 2, expand: holder.folder_id })
+      .set("Authorization", siteAuth);
     expect(top.body.total_items).toBe(4);
     expect(names(top.body)).toEqual(["Alpha", "Beta"]);
-    const opened = await api().get("/api/item/primary").query({ atlassian_project_id: PROJECT, offset: 3, limit: 1, expand: holder.folder_id }).set("Authorization", siteAuth);
+    const opened = await api()
+      .get("/api/item/primary")
+      .query({ atlassian_project_id: PROJECT, offset: 3, limit: 1, expand: holder.folder_id })
+      .set("Authorization", siteAuth);
     expect(names(opened.body)).toEqual(["Holder"]);
     expect(opened.body.items[0].descendants.map((item: { name: string }) => item.name)).toEqual(["Alpha"]);
 

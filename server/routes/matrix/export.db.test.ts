@@ -42,9 +42,9 @@ async function siteWithMatrix(): Promise<{ tenant: TestTenant; auth: string }> {
   const tenant = await createTenant(ctx.deps.db);
   const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
   await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody tests this yet", PROJECT);
-  await ctx.deps.db("requirement_issue_links").insert(
-    ["20001", "20002"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })),
-  );
+  await ctx.deps
+    .db("requirement_issue_links")
+    .insert(["20001", "20002"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })));
   return { tenant, auth: await bearer(ctx, tenant) };
 }
 
@@ -151,7 +151,8 @@ describe("the hourly clean-up of exported files", () => {
 
   /** Moves the job's end back in time: the clean-up reads when a job ended from its status row. */
   const endedHoursAgo = (tenant: TestTenant, jobId: string, hours: number) =>
-    ctx.deps.db("jobs")
+    ctx.deps
+      .db("jobs")
       .where({ tenant_id: tenant.tenantId, job_id: jobId })
       .update({ updated_at: new Date(Date.now() - hours * HOUR_MS) });
 

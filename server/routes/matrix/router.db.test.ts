@@ -47,11 +47,15 @@ async function seedProject(tenant: TestTenant, count: number): Promise<number[]>
   }));
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += 500) {
-    const inserted = await ctx.deps.db("requirements").insert(rows.slice(start, start + 500)).returning("requirement_id");
+    const inserted = await ctx.deps
+      .db("requirements")
+      .insert(rows.slice(start, start + 500))
+      .returning("requirement_id");
     ids.push(...inserted.map((row) => Number(row.requirement_id)));
   }
   const links = ids.map((requirement_id, i) => ({ tenant_id: tenant.tenantId, requirement_id, atlassian_issue_id: String(40000 + i) }));
-  for (let start = 0; start < links.length; start += 500) await ctx.deps.db("requirement_issue_links").insert(links.slice(start, start + 500));
+  for (let start = 0; start < links.length; start += 500)
+    await ctx.deps.db("requirement_issue_links").insert(links.slice(start, start + 500));
   return ids;
 }
 
@@ -193,25 +197,64 @@ describe("GET /api/requirement/matrix", () => {
     const ids = await seedProject(tenant, 1200);
     const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
     // A few of another type (SW) and with custom IDs, so words meet the prefix and the own ID in every way.
-    for (const [index, displayId] of [[3, "BR-12"], [4, "100%_done"], [5, null], [6, "sys-7"]] as const) {
-      await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: ids[index] }).update({ requirement_type_id: types.SW, display_id: displayId });
+    for (const [index, displayId] of [
+      [3, "BR-12"],
+      [4, "100%_done"],
+      [5, null],
+      [6, "sys-7"],
+    ] as const) {
+      await ctx.deps
+        .db("requirements")
+        .where({ tenant_id: tenant.tenantId, requirement_id: ids[index] })
+        .update({ requirement_type_id: types.SW, display_id: displayId });
     }
     const labels = new Map<number, string>();
     for (let offset = 0; offset < 1200; offset += 1000) {
       const page = await getMatrix(tenant, PROJECT, { offset, limit: 1000 });
-      for (const row of page.body.rows as { requirements: { requirement_id: number; prefix: string; display_id: string | null; name: string }[] }[]) {
+      for (const row of page.body.rows as {
+        requirements: { requirement_id: number; prefix: string; display_id: string | null; name: string }[];
+      }[]) {
         const [requirement] = row.requirements;
         if (!requirement) continue;
-        labels.set(requirement.requirement_id, `${requirement.prefix}-${requirement.display_id?.trim() || requirement.requirement_id}: ${requirement.name}`.toLowerCase());
+        labels.set(
+          requirement.requirement_id,
+          `${requirement.prefix}-${requirement.display_id?.trim() || requirement.requirement_id}: ${requirement.name}`.toLowerCase(),
+        );
       }
     }
-    const filters = ["sys-1", "ys-", "s-1", "sys", "sw-", "w-br-1", "-br-12: req", "100%_", "0%_d", "_", "%", "requirement 11", "requirement", "ment 7", "zzz", "s", "7:", `sw-${ids[5]}:`];
+    const filters = [
+      "sys-1",
+      "ys-",
+      "s-1",
+      "sys",
+      "sw-",
+      "w-br-1",
+      "-br-12: req",
+      "100%_",
+      "0%_d",
+      "_",
+      "%",
+      "requirement 11",
+      "requirement",
+      "ment 7",
+      "zzz",
+      "s",
+      "7:",
+      `sw-${ids[5]}:`,
+    ];
     for (const filter of filters) {
       const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-      const expected = [...labels].filter(([, label]) => words.every((word) => label.includes(word))).map(([id]) => id).sort((a, b) => a - b);
+      const expected = [...labels]
+        .filter(([, label]) => words.every((word) => label.includes(word)))
+        .map(([id]) => id)
+        .sort((a, b) => a - b);
       const first = await getMatrix(tenant, PROJECT, { filter, limit: 50 });
       expect(first.status).toBe(200);
-      expect({ filter, total: first.body.total_rows, first: rowIds(first.body) }).toEqual({ filter, total: expected.length, first: expected.slice(0, 50) });
+      expect({ filter, total: first.body.total_rows, first: rowIds(first.body) }).toEqual({
+        filter,
+        total: expected.length,
+        first: expected.slice(0, 50),
+      });
       const later = await getMatrix(tenant, PROJECT, { filter, offset: 60, limit: 5 });
       expect({ filter, later: rowIds(later.body) }).toEqual({ filter, later: expected.slice(60, 65) });
     }
@@ -219,7 +262,9 @@ describe("GET /api/requirement/matrix", () => {
 
   it("refuses a missing or malformed project (400) and a caller without a token (401)", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    const missing = await request(ctx.app).get("/api/requirement/matrix").set("Authorization", await bearer(ctx, tenant));
+    const missing = await request(ctx.app)
+      .get("/api/requirement/matrix")
+      .set("Authorization", await bearer(ctx, tenant));
     expect(missing.status).toBe(400);
     expect(missing.body).toHaveProperty("atlassian_project_id");
     expect((await getMatrix(tenant, "abc")).status).toBe(400);

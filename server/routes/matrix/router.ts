@@ -40,9 +40,7 @@ export function router(deps: AppDeps): Router {
     requireAccess(deps, "browse", named.projectInQuery()),
     handle(async (req, res) => {
       const query = parse(MatrixQuerySchema, req.query);
-      res
-        .type("json")
-        .send(await readMatrixJson(deps, authOf(req), { ...query, projectId: query.atlassian_project_id }));
+      res.type("json").send(await readMatrixJson(deps, authOf(req), { ...query, projectId: query.atlassian_project_id }));
     }),
   );
   r.post(

@@ -66,7 +66,13 @@ export function router(deps: AppDeps): Router {
 
   api.post(
     "/api/requirement/export/reqif",
-    requireAccess(deps, "browse", named.projectInBody("atlassian_project_id"), named.folderInBody("folder_id"), named.baselineInBody("baseline_id")),
+    requireAccess(
+      deps,
+      "browse",
+      named.projectInBody("atlassian_project_id"),
+      named.folderInBody("folder_id"),
+      named.baselineInBody("baseline_id"),
+    ),
     handle(async (req, res) => {
       const auth = authOf(req);
       const input = parse(ReqifExportRequestSchema, req.body);

@@ -1,7 +1,14 @@
 import request from "supertest";
 import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createSignedInApp,
+  createTenant,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 
 let ctx: TestContext;
@@ -42,7 +49,9 @@ describe("requirement types", () => {
 
   it("answers an empty list for a site without types", async () => {
     const bare = await createTenant(ctx.deps.db);
-    const res = await api().get("/api/requirement/type").set("Authorization", await bearer(ctx, bare));
+    const res = await api()
+      .get("/api/requirement/type")
+      .set("Authorization", await bearer(ctx, bare));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ requirement_types: [], offset: 0, limit: 1000, has_more: false });
   });

@@ -36,14 +36,16 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "post",
     path: "/api/requirement/type",
-    summary: "Create a requirement type (name and prefix required; body bare or as {requirement_type: {...}}). Jira administrators only (403 otherwise)",
+    summary:
+      "Create a requirement type (name and prefix required; body bare or as {requirement_type: {...}}). Jira administrators only (403 otherwise)",
     body: CreateRequirementTypeSchema,
     response: RequirementTypeSchema,
   },
   {
     method: "put",
     path: "/api/requirement/type/:id(\\d+)",
-    summary: "Rename a requirement type; the level changes only on editable types without linked requirements. Jira administrators only (403 otherwise)",
+    summary:
+      "Rename a requirement type; the level changes only on editable types without linked requirements. Jira administrators only (403 otherwise)",
     body: UpdateRequirementTypeSchema,
     response: RequirementTypeSchema,
   },

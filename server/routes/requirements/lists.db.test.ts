@@ -80,7 +80,10 @@ describe("requirement lists are bounded", () => {
       .set("Authorization", auth)
       .send({ requirementIds: [described], with_description: true });
     expect(byId.body.requirements[0]).toMatchObject({ description: "A long description" });
-    const byIdPlain = await api().post("/api/requirement/by-id/lite").set("Authorization", auth).send({ requirementIds: [described] });
+    const byIdPlain = await api()
+      .post("/api/requirement/by-id/lite")
+      .set("Authorization", auth)
+      .send({ requirementIds: [described] });
     expect(byIdPlain.body.requirements[0]).not.toHaveProperty("description");
   });
 });
@@ -96,7 +99,11 @@ describe("answers on the wire", () => {
     expect(list.headers["content-encoding"]).toBe("gzip");
     expect(list.body.requirements).toHaveLength(REQUIREMENT_LIST_LIMIT_MAX);
 
-    const small = await api().get("/api/requirement/lite").query({ atlassian_project_id: SMALL_PROJECT }).set("Authorization", auth).set("Accept-Encoding", "gzip");
+    const small = await api()
+      .get("/api/requirement/lite")
+      .query({ atlassian_project_id: SMALL_PROJECT })
+      .set("Authorization", auth)
+      .set("Accept-Encoding", "gzip");
     expect(small.status).toBe(200);
     expect(small.headers["content-encoding"]).toBeUndefined();
   });

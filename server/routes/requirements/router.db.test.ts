@@ -2,7 +2,14 @@ import request from "supertest";
 import { appActor } from "../../services/context.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
-import { bearer, createSignedInApp, createTenant, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createSignedInApp,
+  createTenant,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
 import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
@@ -35,11 +42,9 @@ const create = async (body: Record<string, unknown>) => {
   return res.body;
 };
 const read = async (id: number) => (await api().get(`/api/requirement/${id}`).set("Authorization", auth)).body;
-const revisionsOf = async (id: number) =>
-  (await api().get(`/api/requirement/${id}/revision`).set("Authorization", auth)).body.revisions;
+const revisionsOf = async (id: number) => (await api().get(`/api/requirement/${id}/revision`).set("Authorization", auth)).body.revisions;
 const put = (id: number, body: Record<string, unknown>) => api().put(`/api/requirement/${id}`).set("Authorization", auth).send(body);
-const patch = (id: number, body: Record<string, unknown>) =>
-  api().patch(`/api/requirement/${id}`).set("Authorization", auth).send(body);
+const patch = (id: number, body: Record<string, unknown>) => api().patch(`/api/requirement/${id}`).set("Authorization", auth).send(body);
 const countRequirements = async () => {
   const row = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).count<{ count: number }[]>("* as count");
   return Number(row[0]?.count);
@@ -138,9 +143,7 @@ describe("creating a requirement", () => {
       },
     ]);
     const other = await read(business.requirement_id);
-    expect(other.linked_requirements_v2.map((l: { requirement_id: number }) => l.requirement_id)).toEqual([
-      stakeholder.requirement_id,
-    ]);
+    expect(other.linked_requirements_v2.map((l: { requirement_id: number }) => l.requirement_id)).toEqual([stakeholder.requirement_id]);
     expect(other.revision).toBe(2);
     expect((await revisionsOf(business.requirement_id))[0]).toMatchObject({
       revision: 2,
@@ -194,7 +197,9 @@ describe("editing a requirement", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "New name", description: "New", prefix: "SW", revision: 2 });
     const revisions = await revisionsOf(created.requirement_id);
-    expect(revisions.map((r: { revision: number; action: string; changed_fields: string }) => [r.revision, r.action, r.changed_fields])).toEqual([
+    expect(
+      revisions.map((r: { revision: number; action: string; changed_fields: string }) => [r.revision, r.action, r.changed_fields]),
+    ).toEqual([
       [2, "updated", "name,description,requirement_type_id"],
       [1, "created", "name,requirement_type_id,description"],
     ]);
@@ -309,16 +314,31 @@ describe("editing a requirement", () => {
 
   it("keeps Global Requirements free of status, components and assignee, which only Jira projects have", async () => {
     const global = await create({ name: "Units are SI", project: 0 });
-    const refused = await put(global.requirement_id, { name: "Units are SI", status: "3", components: ["10000"], assigned_to: "557058:alice" });
+    const refused = await put(global.requirement_id, {
+      name: "Units are SI",
+      status: "3",
+      components: ["10000"],
+      assigned_to: "557058:alice",
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       status: ["Global Requirements have no status"],
       components: ["Global Requirements have no components"],
       assigned_to: ["Global Requirements have no assignee"],
     });
-    const asTheFormSendsIt = await put(global.requirement_id, { name: "Units are SI (metric)", status: null, components: [], assigned_to: null });
+    const asTheFormSendsIt = await put(global.requirement_id, {
+      name: "Units are SI (metric)",
+      status: null,
+      components: [],
+      assigned_to: null,
+    });
     expect(asTheFormSendsIt.status).toBe(200);
-    expect(await read(global.requirement_id)).toMatchObject({ name: "Units are SI (metric)", status: null, components: [], assigned_to: null });
+    expect(await read(global.requirement_id)).toMatchObject({
+      name: "Units are SI (metric)",
+      status: null,
+      components: [],
+      assigned_to: null,
+    });
   });
 
   it("replaces the attachment list with PATCH and records it; a dropped file stays in storage for the history and still downloads", async () => {
@@ -346,21 +366,28 @@ describe("editing a requirement", () => {
   });
 
   // Two transactions at once need two connections: PGlite is one connection in the process.
-  it.runIf(process.env.TEST_DB === "postgres")("gives a new upload named by two saves at the same moment to one requirement, refusing the other", async () => {
-    const first = await create({ name: "Pump housing" });
-    const second = await create({ name: "Pump cover" });
-    const file = await uploaded("drawing.pdf", "application/pdf");
-    const other = await openTransaction(ctx.deps.db);
-    await other.trx("attachments").where({ tenant_id: tenant.tenantId, uuid_file_name: file.uuid_file_name }).forUpdate().select("uuid_file_name");
-    const saves = [first, second].map((requirement) => started(patch(requirement.requirement_id, { attachments: [file] })));
-    await untilWaiting(ctx.deps.db, other.pid, 2);
-    await other.trx.commit();
+  it.runIf(process.env.TEST_DB === "postgres")(
+    "gives a new upload named by two saves at the same moment to one requirement, refusing the other",
+    async () => {
+      const first = await create({ name: "Pump housing" });
+      const second = await create({ name: "Pump cover" });
+      const file = await uploaded("drawing.pdf", "application/pdf");
+      const other = await openTransaction(ctx.deps.db);
+      await other
+        .trx("attachments")
+        .where({ tenant_id: tenant.tenantId, uuid_file_name: file.uuid_file_name })
+        .forUpdate()
+        .select("uuid_file_name");
+      const saves = [first, second].map((requirement) => started(patch(requirement.requirement_id, { attachments: [file] })));
+      await untilWaiting(ctx.deps.db, other.pid, 2);
+      await other.trx.commit();
 
-    const statuses = (await Promise.all(saves)).map((res) => res.status).sort();
-    expect(statuses).toEqual([200, 400]);
-    const holders = await Promise.all([first, second].map(async (requirement) => (await read(requirement.requirement_id)).attachments));
-    expect(holders.flat()).toEqual([file]);
-  });
+      const statuses = (await Promise.all(saves)).map((res) => res.status).sort();
+      expect(statuses).toEqual([200, 400]);
+      const holders = await Promise.all([first, second].map(async (requirement) => (await read(requirement.requirement_id)).attachments));
+      expect(holders.flat()).toEqual([file]);
+    },
+  );
 
   it("refuses an attachment list built from a stale revision with 409, dropping and deleting nothing", async () => {
     const created = await create({ name: "Shared files" });
@@ -471,9 +498,7 @@ describe("reading requirements", () => {
   it("lists requirements of several projects, of the global project, and those linked to an issue", async () => {
     const inProject = await create({ name: "Listed", project: 60000, issues: ["777"] });
     const global = await create({ name: "Listed globally", project: 0, requirement_type_id: types.BR });
-    const res = await api()
-      .get("/api/requirement?atlassian_project_id=60000&atlassian_project_id=0")
-      .set("Authorization", auth);
+    const res = await api().get("/api/requirement?atlassian_project_id=60000&atlassian_project_id=0").set("Authorization", auth);
     expect(res.status).toBe(200);
     const ids = res.body.requirements.map((r: { requirement_id: number }) => r.requirement_id);
     expect(ids).toContain(inProject.requirement_id);
@@ -623,7 +648,10 @@ describe("side effects and isolation", () => {
     await ctx.deps.db("customer_settings").insert({ tenant_id: tenant.tenantId, comment_on_associated_issues: true });
     const created = await create({ name: "Announced", issues: ["10400"], assigned_to: "557058:someone" });
     await put(created.requirement_id, { name: "Announced again" });
-    await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [created.requirement_id] });
+    await api()
+      .post("/api/requirement/delete/bulk")
+      .set("Authorization", auth)
+      .send({ requirements: [created.requirement_id] });
     const events = (await queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId))
       .map((job) => job.data)
       .filter((event) => event.requirementId === created.requirement_id);
@@ -665,22 +693,43 @@ describe("side effects and isolation", () => {
       limit: 1000,
       has_more: false,
     });
-    expect((await api().post("/api/requirement/by-id/lite").set("Authorization", other).send({ requirementIds: [id] })).body).toEqual({
+    expect(
+      (
+        await api()
+          .post("/api/requirement/by-id/lite")
+          .set("Authorization", other)
+          .send({ requirementIds: [id] })
+      ).body,
+    ).toEqual({
       requirements: [],
     });
-    expect((await api().post("/api/requirement/display_ids").set("Authorization", other).send({ requirementIds: [id] })).body).toEqual(
-      {},
-    );
+    expect(
+      (
+        await api()
+          .post("/api/requirement/display_ids")
+          .set("Authorization", other)
+          .send({ requirementIds: [id] })
+      ).body,
+    ).toEqual({});
     expect((await api().get(`/api/requirement/${id}`).set("Authorization", other)).status).toBe(404);
     expect((await api().get(`/api/requirement/${id}/revision`).set("Authorization", other)).status).toBe(404);
     expect((await api().put(`/api/requirement/${id}`).set("Authorization", other).send({ name: "Hijacked" })).status).toBe(404);
     expect((await api().patch(`/api/requirement/${id}`).set("Authorization", other).send({ attachments: [] })).status).toBe(404);
     expect(
-      (await api().post("/api/requirement/delete/bulk").set("Authorization", other).send({ requirements: [id] })).status,
+      (
+        await api()
+          .post("/api/requirement/delete/bulk")
+          .set("Authorization", other)
+          .send({ requirements: [id] })
+      ).status,
     ).toBe(404);
     expect(
-      (await api().post("/api/requirement/move/bulk").set("Authorization", other).send({ parent_folder_id: null, requirements: [id] }))
-        .status,
+      (
+        await api()
+          .post("/api/requirement/move/bulk")
+          .set("Authorization", other)
+          .send({ parent_folder_id: null, requirements: [id] })
+      ).status,
     ).toBe(404);
     const otherTypes = (await api().get("/api/requirement/type").set("Authorization", other)).body.requirement_types;
     const link = await api()

@@ -121,7 +121,8 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "post",
     path: `${ID}/suspect-links/review`,
-    summary: "Mark a suspect link reviewed ({link_type, target_id}) or all of the requirement's ({all: true}): 204, cleared on both ends and recorded in the Activity; 404 for a link the requirement does not have",
+    summary:
+      "Mark a suspect link reviewed ({link_type, target_id}) or all of the requirement's ({all: true}): 204, cleared on both ends and recorded in the Activity; 404 for a link the requirement does not have",
     body: ReviewSuspectLinksSchema,
   },
   {

@@ -64,7 +64,10 @@ beforeAll(async () => {
   await create("custom", { name: "Brake light", display_id: "BRK-LIGHT-7", requirement_type_id: types.SW });
   await create("fielded", {
     name: "Dashboard warning",
-    attributes: { [risk.body.attribute_id]: "Required by homologation rules", [select.body.attribute_id]: String(select.body.options[0].attribute_option_id) },
+    attributes: {
+      [risk.body.attribute_id]: "Required by homologation rules",
+      [select.body.attribute_id]: String(select.body.options[0].attribute_option_id),
+    },
   });
   await create("other", { name: "Braking in the other project", project: OTHER_PROJECT });
   await create("global", { name: "Braking regulation", project: 0, requirement_type_id: types.SR });
@@ -129,7 +132,10 @@ describe("searching requirements", () => {
     expect(put.status).toBe(200);
     expect(found(await search({ q: "headlamp" }))).not.toContain(id);
     expect(found(await search({ q: "adaptive beam" }))).toEqual([id]);
-    const deleted = await api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [id] });
+    const deleted = await api()
+      .post("/api/requirement/delete/bulk")
+      .set("Authorization", auth)
+      .send({ requirements: [id] });
     expect(deleted.status).toBe(200);
     expect(found(await search({ q: "adaptive" }))).toEqual([]);
     expect(found(await search({ q: String(id) }))).not.toContain(id);
@@ -147,7 +153,10 @@ describe("searching requirements", () => {
 
   it("answers at most the limit asked for, at most 50, and refuses more", async () => {
     expect(await search({ q: "", limit: 1 })).toHaveLength(1);
-    const refused = await api().get("/api/requirement/search").query({ limit: SEARCH_LIMIT_MAX + 1 }).set("Authorization", auth);
+    const refused = await api()
+      .get("/api/requirement/search")
+      .query({ limit: SEARCH_LIMIT_MAX + 1 })
+      .set("Authorization", auth);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ limit: [`At most ${SEARCH_LIMIT_MAX}`] });
   });

@@ -12,10 +12,7 @@ import {
 } from "../../../common/schemas/storage.js";
 import { bearer, createSignedInApp, createTenant, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { localPath, uploadAttachment as uploadTo } from "../../../test/helpers/storage.js";
-import {
-  ATTACHMENT_NOT_UPLOADED_MESSAGE,
-  verifyUploadedAttachment,
-} from "../../services/storage/verifyUploadedAttachment.js";
+import { ATTACHMENT_NOT_UPLOADED_MESSAGE, verifyUploadedAttachment } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
 
 let ctx: TestContext;
@@ -33,8 +30,7 @@ async function signPut(body: object, authorization = auth) {
   return request(ctx.app).post("/api/sign-s3-put").set("Authorization", authorization).send(body);
 }
 
-const uploadAttachment = (name: string, type: string, content: Buffer | string) =>
-  uploadTo(ctx, auth, name, type, content);
+const uploadAttachment = (name: string, type: string, content: Buffer | string) => uploadTo(ctx, auth, name, type, content);
 
 describe("POST /api/sign-s3-put", () => {
   it("signs an attachment upload that is then PUT and downloaded back under its original name", async () => {

@@ -7,7 +7,15 @@ import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
 import { PERMISSIONS_CHECK_PATH } from "../jira/jiraPermissions.js";
 import { updateRequirement } from "../requirements/updateRequirement.js";
-import { ACCESS_MESSAGES, type AccessDeps, browsableProjectIds, createAccessCache, mayAccessProject, projectAccessOf, requireProjectAccess } from "./projectAccess.js";
+import {
+  ACCESS_MESSAGES,
+  type AccessDeps,
+  browsableProjectIds,
+  createAccessCache,
+  mayAccessProject,
+  projectAccessOf,
+  requireProjectAccess,
+} from "./projectAccess.js";
 
 const PUMP = 10000;
 const ROVER = 10001;
@@ -28,7 +36,9 @@ const jira = {
 const standardPermissions = (): FakeJiraPermissions => ({
   mayBrowseProject: (account, project) => !(account === NOOR && project === ROVER) && !jira.revoked.has(`${account} ${project}`),
   holds: (account, project, permission) =>
-    permission === "EDIT_ISSUES" ? !(account === READER && project === ROVER) : permission === APP_PROJECT_PERMISSIONS.editRequirements && account === EDITOR,
+    permission === "EDIT_ISSUES"
+      ? !(account === READER && project === ROVER)
+      : permission === APP_PROJECT_PERMISSIONS.editRequirements && account === EDITOR,
 });
 const hostClient: HostClient = {
   async call<T>(_tenantId: string, _product: string, call: HostCall): Promise<T> {
@@ -71,7 +81,9 @@ describe("who may browse and edit a project's requirements", () => {
         [ROVER, { browse: false, edit: false, manageBaselines: false }],
       ]),
     );
-    expect(await projectAccessOf(deps, as(READER), [ROVER])).toEqual(new Map([[ROVER, { browse: true, edit: false, manageBaselines: false }]]));
+    expect(await projectAccessOf(deps, as(READER), [ROVER])).toEqual(
+      new Map([[ROVER, { browse: true, edit: false, manageBaselines: false }]]),
+    );
   });
 
   it("opens Global Requirements to every member without asking Jira", async () => {
@@ -93,7 +105,12 @@ describe("who may browse and edit a project's requirements", () => {
           accountId: NOOR,
           projectPermissions: [
             {
-              permissions: ["BROWSE_PROJECTS", "EDIT_ISSUES", APP_PROJECT_PERMISSIONS.editRequirements, APP_PROJECT_PERMISSIONS.manageBaselines],
+              permissions: [
+                "BROWSE_PROJECTS",
+                "EDIT_ISSUES",
+                APP_PROJECT_PERMISSIONS.editRequirements,
+                APP_PROJECT_PERMISSIONS.manageBaselines,
+              ],
               projects: [PUMP, ROVER],
             },
           ],
@@ -115,11 +132,26 @@ describe("who may browse and edit a project's requirements", () => {
   });
 
   it("answers a hidden object as a missing one, a refused change 403, a hidden project 404 to a read", async () => {
-    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse", "Requirement")).rejects.toMatchObject({ status: 404, body: { Result: "Requirement not found" } });
-    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit", "Requirement")).rejects.toMatchObject({ status: 404, body: { Result: "Requirement not found" } });
-    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse")).rejects.toMatchObject({ status: 404, body: { Result: "Project not found" } });
-    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit")).rejects.toMatchObject({ status: 403, body: { Result: ACCESS_MESSAGES.edit } });
-    await expect(requireProjectAccess(deps, as(READER), ROVER, "edit", "Requirement")).rejects.toMatchObject({ status: 403, body: { Result: ACCESS_MESSAGES.edit } });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse", "Requirement")).rejects.toMatchObject({
+      status: 404,
+      body: { Result: "Requirement not found" },
+    });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit", "Requirement")).rejects.toMatchObject({
+      status: 404,
+      body: { Result: "Requirement not found" },
+    });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "browse")).rejects.toMatchObject({
+      status: 404,
+      body: { Result: "Project not found" },
+    });
+    await expect(requireProjectAccess(deps, as(NOOR), ROVER, "edit")).rejects.toMatchObject({
+      status: 403,
+      body: { Result: ACCESS_MESSAGES.edit },
+    });
+    await expect(requireProjectAccess(deps, as(READER), ROVER, "edit", "Requirement")).rejects.toMatchObject({
+      status: 403,
+      body: { Result: ACCESS_MESSAGES.edit },
+    });
     await expect(requireProjectAccess(deps, as(READER), ROVER, "browse", "Requirement")).resolves.toBeUndefined();
   });
 });
@@ -154,7 +186,10 @@ describe("when Jira's answer changes or Jira is down", () => {
 
   it("answers 503 with the spec's message and allows nothing when Jira cannot be asked, then asks again", async () => {
     jira.down = true;
-    await expect(requireProjectAccess(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({ status: 503, body: { Result: HOST_DATA_PROBLEM } });
+    await expect(requireProjectAccess(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({
+      status: 503,
+      body: { Result: HOST_DATA_PROBLEM },
+    });
     await expect(mayAccessProject(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({ status: 503 });
     jira.down = false;
     expect(await mayAccessProject(deps, as(EDITOR), PUMP, "browse")).toBe(true);

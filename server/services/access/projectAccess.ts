@@ -101,7 +101,9 @@ async function grantedTo(deps: AccessDeps, actor: Actor, projectIds: readonly nu
 }
 
 function appPermissionsInUse(deps: AccessDeps, tenantId: string): Promise<ReadonlySet<string>> {
-  return deps.access.sites.get(tenantId) ?? remembered(deps.access.sites, tenantId, permissionsGrantedOnSite(deps, tenantId, APP_PERMISSIONS));
+  return (
+    deps.access.sites.get(tenantId) ?? remembered(deps.access.sites, tenantId, permissionsGrantedOnSite(deps, tenantId, APP_PERMISSIONS))
+  );
 }
 
 const EVERYTHING: ProjectAccess = { browse: true, edit: true, manageBaselines: true };
@@ -126,14 +128,20 @@ export async function projectAccessOf(deps: AccessDeps, actor: Actor, projectIds
   const browsed = jiraProjects.filter((id) => granted.get(id)?.has(BROWSE));
   // The schemes matter only where someone browses without holding the app's permission.
   const inUse =
-    browsed.length === 0 ? new Set<string>() : await askedOrUnavailable(deps, actor, "which rmCloud permissions the site grants", appPermissionsInUse(deps, actor.tenantId));
+    browsed.length === 0
+      ? new Set<string>()
+      : await askedOrUnavailable(deps, actor, "which rmCloud permissions the site grants", appPermissionsInUse(deps, actor.tenantId));
   const holds = (held: ReadonlySet<string>, appPermission: string) => held.has(inUse.has(appPermission) ? appPermission : EDIT_ISSUES);
   for (const id of jiraProjects) {
     const held = granted.get(id) ?? new Set<string>();
     access.set(
       id,
       held.has(BROWSE)
-        ? { browse: true, edit: holds(held, APP_PROJECT_PERMISSIONS.editRequirements), manageBaselines: holds(held, APP_PROJECT_PERMISSIONS.manageBaselines) }
+        ? {
+            browse: true,
+            edit: holds(held, APP_PROJECT_PERMISSIONS.editRequirements),
+            manageBaselines: holds(held, APP_PROJECT_PERMISSIONS.manageBaselines),
+          }
         : NOTHING,
     );
   }

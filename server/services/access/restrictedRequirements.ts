@@ -23,7 +23,11 @@ export const restrictedRequirement = (linked: LinkedRequirement): LinkedRequirem
  * The linked requirements of a detail, a baseline's revisions or a comparison, each list with
  * those of projects the person may not browse shown restricted; Jira is asked once for all lists.
  */
-export async function withHiddenLinksRestricted(deps: AccessDeps, actor: Actor, lists: readonly LinkedRequirement[][]): Promise<LinkedRequirement[][]> {
+export async function withHiddenLinksRestricted(
+  deps: AccessDeps,
+  actor: Actor,
+  lists: readonly LinkedRequirement[][],
+): Promise<LinkedRequirement[][]> {
   const projects = new Set(lists.flatMap((list) => list.map((linked) => linked.project)));
   if (projects.size === 0) return lists.map((list) => [...list]);
   const access = await projectAccessOf(deps, actor, projects);

@@ -53,8 +53,9 @@ describe("custom field values of a requirement", () => {
   });
 
   it("refuses a select value that is not among the field's options", async () => {
-    expect(await rejection(validateAttributeValues({ db: database.db }, appActor(tenantId), 10000, { [priority.attribute_id]: "999999" })))
-      .toEqual({ attributes: ["Priority: choose one of the field's options"] });
+    expect(
+      await rejection(validateAttributeValues({ db: database.db }, appActor(tenantId), 10000, { [priority.attribute_id]: "999999" })),
+    ).toEqual({ attributes: ["Priority: choose one of the field's options"] });
   });
 
   it("refuses fields of another project and of another site", async () => {

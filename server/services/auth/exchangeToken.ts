@@ -47,7 +47,8 @@ export async function exchangeConnectToken(
   });
   if (!verified.ok) throw unauthorized(FAILURE_MESSAGES[verified.reason]);
   if (!verified.claims.sub) throw unauthorized("Sign in to your Atlassian site to use rmCloud");
-  const licensed = verified.claims.qsh === CONTEXT_QSH ? await hostLicenseActive(options.hostClient, installation) : !hasNoLicense(body.fullPath);
+  const licensed =
+    verified.claims.qsh === CONTEXT_QSH ? await hostLicenseActive(options.hostClient, installation) : !hasNoLicense(body.fullPath);
   if (!licensed) throw forbidden("license");
   return signAppToken(options.appTokenSecret, {
     tenantId: installation.tenantId,
@@ -63,7 +64,11 @@ export async function exchangeConnectToken(
  * and expires by the sign-in's week at the latest (signAppToken), so a user removed from the site
  * cannot refresh forever.
  */
-export async function refreshAppToken(db: Db, options: { appTokenSecret: string; hostClient: HostClient }, auth: AuthContext): Promise<string> {
+export async function refreshAppToken(
+  db: Db,
+  options: { appTokenSecret: string; hostClient: HostClient },
+  auth: AuthContext,
+): Promise<string> {
   // A token still valid by its own expiry (signed before the week's cap, or by other means) gets no new one past the sign-in's week.
   if (auth.signedInAt + SIGN_IN_LIFETIME_SECONDS <= Math.floor(Date.now() / 1000)) throw unauthorized(SIGN_IN_ENDED);
   const installation = await findInstallationByClientKey(db, auth.clientKey);

@@ -35,7 +35,11 @@ export async function revisionsShownTo(
   revisions: readonly (BaselineRevision | null)[],
 ): Promise<(BaselineRevision | null)[]> {
   const present = revisions.filter((revision): revision is BaselineRevision => revision !== null);
-  const linked = await withHiddenLinksRestricted(deps, actor, present.map((revision) => revision.linked_requirements));
+  const linked = await withHiddenLinksRestricted(
+    deps,
+    actor,
+    present.map((revision) => revision.linked_requirements),
+  );
   const shown = new Map(present.map((revision, index) => [revision, { ...revision, linked_requirements: linked[index] ?? [] }]));
   return revisions.map((revision) => (revision === null ? null : (shown.get(revision) ?? revision)));
 }
@@ -44,12 +48,7 @@ export async function revisionsShownTo(
  * A baseline of the tenant, and of the project when one is named; anything else reads as absent
  * (404), so another site's or project's baseline is never revealed.
  */
-export async function baselineInScope(
-  db: Db,
-  tenantId: string,
-  baselineId: number,
-  projectId: number | undefined,
-): Promise<BaselineRow> {
+export async function baselineInScope(db: Db, tenantId: string, baselineId: number, projectId: number | undefined): Promise<BaselineRow> {
   const row = await findBaseline(db, tenantId, baselineId);
   if (!row || (projectId !== undefined && row.project_id !== projectId)) throw notFound("Baseline");
   return row;

@@ -17,12 +17,7 @@ export async function listProjectBaselines(
 }
 
 /** GET /api/baseline/{id}/lite. */
-export async function getBaseline(
-  deps: ServiceDeps,
-  actor: Actor,
-  baselineId: number,
-  projectId: number | undefined,
-): Promise<Baseline> {
+export async function getBaseline(deps: ServiceDeps, actor: Actor, baselineId: number, projectId: number | undefined): Promise<Baseline> {
   return baselineOf(await baselineInScope(deps.db, actor.tenantId, baselineId, projectId));
 }
 

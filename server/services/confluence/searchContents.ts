@@ -79,12 +79,18 @@ export async function searchPages(
   const query = queryString({ cql, expand: "space", start: search.start, limit: search.limit });
   const page = await readWiki<WikiPage<WikiContent>>(deps, actor, `/rest/api/content/search?${query}`);
   const found = page?.results ?? [];
-  const viewable = await pagesUserMayView(deps, actor, found.map((content) => String(content.id)));
-  const results = found.filter((content) => viewable.has(String(content.id))).map((content) => ({
-    atlassian_content_id: String(content.id),
-    title: content.title,
-    space: { key: content.space?.key ?? "", name: content.space?.name ?? content.space?.key ?? "" },
-  }));
+  const viewable = await pagesUserMayView(
+    deps,
+    actor,
+    found.map((content) => String(content.id)),
+  );
+  const results = found
+    .filter((content) => viewable.has(String(content.id)))
+    .map((content) => ({
+      atlassian_content_id: String(content.id),
+      title: content.title,
+      space: { key: content.space?.key ?? "", name: content.space?.name ?? content.space?.key ?? "" },
+    }));
   return {
     results,
     start: search.start,

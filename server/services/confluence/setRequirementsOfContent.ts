@@ -47,7 +47,12 @@ export async function setRequirementsOfContent(
 
     const toAdd = wanted.filter((id) => !current.includes(id));
     const toRemove = current.filter((id) => !wanted.includes(id));
-    await requireProjectAccess(accessDepsOf(write.deps), actor, [...new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1))], "edit");
+    await requireProjectAccess(
+      accessDepsOf(write.deps),
+      actor,
+      [...new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1))],
+      "edit",
+    );
     const counts = await contentCounts(tx, tenantId, toAdd);
     const full = locked.filter((requirement) => (counts.get(requirement.requirement_id) ?? 0) >= MAX_LINKED_CONTENTS);
     if (full.length > 0) {

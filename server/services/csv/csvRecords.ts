@@ -18,9 +18,7 @@ export const MAX_RECORD_BYTES = 1_000_000;
  * A record longer than MAX_RECORD_BYTES refuses the file (400, which fails an import job with it).
  */
 export async function* csvRecords(input: Readable): AsyncIterable<string[]> {
-  const records = input.pipe(
-    parse({ ...CSV_READING, max_record_size: MAX_RECORD_BYTES }),
-  );
+  const records = input.pipe(parse({ ...CSV_READING, max_record_size: MAX_RECORD_BYTES }));
   try {
     yield* records;
   } catch (error) {

@@ -104,7 +104,9 @@ describe("exporting a project larger than a page", () => {
     expect(column(rows, "Assignee")).toEqual(numbers.map((n) => `Person ${n % PEOPLE}`));
     const issueReads = host.calls.filter((call) => call.path === "/rest/api/3/issue/bulkfetch");
     // One read per page of 1000 requirements, and the one Jira refused with 429 asked again.
-    expect(issueReads.map((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys.length).toSorted((a, b) => b - a)).toEqual([1000, 1000, 1000, 500]);
+    expect(issueReads.map((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys.length).toSorted((a, b) => b - a)).toEqual([
+      1000, 1000, 1000, 500,
+    ]);
     const askedPeople = host.calls
       .filter((call) => call.path.startsWith("/rest/api/3/user/bulk"))
       .flatMap((call) => new URLSearchParams(call.path.split("?")[1]).getAll("accountId"));
@@ -122,7 +124,9 @@ describe("exporting a project larger than a page", () => {
 describe("exporting as someone who may not browse every linked issue", () => {
   const member = () => ({ tenantId: actor.tenantId, accountId: "557058:member" });
   /** The member may not browse the issues of even-numbered requirements (another project of Jira's). */
-  const permissions: FakeJiraPermissions = { mayBrowse: (accountId, issueId) => accountId !== "557058:member" || Number(issueId) % 2 === 1 };
+  const permissions: FakeJiraPermissions = {
+    mayBrowse: (accountId, issueId) => accountId !== "557058:member" || Number(issueId) % 2 === 1,
+  };
 
   it("leaves those issues out as if not linked, asking Jira once for all of the project's issues, 1000 a call, as that person", async () => {
     const host = jira({ permissions });
@@ -138,7 +142,9 @@ describe("exporting as someone who may not browse every linked issue", () => {
       .filter((body) => body.projectPermissions.some((entry) => entry.issues !== undefined));
     expect(checks.map((body) => body.accountId)).toEqual(["557058:member", "557058:member", "557058:member"]);
     const asked = checks.flatMap((body) => body.projectPermissions.flatMap((entry) => entry.issues ?? []));
-    expect(checks.map((body) => body.projectPermissions[0]?.issues?.length).toSorted((a, b) => (b ?? 0) - (a ?? 0))).toEqual([1000, 1000, 500]);
+    expect(checks.map((body) => body.projectPermissions[0]?.issues?.length).toSorted((a, b) => (b ?? 0) - (a ?? 0))).toEqual([
+      1000, 1000, 500,
+    ]);
     // The project's own issues only, each once.
     expect(asked.toSorted((a, b) => a - b)).toEqual(numbers.map((n) => 30000 + n));
     // Keys are read only for the issues shown.

@@ -32,11 +32,7 @@ const READ_AHEAD_PAGES = 3;
  * for the whole project before the header; the others are left out as if not linked); when Jira
  * cannot tell, the export fails before its first row (503) rather than show or hide issues unchecked.
  */
-export async function* exportRequirementRows(
-  deps: AccessDeps,
-  actor: Actor,
-  projectId: number,
-): AsyncGenerator<string[]> {
+export async function* exportRequirementRows(deps: AccessDeps, actor: Actor, projectId: number): AsyncGenerator<string[]> {
   const { tenantId } = actor;
   const [fields, mostComponents, folders, names, browsable, shownProjects] = await Promise.all([
     listAttributes(deps.db, tenantId, projectId),

@@ -30,7 +30,12 @@ type CheckedDisplayId = { displayId: string; row: number };
 export async function* readFileRows(records: AsyncIterable<string[]>, setup: FileRowsSetup): AsyncGenerator<FileRowsEvent> {
   const { batchRows, ...ruleInputs } = setup;
   let rules: RowRules | undefined;
-  let batch = { rows: [] as ImportedRow[], rowNumbers: [] as number[], displayIds: [] as CheckedDisplayId[], errors: [] as ImportRowError[] };
+  let batch = {
+    rows: [] as ImportedRow[],
+    rowNumbers: [] as number[],
+    displayIds: [] as CheckedDisplayId[],
+    errors: [] as ImportRowError[],
+  };
   let rowNumber = 0;
   let refused = false;
   for await (const cells of records) {

@@ -59,7 +59,12 @@ describe("the import job", () => {
     const jobId = await startImport(
       ctx.deps,
       actor,
-      ImportRequestSchema.parse({ file_name: file, requirement_type: type?.requirement_type_id, location: null, atlassian_project_id: 30000 }),
+      ImportRequestSchema.parse({
+        file_name: file,
+        requirement_type: type?.requirement_type_id,
+        location: null,
+        atlassian_project_id: 30000,
+      }),
     );
     await reading;
 
@@ -82,7 +87,10 @@ describe("the import job", () => {
 
   it("whose requirement type was deleted after it was queued fails at once with the reason and writes nothing", async () => {
     const file = await putImportFile(ctx.deps, actor.tenantId, "Name\nFlow sensor calibration");
-    const created = await request(ctx.app).post("/api/requirement/type").set("Authorization", auth).send({ name: "Interface", prefix: "IF" });
+    const created = await request(ctx.app)
+      .post("/api/requirement/type")
+      .set("Authorization", auth)
+      .send({ name: "Interface", prefix: "IF" });
     expect(created.status).toBe(201);
     const typeId = created.body.requirement_type_id as number;
     const jobId = await startImport(
@@ -110,7 +118,12 @@ describe("the import job", () => {
     const jobId = await startImport(
       ctx.deps,
       actor,
-      ImportRequestSchema.parse({ file_name: file, requirement_type: type?.requirement_type_id, location: null, atlassian_project_id: 30002 }),
+      ImportRequestSchema.parse({
+        file_name: file,
+        requirement_type: type?.requirement_type_id,
+        location: null,
+        atlassian_project_id: 30002,
+      }),
     );
 
     await startWorker();

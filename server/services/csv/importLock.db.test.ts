@@ -22,8 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.destroy());
 
-const csvLines = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, n) => `Requirement ${from + n}\n`).join("");
+const csvLines = (from: number, to: number) => Array.from({ length: to - from }, (_, n) => `Requirement ${from + n}\n`).join("");
 
 // Two transactions at once need two connections: PostgreSQL only (PGlite is one connection).
 describe.runIf(process.env.TEST_DB === "postgres")("an import and the folder tree", () => {

@@ -113,16 +113,27 @@ describe("runImport", () => {
   );
 
   it("imports Jira's export where the project lacks most of its components, leaving those names out when asked", async () => {
-    const seededPump = [{ id: "10201", name: "Alarms" }, { id: "10202", name: "Dosing engine" }];
+    const seededPump = [
+      { id: "10201", name: "Alarms" },
+      { id: "10202", name: "Dosing engine" },
+    ];
     const asked = { atlassian_project_id: 10014, atlassian_component_json: JSON.stringify(seededPump) };
-    const refused = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv")), asked));
+    const refused = await runImport(
+      ctx.deps,
+      actor,
+      request(await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv")), asked),
+    );
     expect(refused.errors[0]).toEqual({ row: 2, reason: 'Component/s: "Dosing" is not a component of this project' });
 
     const file = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-valid.csv"));
     const result = await runImport(ctx.deps, actor, request(file, { ...asked, leave_out_unknown_names: true }));
 
     expect(result).toEqual({ imported: 7, errors: [], error_count: 0 });
-    const details = await loadRequirementDetails(ctx.deps, actor, (await requirementsOf(10014)).map((row) => Number(row.requirement_id)));
+    const details = await loadRequirementDetails(
+      ctx.deps,
+      actor,
+      (await requirementsOf(10014)).map((row) => Number(row.requirement_id)),
+    );
     expect(details.map((detail) => detail.components.map((component) => component.atlassian_component_id))).toEqual([
       [],
       ["10201"],
@@ -142,12 +153,21 @@ describe("runImport", () => {
     expect(await runImport(ctx.deps, actor, request(file, global))).toEqual({ imported: 7, errors: [], error_count: 0 });
     const rows = await requirementsOf(0);
     expect(rows.map((row) => row.status_id)).toEqual(Array(7).fill(null));
-    expect(await ctx.deps.db("requirement_components").whereIn("requirement_id", rows.map((row) => row.requirement_id))).toEqual([]);
+    expect(
+      await ctx.deps.db("requirement_components").whereIn(
+        "requirement_id",
+        rows.map((row) => row.requirement_id),
+      ),
+    ).toEqual([]);
   });
 
   it("still refuses the whole file for bad data when unknown names are left out", async () => {
     const bad = await putImportFile(ctx.deps, actor.tenantId, csvFixture("jira-export-one-bad-row.csv"));
-    const result = await runImport(ctx.deps, actor, request(bad, { atlassian_project_id: 10015, leave_out_unknown_names: true, left_out_columns: ["components", "status"] }));
+    const result = await runImport(
+      ctx.deps,
+      actor,
+      request(bad, { atlassian_project_id: 10015, leave_out_unknown_names: true, left_out_columns: ["components", "status"] }),
+    );
     expect(result).toEqual({ imported: 0, errors: [{ row: 9, reason: "Name is required" }], error_count: 1 });
     expect(await requirementsOf(10015)).toEqual([]);
   });
@@ -169,7 +189,11 @@ describe("runImport", () => {
     expect(await countOf("requirement_revisions")).toBe(before.revisions);
 
     const fixed = csvFixture("jira-export-one-bad-row.csv").toString("utf8").replace("\r\n,PUMP-108", "\r\nPriming check,PUMP-108");
-    const retry = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, fixed), { atlassian_project_id: 10001 }));
+    const retry = await runImport(
+      ctx.deps,
+      actor,
+      request(await putImportFile(ctx.deps, actor.tenantId, fixed), { atlassian_project_id: 10001 }),
+    );
     expect(retry).toEqual({ imported: 8, errors: [], error_count: 0 });
     expect((await requirementsOf(10001)).map((row) => row.display_id)).toContain("PUMP-108");
   });
@@ -193,7 +217,11 @@ describe("runImport", () => {
       "F,,,,medium",
       "G,,dosing,done,low",
     ].join("\n");
-    const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10002 }));
+    const result = await runImport(
+      ctx.deps,
+      actor,
+      request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10002 }),
+    );
     expect(result.errors).toEqual([
       { row: 2, reason: 'ID "R-1" is already used by another requirement in this project' },
       { row: 4, reason: 'ID "R-2" is already used in row 3' },
@@ -206,10 +234,18 @@ describe("runImport", () => {
 
   it("reports every problem of every row in one pass: a refused row's duplicate ID too", async () => {
     await createAttribute(ctx.deps, actor, { name: "Risk", project: 10013, type: "select", options: [{ name: "High" }] });
-    await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,X-9\n"), { atlassian_project_id: 10013 }));
+    await runImport(
+      ctx.deps,
+      actor,
+      request(await putImportFile(ctx.deps, actor.tenantId, "Name,ID\nExisting,X-9\n"), { atlassian_project_id: 10013 }),
+    );
     const csv = ["Name,ID,Component/s,Risk", "A,D-1,,", ",D-1,Pumps,medium", ",X-9,,", "C,X-9,,"].join("\n");
 
-    const result = await runImport(ctx.deps, actor, request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10013 }));
+    const result = await runImport(
+      ctx.deps,
+      actor,
+      request(await putImportFile(ctx.deps, actor.tenantId, csv), { atlassian_project_id: 10013 }),
+    );
 
     expect(result.errors).toEqual([
       { row: 3, reason: "Name is required" },
@@ -276,7 +312,10 @@ describe("runImport", () => {
     const result = await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10012 }));
     expect(reads).toHaveBeenCalledTimes(1);
     reads.mockRestore();
-    expect(result).toMatchObject({ error_count: 1501, errors_file: { original_file_name: expect.stringMatching(/^rmcloud-import-errors-.*\.csv$/) } });
+    expect(result).toMatchObject({
+      error_count: 1501,
+      errors_file: { original_file_name: expect.stringMatching(/^rmcloud-import-errors-.*\.csv$/) },
+    });
 
     const fileName = result.errors_file?.file_name ?? "";
     const signed = await signDownload(ctx.deps, actor, fileName);
@@ -292,7 +331,11 @@ describe("runImport", () => {
 
   it("keeps a short error list in the result alone", async () => {
     const file = await putImportFile(ctx.deps, actor.tenantId, "Name,ID\n,A\n");
-    expect(await runImport(ctx.deps, actor, request(file))).toEqual({ imported: 0, errors: [{ row: 2, reason: "Name is required" }], error_count: 1 });
+    expect(await runImport(ctx.deps, actor, request(file))).toEqual({
+      imported: 0,
+      errors: [{ row: 2, reason: "Name is required" }],
+      error_count: 1,
+    });
   });
 
   it("refuses a file without a Name column, an empty file and a file of headers only", async () => {
@@ -308,16 +351,24 @@ describe("runImport", () => {
   });
 
   it("imports into a folder of the project, assigning by component when asked", async () => {
-    const [folder] = await ctx.deps.db("folders")
+    const [folder] = await ctx.deps
+      .db("folders")
       .insert({ tenant_id: actor.tenantId, project_id: 10003, name: "Imported", created_by: actor.accountId })
       .returning("folder_id");
     const file = await putImportFile(ctx.deps, actor.tenantId, "Summary,Component/s,Component/s\nA,UI,Alarms\n");
-    await runImport(ctx.deps, actor, request(file, { atlassian_project_id: 10003, location: folder.folder_id, assign_based_on_component: true }));
+    await runImport(
+      ctx.deps,
+      actor,
+      request(file, { atlassian_project_id: 10003, location: folder.folder_id, assign_based_on_component: true }),
+    );
     const [row] = await requirementsOf(10003);
     expect(row).toMatchObject({ parent_folder_id: Number(folder.folder_id), assigned_to: "557058:jonas" });
     const [detail] = await loadRequirementDetails(ctx.deps, actor, [Number(row.requirement_id)]);
     if (!detail) throw new Error("the imported requirement has no detail");
-    const revision = await ctx.deps.db("requirement_revisions").where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id }).first();
+    const revision = await ctx.deps
+      .db("requirement_revisions")
+      .where({ tenant_id: actor.tenantId, requirement_id: row.requirement_id })
+      .first();
     const snapshot = snapshotFromStored(revision.snapshot, detail.requirement_id);
     expect(snapshot).toEqual(snapshotOf(detail));
     expect(revision.changed_fields).toEqual(filledFields(detail));
@@ -329,7 +380,8 @@ describe("runImport", () => {
     const insertFolderRow = async (name: string, parent: number | null, deleted = false) =>
       Number(
         (
-          await ctx.deps.db("folders")
+          await ctx.deps
+            .db("folders")
             .insert({
               tenant_id: actor.tenantId,
               project_id: project,
@@ -357,9 +409,13 @@ describe("runImport", () => {
     expect((await runImport(ctx.deps, actor, request(file, { atlassian_project_id: project, location: target }))).imported).toBe(5);
 
     const folders = await ctx.deps.db("folders").where({ tenant_id: actor.tenantId, project_id: project }).whereNull("deleted_at");
-    const parentOf = new Map(folders.map((folder) => [Number(folder.folder_id), folder.parent_folder_id === null ? null : Number(folder.parent_folder_id)]));
+    const parentOf = new Map(
+      folders.map((folder) => [Number(folder.folder_id), folder.parent_folder_id === null ? null : Number(folder.parent_folder_id)]),
+    );
     const pathOf = (folderId: number | null): string =>
-      folderId === null ? "" : `${pathOf(parentOf.get(folderId) ?? null)}/${folders.find((folder) => Number(folder.folder_id) === folderId)?.name}`;
+      folderId === null
+        ? ""
+        : `${pathOf(parentOf.get(folderId) ?? null)}/${folders.find((folder) => Number(folder.folder_id) === folderId)?.name}`;
     expect(folders.map((folder) => pathOf(Number(folder.folder_id))).sort()).toEqual([
       "/Braking",
       "/Target",
@@ -379,8 +435,12 @@ describe("runImport", () => {
     ]);
     expect(rows[1]?.parent_folder_id).toBe(rows[0]?.parent_folder_id);
     expect(Number(rows[2]?.parent_folder_id)).toBe(braking);
-    const revisions = await ctx.deps.db("requirement_revisions")
-      .whereIn("requirement_id", rows.map((row) => row.requirement_id))
+    const revisions = await ctx.deps
+      .db("requirement_revisions")
+      .whereIn(
+        "requirement_id",
+        rows.map((row) => row.requirement_id),
+      )
       .orderBy("requirement_id");
     expect(revisions.map((revision) => snapshotFromStored(revision.snapshot, Number(revision.requirement_id)).parent_folder_id)).toEqual(
       rows.map((row) => Number(row.parent_folder_id)),

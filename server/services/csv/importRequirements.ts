@@ -58,12 +58,7 @@ export const FILE_NOT_FOUND = "The file was not found. Upload it again.";
  * once more inside its transaction under the locks that keep it true to the commit): the type,
  * the folder, and that the file is an import upload of the caller's own site.
  */
-export async function checkImportRequest(
-  db: Db,
-  actor: Actor,
-  request: ImportRequest,
-  typeLock?: "share",
-): Promise<RequirementTypeRow> {
+export async function checkImportRequest(db: Db, actor: Actor, request: ImportRequest, typeLock?: "share"): Promise<RequirementTypeRow> {
   const type = await findRequirementType(db, actor.tenantId, request.requirement_type, typeLock);
   if (!type) throw fieldError("requirement_type", "Choose an existing requirement type");
   if (request.location !== null) {
@@ -86,12 +81,7 @@ export async function checkImportRequest(
  * them all, the complete list as a CSV file to download. Otherwise the tree is locked only for the
  * final set-based insert of the staged rows, in batches. Either every row is imported or none.
  */
-export async function runImport(
-  deps: ImportDeps,
-  actor: Actor,
-  request: ImportRequest,
-  hooks: ImportHooks = {},
-): Promise<ImportResult> {
+export async function runImport(deps: ImportDeps, actor: Actor, request: ImportRequest, hooks: ImportHooks = {}): Promise<ImportResult> {
   const { tenantId } = actor;
   const done = await findCompletedImport(deps.db, tenantId, request.file_name);
   if (done) return { imported: done.importedRows, errors: [], error_count: 0 };

@@ -79,7 +79,15 @@ const rules = (
       { id: "100", name: "Dosing", lead: { accountId: "lead-1" } },
       { id: "101", name: "Alarms" },
     ]),
-    statuses: hostStatusesOf([{ statuses: [{ id: "1", name: "To Do" }] }, { statuses: [{ id: "1", name: "To Do" }, { id: "3", name: "Done" }] }]),
+    statuses: hostStatusesOf([
+      { statuses: [{ id: "1", name: "To Do" }] },
+      {
+        statuses: [
+          { id: "1", name: "To Do" },
+          { id: "3", name: "Done" },
+        ],
+      },
+    ]),
     fields: attributes,
     additionalHeaders: options.additional ?? [],
     assignBasedOnComponent: options.assign ?? false,
@@ -138,10 +146,7 @@ describe("readRow", () => {
 
   it("refuses an over-long name and description", () => {
     const reading = readRow(["n".repeat(256), "", "d".repeat(100_001)], rules());
-    expect(reading.errors).toEqual([
-      "Name: enter no more than 255 characters",
-      "Description: enter no more than 100000 characters",
-    ]);
+    expect(reading.errors).toEqual(["Name: enter no more than 255 characters", "Description: enter no more than 100000 characters"]);
   });
 
   it("restores cells our export made spreadsheet-safe and leaves foreign formulas as text", () => {

@@ -7,7 +7,6 @@ import { DISPLAY_ID_MAX, REQUIREMENT_NAME_MAX } from "../../../common/schemas/re
 
 const DESCRIPTION_MAX = 100_000;
 
-
 /** Everything a row is checked against, built once per import. */
 export type RowRules = {
   mapping: HeaderMapping;
@@ -92,7 +91,10 @@ export function readRow(rawCells: string[], rules: RowRules): RowReading {
   if (id.length > DISPLAY_ID_MAX) errors.push(tooLong("ID", DISPLAY_ID_MAX));
 
   const kept = rules.kept.flatMap(({ header, columns }) =>
-    columns.map((column) => cell(column).trim()).filter((value) => value !== "").map((value) => `${header}: ${value}`),
+    columns
+      .map((column) => cell(column).trim())
+      .filter((value) => value !== "")
+      .map((value) => `${header}: ${value}`),
   );
   const ownDescription = cell(mapping.description);
   const description = kept.length === 0 ? ownDescription : [ownDescription, kept.join("\n")].filter(Boolean).join("\n\n");
@@ -167,7 +169,5 @@ function readFolderPath(path: string, errors: string[]): string[] {
 /** Our export writes the ID as the type prefix, a hyphen and the custom ID; importing it back keeps the custom ID only. */
 function withoutPrefix(id: string, prefix: string): string {
   const head = `${prefix}-`;
-  return prefix !== "" && id.length > head.length && id.toLowerCase().startsWith(head.toLowerCase())
-    ? id.slice(head.length)
-    : id;
+  return prefix !== "" && id.length > head.length && id.toLowerCase().startsWith(head.toLowerCase()) ? id.slice(head.length) : id;
 }

@@ -23,7 +23,7 @@ let ctx: TestContext;
 let actor: Actor;
 let typeId: number;
 let nextProject = 20000;
-const OPTIONS = ["High", "Low", "Ümlaut, \"quoted\""];
+const OPTIONS = ["High", "Low", 'Ümlaut, "quoted"'];
 
 beforeAll(async () => {
   ctx = await createTestApp({ hostClient: pumpHostClient() });
@@ -37,7 +37,12 @@ afterAll(() => ctx.destroy());
 /** A project of its own with the two custom fields every generated table carries. */
 async function newProject(): Promise<number> {
   nextProject += 1;
-  await createAttribute(ctx.deps, actor, { name: "Priority", project: nextProject, type: "select", options: OPTIONS.map((name) => ({ name })) });
+  await createAttribute(ctx.deps, actor, {
+    name: "Priority",
+    project: nextProject,
+    type: "select",
+    options: OPTIONS.map((name) => ({ name })),
+  });
   await createAttribute(ctx.deps, actor, { name: "Rationale", project: nextProject, type: "string", options: [] });
   return nextProject;
 }
@@ -68,8 +73,7 @@ async function exportCsv(projectId: number): Promise<string> {
  * The rows as any RFC 4180 reader takes them (Python's csv module, spreadsheets): a CR, LF or CRLF
  * outside quotes ends the record, and every record has the header's width.
  */
-const rowsOf = (csv: string): string[][] =>
-  parseCsv(csv, { bom: true, relax_column_count: false, record_delimiter: ["\r\n", "\n", "\r"] });
+const rowsOf = (csv: string): string[][] => parseCsv(csv, { bom: true, relax_column_count: false, record_delimiter: ["\r\n", "\n", "\r"] });
 
 /** Text the way people write it, and the way that breaks CSV writers: quotes, commas, line breaks, formulas, any script. */
 const tricky = fc.string({
@@ -170,7 +174,11 @@ async function exportWithLineBreaks(): Promise<{ projectId: number; csv: string 
     ["Traceability", "L-3", "", ""],
   ]);
   expect((await importCsv(projectId, csv)).errors).toEqual([]);
-  const ids = await ctx.deps.db("requirements").where({ tenant_id: actor.tenantId, project_id: projectId }).orderBy("requirement_id").pluck("requirement_id");
+  const ids = await ctx.deps
+    .db("requirements")
+    .where({ tenant_id: actor.tenantId, project_id: projectId })
+    .orderBy("requirement_id")
+    .pluck("requirement_id");
   await addLinks(ctx.deps.db, actor.tenantId, Number(ids[2]), [Number(ids[0]), Number(ids[1])]);
   return { projectId, csv: await exportCsv(projectId) };
 }
@@ -222,30 +230,38 @@ const csvThroughLibreOffice = async (csv: string) =>
   (await throughLibreOffice({ name: "export.csv", bytes: csv }, TO_CSV_UTF8, CSV_UTF8)).toString("utf8");
 
 describe("the exported file in LibreOffice", () => {
-  it.runIf(soffice)("opens with the same rows and columns, formulas shown as text", async () => {
-    const projectId = await newProject();
-    const csv = stringify([
-      ["Name", "ID", "Description", "Component/s", "Component/s", "Status", "Priority", "Rationale"],
-      ["=HYPERLINK(\"http://example.invalid\",\"click\")", "F-1", "a, \"b\"\nc", "Dosing", "Alarms", "Done", "Ümlaut, \"quoted\"", "+1"],
-      ["Unicode 注入速度 Überwachung ñandú", "", "-5", "", "", "", "", "@sum"],
-    ]);
-    expect((await importCsv(projectId, csv)).errors).toEqual([]);
-    const exported = await exportCsv(projectId);
-    const converted = rowsOf(await csvThroughLibreOffice(exported));
-    expect(converted).toEqual(rowsOf(exported));
-    expect(converted[1]?.[1]).toBe("'=HYPERLINK(\"http://example.invalid\",\"click\")");
-  }, 180_000);
+  it.runIf(soffice)(
+    "opens with the same rows and columns, formulas shown as text",
+    async () => {
+      const projectId = await newProject();
+      const csv = stringify([
+        ["Name", "ID", "Description", "Component/s", "Component/s", "Status", "Priority", "Rationale"],
+        ['=HYPERLINK("http://example.invalid","click")', "F-1", 'a, "b"\nc', "Dosing", "Alarms", "Done", 'Ümlaut, "quoted"', "+1"],
+        ["Unicode 注入速度 Überwachung ñandú", "", "-5", "", "", "", "", "@sum"],
+      ]);
+      expect((await importCsv(projectId, csv)).errors).toEqual([]);
+      const exported = await exportCsv(projectId);
+      const converted = rowsOf(await csvThroughLibreOffice(exported));
+      expect(converted).toEqual(rowsOf(exported));
+      expect(converted[1]?.[1]).toBe('\'=HYPERLINK("http://example.invalid","click")');
+    },
+    180_000,
+  );
 
-  it.runIf(soffice)("opens multi-line cells as one cell each, a formula on a later line of a cell shown as text", async () => {
-    const { csv } = await exportWithLineBreaks();
+  it.runIf(soffice)(
+    "opens multi-line cells as one cell each, a formula on a later line of a cell shown as text",
+    async () => {
+      const { csv } = await exportWithLineBreaks();
 
-    const converted = rowsOf(await csvThroughLibreOffice(csv));
-    expect(converted).toHaveLength(4);
-    const header = converted[0] ?? [];
-    const alarmLog = converted.find((row) => row[header.indexOf("Name")] === "Alarm log");
-    expect(alarmLog?.[header.indexOf("Rationale")]).toBe("'=2+2\n@SUM(A1)");
-    expect(converted.find((row) => row[header.indexOf("Name")] === "Traceability")?.[header.indexOf("Linked requirements")]).toBe(
-      "SYS-L-1: Dose limits\nSYS-L-2: Alarm log",
-    );
-  }, 180_000);
+      const converted = rowsOf(await csvThroughLibreOffice(csv));
+      expect(converted).toHaveLength(4);
+      const header = converted[0] ?? [];
+      const alarmLog = converted.find((row) => row[header.indexOf("Name")] === "Alarm log");
+      expect(alarmLog?.[header.indexOf("Rationale")]).toBe("'=2+2\n@SUM(A1)");
+      expect(converted.find((row) => row[header.indexOf("Name")] === "Traceability")?.[header.indexOf("Linked requirements")]).toBe(
+        "SYS-L-1: Dose limits\nSYS-L-2: Alarm log",
+      );
+    },
+    180_000,
+  );
 });

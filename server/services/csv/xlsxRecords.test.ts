@@ -49,7 +49,7 @@ describe("reading an .xlsx sheet as import records", () => {
   it("gives back exactly the texts our export wrote: formulas, entities, quotes, line breaks, any script", async () => {
     const rows = [
       ["Name", "ID", "Description"],
-      ['=HYPERLINK("http://example.invalid","click")', "F-1", "a, \"b\"\nc"],
+      ['=HYPERLINK("http://example.invalid","click")', "F-1", 'a, "b"\nc'],
       ["Escape & as &amp; and < as &lt;", "'=quoted", "  leading and trailing spaces  "],
       ["Unicode 注入速度 Überwachung ñandú 😀", "+1", "@SUM(A1)\ttab"],
     ];
@@ -57,11 +57,20 @@ describe("reading an .xlsx sheet as import records", () => {
   });
 
   it("reads the first tab unless a sheet is chosen, and tells the tabs in their order", async () => {
-    const file = await workbookOf({ Overview: [["Name"], ["From the overview"]], Detail: [["Name", "ID"], ["From the detail", "D-1"]] });
+    const file = await workbookOf({
+      Overview: [["Name"], ["From the overview"]],
+      Detail: [
+        ["Name", "ID"],
+        ["From the detail", "D-1"],
+      ],
+    });
     let told: string[] = [];
     expect(await recordsOf(file, { sheet: null, onSheets: (names) => (told = names) })).toEqual([["Name"], ["From the overview"]]);
     expect(told).toEqual(["Overview", "Detail"]);
-    expect(await recordsOf(file, { sheet: "Detail" })).toEqual([["Name", "ID"], ["From the detail", "D-1"]]);
+    expect(await recordsOf(file, { sheet: "Detail" })).toEqual([
+      ["Name", "ID"],
+      ["From the detail", "D-1"],
+    ]);
   });
 
   it("skips blank rows and gives numbers, booleans, dates and formulas as the text the sheet shows", async () => {
@@ -91,7 +100,10 @@ describe("reading an .xlsx sheet as import records", () => {
       body: { file_name: [expect.stringMatching(/^The file is not an Excel workbook \(\.xlsx\): /)] },
     });
     const file = await workbookOf({ Overview: [["Name"]] });
-    expect(await refusal(file, { sheet: "Missing" })).toEqual({ status: 400, body: { sheet: ['The workbook has no sheet named "Missing"'] } });
+    expect(await refusal(file, { sheet: "Missing" })).toEqual({
+      status: 400,
+      body: { sheet: ['The workbook has no sheet named "Missing"'] },
+    });
   });
 });
 

@@ -7,8 +7,6 @@ export async function updateCustomerSettings(
   actor: Actor,
   changes: Partial<CustomerSettings>,
 ): Promise<CustomerSettings> {
-  const defined = Object.fromEntries(
-    Object.entries(changes).filter(([, value]) => value !== undefined),
-  ) as Partial<CustomerSettings>;
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<CustomerSettings>;
   return upsertCustomerSettings(deps.db, actor.tenantId, defined);
 }

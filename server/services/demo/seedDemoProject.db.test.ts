@@ -54,12 +54,19 @@ describe("the demo project", () => {
     const linkedSummaries = detail.body.issues.map(
       (link: { atlassian_issue_id: string }) => issues.find((issue) => issue.id === link.atlassian_issue_id)?.summary,
     );
-    expect(linkedSummaries.sort()).toEqual(["Rounding error in infusion rate at low rates", "Write verification protocol for the infusion rate"]);
+    expect(linkedSummaries.sort()).toEqual([
+      "Rounding error in infusion rate at low rates",
+      "Write verification protocol for the infusion rate",
+    ]);
   });
 
   it("leaves a project without a story alone", async () => {
     const tenant = await createTenant(ctx.deps.db);
-    await seedDemoProject(ctx.deps, { tenantId: tenant.tenantId, accountId: "557058:demo" }, { projectId: 10999, projectKey: "OTHER", issues: [] });
+    await seedDemoProject(
+      ctx.deps,
+      { tenantId: tenant.tenantId, accountId: "557058:demo" },
+      { projectId: 10999, projectKey: "OTHER", issues: [] },
+    );
     const rows = await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId }).select("requirement_id");
     expect(rows).toEqual([]);
   });

@@ -64,7 +64,9 @@ export async function seedDemoProject(deps: ServiceDeps<"jobs" | "hostClient" | 
         }),
         attributes: {},
       };
-      const requirementId = await withRequirementWrite(inTransaction, actor, (write) => createRequirementIn(write, input, { notify: false }));
+      const requirementId = await withRequirementWrite(inTransaction, actor, (write) =>
+        createRequirementIn(write, input, { notify: false }),
+      );
       created.set(requirement.key, requirementId);
     }
   });

@@ -46,7 +46,8 @@ const pendingRevision = (trx: Db, requirementId: number, revision: number) =>
   });
 
 const activeFolderOf = async (requirementId: number) => {
-  const row = await ctx.deps.db("requirements as r")
+  const row = await ctx.deps
+    .db("requirements as r")
     .leftJoin("folders as f", function () {
       this.on("f.tenant_id", "r.tenant_id").andOn("f.folder_id", "r.parent_folder_id");
     })
@@ -77,7 +78,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("folders and requirements wri
         { status: 400, body: { parent_folder_id: [FOLDER_CYCLE_MESSAGE] } },
       ]),
     );
-    const top = await ctx.deps.db("folders")
+    const top = await ctx.deps
+      .db("folders")
       .where({ tenant_id: tenant.tenantId, project_id: PROJECT })
       .whereIn("folder_id", [x, y])
       .whereNull("parent_folder_id")
@@ -94,7 +96,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("folders and requirements wri
     const deleting = started(api().delete(`/api/folder/${folder}`).set("Authorization", auth));
     await untilWaiting(ctx.deps.db, other.pid, 1);
     const move = started(
-      api().post("/api/requirement/move/bulk").set("Authorization", auth).send({ parent_folder_id: folder, requirements: [moving] }),
+      api()
+        .post("/api/requirement/move/bulk")
+        .set("Authorization", auth)
+        .send({ parent_folder_id: folder, requirements: [moving] }),
     );
     await Promise.race([move, untilWaiting(ctx.deps.db, other.pid, 2)]);
     await other.trx.rollback();
@@ -112,11 +117,17 @@ describe.runIf(process.env.TEST_DB === "postgres")("folders and requirements wri
     const other = await openTransaction(ctx.deps.db);
     await pendingRevision(other.trx, target, 2);
     const deleting = started(
-      api().post("/api/requirement/delete/bulk").set("Authorization", auth).send({ requirements: [target] }),
+      api()
+        .post("/api/requirement/delete/bulk")
+        .set("Authorization", auth)
+        .send({ requirements: [target] }),
     );
     await untilWaiting(ctx.deps.db, other.pid, 1);
     const save = started(
-      api().put(`/api/requirement/${saving}`).set("Authorization", auth).send({ name: "Alarm handling", linked_requirements: [target] }),
+      api()
+        .put(`/api/requirement/${saving}`)
+        .set("Authorization", auth)
+        .send({ name: "Alarm handling", linked_requirements: [target] }),
     );
     await Promise.race([save, untilWaiting(ctx.deps.db, other.pid, 2)]);
     await other.trx.rollback();

@@ -41,8 +41,7 @@ async function levelWindow(
     countFolderChildren(db, tenantId, projectId, parentFolderId),
     countRequirementChildren(db, tenantId, projectId, parentFolderId),
   ]);
-  const folders =
-    window.offset < folderCount ? await listFolderChildren(db, tenantId, projectId, [parentFolderId], window) : [];
+  const folders = window.offset < folderCount ? await listFolderChildren(db, tenantId, projectId, [parentFolderId], window) : [];
   const requirementWindow = { offset: Math.max(0, window.offset - folderCount), limit: window.limit - folders.length };
   const requirements =
     requirementWindow.limit > 0 && requirementWindow.offset < requirementCount
@@ -83,12 +82,7 @@ export async function listItems(
 }
 
 /** The folder must exist in this tenant (and in the project, when the caller names one). */
-export async function getFolderRow(
-  deps: ServiceDeps,
-  actor: Actor,
-  folderId: number,
-  projectId?: number,
-): Promise<FolderRow> {
+export async function getFolderRow(deps: ServiceDeps, actor: Actor, folderId: number, projectId?: number): Promise<FolderRow> {
   const row = await findFolder(deps.db, actor.tenantId, folderId);
   if (!row || (projectId !== undefined && row.project_id !== projectId)) throw notFound("Folder");
   return row;
@@ -107,7 +101,10 @@ export async function listFolders(
   parentFolderId: number | null,
   page: PageQuery,
 ): Promise<{ folders: FolderItem[] } & PageFields> {
-  const rows = await listFolderChildren(deps.db, actor.tenantId, projectId, [parentFolderId], { offset: page.offset, limit: page.limit + 1 });
+  const rows = await listFolderChildren(deps.db, actor.tenantId, projectId, [parentFolderId], {
+    offset: page.offset,
+    limit: page.limit + 1,
+  });
   const { items, ...paging } = pageOf(rows, page);
   return { folders: items.map(toFolderItem), ...paging };
 }

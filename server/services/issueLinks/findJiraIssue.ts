@@ -19,11 +19,7 @@ function hostStatusOf(error: unknown): number | undefined {
  * written for real issues, and only to requirements of that project or the global one.
  * Jira answers 404 both for a missing issue and for one the app cannot see.
  */
-export async function findJiraIssue(
-  deps: ServiceDeps<"hostClient">,
-  actor: Actor,
-  issueId: string,
-): Promise<JiraIssueRef> {
+export async function findJiraIssue(deps: ServiceDeps<"hostClient">, actor: Actor, issueId: string): Promise<JiraIssueRef> {
   let issue: { id?: unknown; fields?: { project?: { id?: unknown } } };
   try {
     issue = await deps.hostClient.call(actor.tenantId, "jira", {

@@ -50,7 +50,9 @@ export async function setRequirementsOfIssue(
     const toAdd = requested.filter((requirement) => !linkedNow.has(requirement.requirement_id)).map((r) => r.requirement_id);
     const toRemove = current.filter((requirement) => !wanted.includes(requirement.requirement_id)).map((r) => r.requirement_id);
 
-    const changed = locked.filter((requirement) => toAdd.includes(requirement.requirement_id) || toRemove.includes(requirement.requirement_id));
+    const changed = locked.filter(
+      (requirement) => toAdd.includes(requirement.requirement_id) || toRemove.includes(requirement.requirement_id),
+    );
     if (!mayEdit && changed.some((requirement) => requirement.project_id !== GLOBAL_PROJECT_ID)) throw forbidden(ACCESS_MESSAGES.edit);
     await write.readBefore([...toAdd, ...toRemove]);
     await addIssueLinks(tx, tenantId, issueId, toAdd);

@@ -20,7 +20,11 @@ describe("reading the issue details of an export from Jira", () => {
     const found = await read([...manyIssues.map((issue) => issue.id), "20000", "not-an-id", "99999"]);
 
     const fetches = jira.state.calls.filter((call) => call.path === "/rest/api/3/issue/bulkfetch");
-    expect(fetches.map((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys.length)).toEqual([ISSUE_DETAILS_PER_CALL, ISSUE_DETAILS_PER_CALL, 501]);
+    expect(fetches.map((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys.length)).toEqual([
+      ISSUE_DETAILS_PER_CALL,
+      ISSUE_DETAILS_PER_CALL,
+      501,
+    ]);
     expect(fetches.every((call) => call.method === "POST")).toBe(true);
     expect(fetches.map((call) => (call.body as { fields: string[] }).fields)[0]).toEqual(["summary", "status", "issuetype"]);
     expect(found.size).toBe(manyIssues.filter((issue) => issue.issueTypeId !== "10003").length);
@@ -63,7 +67,9 @@ describe("reading the issue details of an export from Jira", () => {
     const waits: number[] = [];
     const read = issueDetailsReader(counting, "tenant", issueTypes, async (ms) => void waits.push(ms));
 
-    const pages = await Promise.all(Array.from({ length: 10 }, (_, page) => read(manyIssues.slice(page * 250, page * 250 + 250).map((issue) => issue.id))));
+    const pages = await Promise.all(
+      Array.from({ length: 10 }, (_, page) => read(manyIssues.slice(page * 250, page * 250 + 250).map((issue) => issue.id))),
+    );
 
     expect(pages.reduce((sum, page) => sum + page.size, 0)).toBe(manyIssues.filter((issue) => issue.issueTypeId !== "10003").length);
     expect(mostInFlight).toBe(ISSUE_DETAILS_PARALLEL);

@@ -17,7 +17,11 @@ const DETAIL_FIELDS = ["summary", "status", "issuetype"];
 const KEY_FIELDS = ["summary"];
 const STATUS_FIELDS = ["status"];
 type BulkFetchAnswer = {
-  issues?: { id: string; key: string; fields?: { summary?: string; status?: { name?: string; statusCategory?: { key?: string } }; issuetype?: { id?: string } } }[];
+  issues?: {
+    id: string;
+    key: string;
+    fields?: { summary?: string; status?: { name?: string; statusCategory?: { key?: string } }; issuetype?: { id?: string } };
+  }[];
 };
 
 /** Runs the calls given to it at most `limit` at a time, the others waiting their turn in order. */
@@ -67,7 +71,10 @@ function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: reado
   const readCall = async (ids: string[], take: (issue: BulkFetchedIssue) => void) => {
     const body = { issueIdsOrKeys: ids, fields };
     const answer = await limited(() =>
-      callWithHostRetries(() => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }), sleep),
+      callWithHostRetries(
+        () => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }),
+        sleep,
+      ),
     );
     for (const issue of answer.issues ?? []) take(issue);
   };
@@ -80,7 +87,12 @@ function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: reado
  * Key, summary, status and type of the given issues of the given types (the matrix's Word export);
  * issues of other types are simply absent.
  */
-export function issueDetailsReader(hostClient: HostClient, tenantId: string, issueTypeIds: readonly string[], sleep: Sleep = realSleep): IssueDetailsReader {
+export function issueDetailsReader(
+  hostClient: HostClient,
+  tenantId: string,
+  issueTypeIds: readonly string[],
+  sleep: Sleep = realSleep,
+): IssueDetailsReader {
   const types = new Set(issueTypeIds.filter((id) => /^\d+$/.test(id)));
   const read = bulkFetchReader(hostClient, tenantId, DETAIL_FIELDS, sleep);
   return async (issueIds) => {
@@ -89,7 +101,12 @@ export function issueDetailsReader(hostClient: HostClient, tenantId: string, iss
     await read(issueIds, (issue) => {
       const issueTypeId = String(issue.fields?.issuetype?.id ?? "");
       if (!types.has(issueTypeId)) return;
-      found.set(String(issue.id), { key: issue.key, summary: issue.fields?.summary ?? "", status: issue.fields?.status?.name ?? "", issueTypeId });
+      found.set(String(issue.id), {
+        key: issue.key,
+        summary: issue.fields?.summary ?? "",
+        status: issue.fields?.status?.name ?? "",
+        issueTypeId,
+      });
     });
     return found;
   };
@@ -110,9 +127,19 @@ export function issueKeyReader(hostClient: HostClient, tenantId: string, sleep: 
 }
 
 /** Of the given issues, those whose status is in Jira's status category Done (the coverage figures). */
-export async function issuesDone(hostClient: HostClient, tenantId: string, issueIds: readonly string[], sleep: Sleep = realSleep): Promise<Set<string>> {
+export async function issuesDone(
+  hostClient: HostClient,
+  tenantId: string,
+  issueIds: readonly string[],
+  sleep: Sleep = realSleep,
+): Promise<Set<string>> {
   const done = new Set<string>();
-  await bulkFetchReader(hostClient, tenantId, STATUS_FIELDS, sleep)(issueIds, (issue) => {
+  await bulkFetchReader(
+    hostClient,
+    tenantId,
+    STATUS_FIELDS,
+    sleep,
+  )(issueIds, (issue) => {
     if (issue.fields?.status?.statusCategory?.key === "done") done.add(String(issue.id));
   });
   return done;

@@ -2,7 +2,15 @@ import pino from "pino";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RequirementEventState } from "../../../common/schemas/requirementSaved.js";
-import { bearer, createTenant, createTestApp, postRequirement, seedRequirementTypes, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
+import {
+  bearer,
+  createTenant,
+  createTestApp,
+  postRequirement,
+  seedRequirementTypes,
+  type TestContext,
+  type TestTenant,
+} from "../../../test/helpers/app.js";
 import { createTestDatabase } from "../../../test/helpers/db.js";
 import { fakeJira } from "../../../test/helpers/fakeJira.js";
 import { type StubHost, startStubHost } from "../../../test/helpers/stubHost.js";
@@ -51,7 +59,10 @@ beforeAll(async () => {
   tenant = await createTenant(ctx.deps.db);
   auth = await bearer(ctx, tenant);
   jira = await startStubHost(ctx.deps.db, tenant.tenantId, host);
-  const settings = await request(ctx.app).patch("/api/customer/settings").set("Authorization", auth).send({ comment_on_associated_issues: true });
+  const settings = await request(ctx.app)
+    .patch("/api/customer/settings")
+    .set("Authorization", auth)
+    .send({ comment_on_associated_issues: true });
   expect(settings.status).toBe(200);
   const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
   await postRequirement(ctx, auth, "Alarm within 1 s of an occlusion", types.SYS, PROJECT);
@@ -102,7 +113,10 @@ describe("Jira answering 429 with Retry-After, then 503, then slowly", () => {
     faults.push({ pattern: PROJECT_READ, next: Array.from({ length: 50 }, () => ({ status: 503, retryAfterSeconds: 0 })) });
     const status = await exportStatus();
 
-    expect(status).toMatchObject({ status: "failed", error: `Jira could not be read: GET /rest/api/3/project/${PROJECT} on jira answered 503` });
+    expect(status).toMatchObject({
+      status: "failed",
+      error: `Jira could not be read: GET /rest/api/3/project/${PROJECT} on jira answered 503`,
+    });
     expect(calls.filter((call) => PROJECT_READ.test(call.path))).toHaveLength(HOST_CALL_TRIES);
   });
 

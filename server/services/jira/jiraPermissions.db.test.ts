@@ -58,7 +58,8 @@ const idOf = (key: string) => {
 
 describe("asking the emulated Jira as the app", () => {
   it("knows every seeded content user as an administrator, and Noor Haddad not", async () => {
-    for (const user of seedContentUsers) expect(await isJiraAdministrator({ ...ctx.deps, hostClient }, { tenantId, accountId: user.accountId })).toBe(true);
+    for (const user of seedContentUsers)
+      expect(await isJiraAdministrator({ ...ctx.deps, hostClient }, { tenantId, accountId: user.accountId })).toBe(true);
     expect(await isJiraAdministrator({ ...ctx.deps, hostClient }, noor())).toBe(false);
   });
 
@@ -81,9 +82,9 @@ describe("the exports of Global Requirements linked to PUMP-1 and ROVER-1", () =
   let requirement: number;
   beforeAll(async () => {
     requirement = await insertRequirementRow(ctx.deps.db, tenantId, "Stop safely on any fault", GLOBAL);
-    await ctx.deps.db("requirement_issue_links").insert(
-      ["PUMP-1", "ROVER-1"].map((key) => ({ tenant_id: tenantId, requirement_id: requirement, atlassian_issue_id: idOf(key) })),
-    );
+    await ctx.deps
+      .db("requirement_issue_links")
+      .insert(["PUMP-1", "ROVER-1"].map((key) => ({ tenant_id: tenantId, requirement_id: requirement, atlassian_issue_id: idOf(key) })));
   });
 
   const wordExport = async (actor: Actor) => {

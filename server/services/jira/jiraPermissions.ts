@@ -56,12 +56,7 @@ export async function requireJiraAdministrator(deps: ServiceDeps<"hostClient" | 
  * A permission Jira could not tell answers 503 with the spec's host message: a request never goes
  * on as if Jira had said yes or no.
  */
-export async function askedOrUnavailable<T>(
-  deps: ServiceDeps<"logger">,
-  actor: Actor,
-  question: string,
-  answer: Promise<T>,
-): Promise<T> {
+export async function askedOrUnavailable<T>(deps: ServiceDeps<"logger">, actor: Actor, question: string, answer: Promise<T>): Promise<T> {
   try {
     return await answer;
   } catch (err) {
@@ -141,11 +136,16 @@ type PermissionSchemes = { permissionSchemes?: { permissions?: { permission?: st
  * group, a user...): an app's own project permission means nothing until an administrator grants it.
  * Rejects when Jira cannot be asked.
  */
-export async function permissionsGrantedOnSite(deps: ServiceDeps<"hostClient">, tenantId: string, permissions: readonly string[]): Promise<Set<string>> {
+export async function permissionsGrantedOnSite(
+  deps: ServiceDeps<"hostClient">,
+  tenantId: string,
+  permissions: readonly string[],
+): Promise<Set<string>> {
   const answer = await deps.hostClient.call<PermissionSchemes>(tenantId, "jira", { method: "GET", path: PERMISSION_SCHEMES_PATH });
   const granted = new Set<string>();
   for (const scheme of answer?.permissionSchemes ?? []) {
-    for (const grant of scheme.permissions ?? []) if (grant.permission && permissions.includes(grant.permission)) granted.add(grant.permission);
+    for (const grant of scheme.permissions ?? [])
+      if (grant.permission && permissions.includes(grant.permission)) granted.add(grant.permission);
   }
   return granted;
 }

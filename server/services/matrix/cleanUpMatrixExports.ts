@@ -34,7 +34,11 @@ export async function cleanUpMatrixExports(deps: Pick<AppDeps, "db" | "storage">
           if (finished.success) await deps.storage.delete(storageKey(tenantId, "exports", finished.data.file_name));
         }),
       );
-      await deleteJobs(deps.db, tenantId, exports.map((row) => row.job_id));
+      await deleteJobs(
+        deps.db,
+        tenantId,
+        exports.map((row) => row.job_id),
+      );
       removed += exports.length;
       if (exports.length < BATCH_SIZE) break;
     }

@@ -29,7 +29,10 @@ async function documentText(key: string) {
 
 /** `count` requirements of the project named "Requirement 1" onwards, their ids in that order. */
 async function insertRequirements(tenantId: string, count: number): Promise<{ requirement_id: number }[]> {
-  const [type] = await ctx.deps.db("requirement_types").insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 }).returning("requirement_type_id");
+  const [type] = await ctx.deps
+    .db("requirement_types")
+    .insert({ tenant_id: tenantId, name: "System", prefix: "SYS", level: 3 })
+    .returning("requirement_type_id");
   await ctx.deps.db.batchInsert(
     "requirements",
     Array.from({ length: count }, (_, i) => ({
@@ -51,7 +54,11 @@ describe("the Word export of the traceability matrix", () => {
     await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody tests this yet", PROJECT);
     await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Another project's", PROJECT + 1);
     await ctx.deps.db("requirement_issue_links").insert(
-      ["20001", "20002", "20003", "29999"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })),
+      ["20001", "20002", "20003", "29999"].map((atlassian_issue_id) => ({
+        tenant_id: tenant.tenantId,
+        requirement_id: braking,
+        atlassian_issue_id,
+      })),
     );
     const jira = fakeJira(issues);
     jira.state.rateLimit = 2;
@@ -92,9 +99,15 @@ describe("the Word export of the traceability matrix", () => {
     const tenant = await createTenant(ctx.deps.db);
     const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
     await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Nobody changed this", PROJECT);
-    const links = ["20001", "20002"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id }));
+    const links = ["20001", "20002"].map((atlassian_issue_id) => ({
+      tenant_id: tenant.tenantId,
+      requirement_id: braking,
+      atlassian_issue_id,
+    }));
     await ctx.deps.db("requirement_issue_links").insert(links);
-    await ctx.deps.db("suspect_issue_links").insert({ ...links[0], since_revision: 2, changed_by: "557058:test-user", changed_at: new Date() });
+    await ctx.deps
+      .db("suspect_issue_links")
+      .insert({ ...links[0], since_revision: 2, changed_by: "557058:test-user", changed_at: new Date() });
     const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
     await writeMatrixExport(
       { ...ctx.deps, hostClient: fakeJira(issues).client },
@@ -167,7 +180,11 @@ describe("the Word export of the traceability matrix", () => {
     const tenant = await createTenant(ctx.deps.db);
     const braking = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
     await ctx.deps.db("requirement_issue_links").insert(
-      ["20001", "20002", "20003"].map((atlassian_issue_id) => ({ tenant_id: tenant.tenantId, requirement_id: braking, atlassian_issue_id })),
+      ["20001", "20002", "20003"].map((atlassian_issue_id) => ({
+        tenant_id: tenant.tenantId,
+        requirement_id: braking,
+        atlassian_issue_id,
+      })),
     );
     // Issue 20002 (PUMP-2) lies in a project the member may not browse; an administrator browses everything.
     const permissions = { mayBrowse: (accountId: string, issueId: string) => accountId !== "557058:member" || issueId !== "20002" };
@@ -193,9 +210,14 @@ describe("the Word export of the traceability matrix", () => {
     // One permission check for the project's issues, as the member; the hidden issue's details are not even read.
     const checks = member.calls.filter((call) => call.path === "/rest/api/3/permissions/check");
     expect(checks.map((call) => call.body)).toEqual([
-      { accountId: "557058:member", projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: expect.arrayContaining([20001, 20002, 20003]) }] },
+      {
+        accountId: "557058:member",
+        projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: expect.arrayContaining([20001, 20002, 20003]) }],
+      },
     ]);
-    const fetched = member.calls.filter((call) => call.path === "/rest/api/3/issue/bulkfetch").flatMap((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys);
+    const fetched = member.calls
+      .filter((call) => call.path === "/rest/api/3/issue/bulkfetch")
+      .flatMap((call) => (call.body as { issueIdsOrKeys: string[] }).issueIdsOrKeys);
     expect(fetched.toSorted()).toEqual(["20001", "20003"]);
 
     const administrator = await exportAs("557058:site-admin");
@@ -206,7 +228,9 @@ describe("the Word export of the traceability matrix", () => {
   async function expectFailedExportWithoutFile(jira: ReturnType<typeof fakeJira>): Promise<void> {
     const tenant = await createTenant(ctx.deps.db);
     const requirement = await insertRequirementRow(ctx.deps.db, tenant.tenantId, "Braking distance", PROJECT);
-    await ctx.deps.db("requirement_issue_links").insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "20001" });
+    await ctx.deps
+      .db("requirement_issue_links")
+      .insert({ tenant_id: tenant.tenantId, requirement_id: requirement, atlassian_issue_id: "20001" });
     const key = storageKey(tenant.tenantId, "exports", `${randomUUID()}.docx`);
     await expect(
       writeMatrixExport(

@@ -41,7 +41,8 @@ async function exportedIssueTypes(deps: MatrixExportDeps, tenantId: string, proj
 async function projectName(deps: MatrixExportDeps, tenantId: string, projectId: number, sleep?: Sleep): Promise<string> {
   if (projectId === 0) return GLOBAL_PROJECT_NAME;
   const project = await callWithHostRetries(
-    () => deps.hostClient.call<{ name?: string; key?: string }>(tenantId, "jira", { method: "GET", path: `/rest/api/3/project/${projectId}` }),
+    () =>
+      deps.hostClient.call<{ name?: string; key?: string }>(tenantId, "jira", { method: "GET", path: `/rest/api/3/project/${projectId}` }),
     sleep,
   );
   return project.key ? `${project.name} (${project.key})` : String(project.name ?? projectId);
@@ -79,7 +80,8 @@ export async function writeMatrixExport(
   const pages = pagesReadAhead({
     pageRows: EXPORT_PAGE_ROWS,
     readAhead: EXPORT_READ_AHEAD_PAGES,
-    readPage: (last: ExportRow | undefined) => matrixRowsPage(deps.db, tenantId, input.projectId, last?.requirementId ?? 0, EXPORT_PAGE_ROWS),
+    readPage: (last: ExportRow | undefined) =>
+      matrixRowsPage(deps.db, tenantId, input.projectId, last?.requirementId ?? 0, EXPORT_PAGE_ROWS),
     lookUp: (rows) => readIssues(rows.flatMap((row) => row.issueIds.filter((id) => browsable.has(id)))),
   });
 
@@ -118,7 +120,12 @@ function rowCells(row: ExportRow, typeIds: readonly string[], issues: ReadonlyMa
     const cell = issue && byType.get(issue.issueTypeId);
     if (!issue || !cell) continue;
     const suspect = row.suspectIssueIds.includes(issueId) ? [{ text: `${SUSPECT_MARKER} `, bold: true }] : [];
-    cell.push([...suspect, { text: issue.key, bold: true }, { text: ` ${issue.summary}` }, ...(issue.status ? [{ text: ` (${issue.status})` }] : [])]);
+    cell.push([
+      ...suspect,
+      { text: issue.key, bold: true },
+      { text: ` ${issue.summary}` },
+      ...(issue.status ? [{ text: ` (${issue.status})` }] : []),
+    ]);
   }
   const idCell = [{ text: id }, ...(row.hasSuspectLinks ? [{ text: ` ${SUSPECT_MARKER}`, bold: true }] : [])];
   return [[idCell], [[{ text: row.name }]], [[{ text: row.typeName }]], ...typeIds.map((typeId) => byType.get(typeId) ?? [])];

@@ -49,7 +49,11 @@ describe("the streamed Word document in LibreOffice", () => {
     const docx = path.join(directory, "matrix.docx");
     await pipeline(
       streamWordTable(
-        { title: "Traceability Matrix", subtitle: ["Project: Pump Controller", "Exported: today"], columns: [{ heading: "ID" }, { heading: "Name", weight: 2 }, { heading: "Type" }, { heading: "Story", weight: 3 }] },
+        {
+          title: "Traceability Matrix",
+          subtitle: ["Project: Pump Controller", "Exported: today"],
+          columns: [{ heading: "ID" }, { heading: "Name", weight: 2 }, { heading: "Type" }, { heading: "Story", weight: 3 }],
+        },
         matrixRows(),
       ),
       createWriteStream(docx),

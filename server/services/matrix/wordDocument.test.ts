@@ -20,7 +20,9 @@ async function unzip(rows: WordCell[][]) {
 
 describe("the streamed Word document", () => {
   it("is a package with the parts Word needs, the title, the subtitle and a header row repeated on every page", async () => {
-    const zip = await unzip([[[[{ text: "SYS-1" }]], [[{ text: "Braking distance" }]], [[{ text: "PUMP-7", bold: true }, { text: " Brake test (Done)" }]]]]);
+    const zip = await unzip([
+      [[[{ text: "SYS-1" }]], [[{ text: "Braking distance" }]], [[{ text: "PUMP-7", bold: true }, { text: " Brake test (Done)" }]]],
+    ]);
     expect(Object.keys(zip.files).sort()).toEqual([
       "[Content_Types].xml",
       "_rels/.rels",

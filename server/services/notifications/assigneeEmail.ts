@@ -2,10 +2,7 @@ import type { RequirementEventState } from "../../../common/schemas/requirementS
 import type { MailMessage } from "../../mail/mailer.js";
 
 /** The account to notify: someone newly assigned by this save, never an unassignment. */
-export function newAssigneeOf(
-  before: RequirementEventState | undefined,
-  after: RequirementEventState | undefined,
-): string | undefined {
+export function newAssigneeOf(before: RequirementEventState | undefined, after: RequirementEventState | undefined): string | undefined {
   if (!after?.assignedTo) return undefined;
   return before?.assignedTo === after.assignedTo ? undefined : after.assignedTo;
 }
@@ -20,10 +17,5 @@ export function assigneeEmail(to: string, label: string, requirementUrl: string)
 }
 
 function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }

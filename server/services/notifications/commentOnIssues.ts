@@ -46,11 +46,7 @@ export async function commentOnIssues(context: NotificationContext, saved: Requi
 }
 
 /** Names for the comment text; an unknown status is shown by its id rather than dropping the comment. */
-async function lookUpStatusNames(
-  context: NotificationContext,
-  tenantId: string,
-  statusIds: string[],
-): Promise<Map<string, string>> {
+async function lookUpStatusNames(context: NotificationContext, tenantId: string, statusIds: string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   await Promise.all(
     statusIds.map(async (id) => {

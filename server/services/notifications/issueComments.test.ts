@@ -49,9 +49,7 @@ describe("which linked issues hear of a requirement change", () => {
   });
 
   it("says nothing when only other fields changed", () => {
-    expect(issueCommentsFor(state({ issueIds: ["100"] }), state({ issueIds: ["100"], assignedTo: "abc" }))).toEqual(
-      [],
-    );
+    expect(issueCommentsFor(state({ issueIds: ["100"] }), state({ issueIds: ["100"], assignedTo: "abc" }))).toEqual([]);
   });
 
   it("does not tell a newly linked issue about the rename made in the same save", () => {
@@ -78,10 +76,7 @@ describe("the comment text", () => {
     expect(paragraph?.content.map((node) => node.text).join("")).toBe(
       "rmCloud requirement SYS-7: Brakes changed status from Status 1 to None.",
     );
-    expect(paragraph?.content[1]?.marks).toEqual([
-      { type: "strong" },
-      { type: "link", attrs: { href: "https://example.test/req" } },
-    ]);
+    expect(paragraph?.content[1]?.marks).toEqual([{ type: "strong" }, { type: "link", attrs: { href: "https://example.test/req" } }]);
   });
 });
 

@@ -21,10 +21,7 @@ export type IssueComment = {
  * new name or status. An issue whose link did not change and whose requirement kept its
  * name and status gets nothing.
  */
-export function issueCommentsFor(
-  before: RequirementEventState | undefined,
-  after: RequirementEventState | undefined,
-): IssueComment[] {
+export function issueCommentsFor(before: RequirementEventState | undefined, after: RequirementEventState | undefined): IssueComment[] {
   const beforeIssues = new Set(before?.issueIds ?? []);
   const afterIssues = new Set(after?.issueIds ?? []);
   const comments: IssueComment[] = [];

@@ -4,14 +4,7 @@ import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  bearer,
-  createTenant,
-  createTestApp,
-  type TestContext,
-  type TestTenant,
-  testConfig,
-} from "../../../test/helpers/app.js";
+import { bearer, createTenant, createTestApp, type TestContext, type TestTenant, testConfig } from "../../../test/helpers/app.js";
 import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import { jobsSettled, queuedJobs } from "../../../test/helpers/jobs.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
@@ -180,7 +173,10 @@ async function save(tenant: TestTenant, before: RequirementEventState | undefine
 
 const commentCalls = () => jira.calls.filter((call) => call.method === "POST" && call.path.endsWith("/comment"));
 const commentText = (call: RecordedCall) =>
-  JSON.stringify((call.body as { body: unknown }).body).match(/"text":"([^"]*)"/g)?.map((m) => m.slice(8, -1)).join("");
+  JSON.stringify((call.body as { body: unknown }).body)
+    .match(/"text":"([^"]*)"/g)
+    ?.map((m) => m.slice(8, -1))
+    .join("");
 const jobsOf = (tenant: TestTenant) => queuedJobs(ctx.deps.db, requirementSavedJob, tenant.tenantId);
 
 describe("comments on associated Jira issues", () => {
@@ -197,20 +193,13 @@ describe("comments on associated Jira issues", () => {
 
   it("comments on unlinked issues and on linked issues when name or status change", async () => {
     const tenant = await siteWith({ comment_on_associated_issues: true });
-    await save(
-      tenant,
-      requirement({ issueIds: ["10001", "10002"] }),
-      requirement({ issueIds: ["10002"], statusId: "3" }),
-    );
+    await save(tenant, requirement({ issueIds: ["10001", "10002"] }), requirement({ issueIds: ["10002"], statusId: "3" }));
 
     const texts = commentCalls().map((call) => [call.path, commentText(call)]);
     expect(texts).toEqual(
       expect.arrayContaining([
         ["/rest/api/3/issue/10001/comment", "rmCloud requirement SYS-42: Brake within 3 seconds was unlinked from this issue."],
-        [
-          "/rest/api/3/issue/10002/comment",
-          "rmCloud requirement SYS-42: Brake within 3 seconds changed status from Status 1 to Status 3.",
-        ],
+        ["/rest/api/3/issue/10002/comment", "rmCloud requirement SYS-42: Brake within 3 seconds changed status from Status 1 to Status 3."],
       ]),
     );
     expect(texts).toHaveLength(2);
@@ -234,10 +223,11 @@ describe("comments on associated Jira issues", () => {
     jira.failures.set("/rest/api/3/issue/10002/comment", [503]);
     await save(tenant, requirement(), requirement({ issueIds: ["10001", "10002"] }));
 
-    expect(commentCalls().map((call) => call.path).sort()).toEqual([
-      "/rest/api/3/issue/10001/comment",
-      "/rest/api/3/issue/10002/comment",
-    ]);
+    expect(
+      commentCalls()
+        .map((call) => call.path)
+        .sort(),
+    ).toEqual(["/rest/api/3/issue/10001/comment", "/rest/api/3/issue/10002/comment"]);
     expect((await jobsOf(tenant)).map((job) => [job.state, job.retryCount])).toEqual([["completed", 1]]);
   });
 
@@ -256,9 +246,7 @@ describe("email to the assignee", () => {
     const tenant = await siteWith({ send_email_notification_to_assignee: true });
     await save(tenant, requirement(), requirement({ assignedTo: "557058:alice" }));
 
-    expect(jira.calls).toContainEqual(
-      expect.objectContaining({ method: "GET", path: "/rest/api/3/user?accountId=557058%3Aalice" }),
-    );
+    expect(jira.calls).toContainEqual(expect.objectContaining({ method: "GET", path: "/rest/api/3/user?accountId=557058%3Aalice" }));
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0]!;
     expect(mail.to).toEqual(["alice@example.test"]);

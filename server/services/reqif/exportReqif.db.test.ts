@@ -49,7 +49,10 @@ async function exportReqif(body: Record<string, unknown>): Promise<{ bytes: Buff
   const outcome = await jobOutcome(ctx, auth, started.body.job_id);
   expect(outcome.error).toBeNull();
   const { file_name } = outcome.result as { file_name: string };
-  const signed = await request(ctx.app).post("/api/sign-s3-get").set("Authorization", auth).send({ uuid_file_name: file_name, original_file_name: "x" });
+  const signed = await request(ctx.app)
+    .post("/api/sign-s3-get")
+    .set("Authorization", auth)
+    .send({ uuid_file_name: file_name, original_file_name: "x" });
   expect(signed.status).toBe(200);
   const stream = await ctx.deps.storage.getObject(storageKey(tenant.tenantId, "exports", file_name));
   const parts: Buffer[] = [];
@@ -108,7 +111,15 @@ async function projectContent(projectId: number, rootFolderId: number | null) {
   const links = await db("requirement_links").where({ tenant_id: tenant.tenantId });
   const nameOf = new Map(requirements.map((row) => [Number(row.requirement_id), row.name as string]));
   const text = (description: string) => (isRichText(description) ? htmlText(description) : description.replace(/\s+/g, " ").trim());
-  const htmlText = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+  const htmlText = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+      .trim();
   return requirements
     .map((row) => ({
       path: [...pathOf(row.parent_folder_id === null ? null : Number(row.parent_folder_id)), row.name].join(" / "),
@@ -208,7 +219,9 @@ describe("the ReqIF export", () => {
         const result = outcome.result as ReqifImportResult;
         expect(result.relations_skipped).toEqual([]);
         expect(result.not_imported).toEqual([]);
-        const [specification] = await ctx.deps.db("folders").where({ tenant_id: tenant.tenantId, project_id: target, parent_folder_id: null });
+        const [specification] = await ctx.deps
+          .db("folders")
+          .where({ tenant_id: tenant.tenantId, project_id: target, parent_folder_id: null });
         expect(specification?.name).toBe(`Requirements of project ${project}`);
         expect(await projectContent(target, Number(specification?.folder_id))).toEqual(await projectContent(project, null));
         expect(await projectTree(ctx.deps.db, tenant.tenantId, target, Number(specification?.folder_id))).toEqual(
@@ -222,7 +235,10 @@ describe("the ReqIF export", () => {
   it("writes what a real tool wrote back as valid ReqIF: every sample imported, then exported, validates", async () => {
     for (const name of ["reqif-studio-01.reqif", "polarion-01.reqif", "xhtml-attribute.reqif", "enterprise-architect-01.reqif"]) {
       const project = nextProject++;
-      const outcome = await importReqif(ctx, tenant.tenantId, auth, reqifFixture(name), { atlassian_project_id: project, parent_folder_id: null });
+      const outcome = await importReqif(ctx, tenant.tenantId, auth, reqifFixture(name), {
+        atlassian_project_id: project,
+        parent_folder_id: null,
+      });
       expect(outcome.status).toBe("finished");
       const { bytes } = await exportReqif({ atlassian_project_id: project });
       expect(await schemaErrors(bytes), name).toBe("");
@@ -235,7 +251,11 @@ describe("the ReqIF export", () => {
     const outside = await createFolder(ctx.deps, actor, { name: "Elsewhere", parent_folder_id: null, project });
     const folder = await createFolder(ctx.deps, actor, { name: "Dosing", parent_folder_id: null, project });
     const child = await createFolder(ctx.deps, actor, { name: "Alarms", parent_folder_id: folder.folder_id, project });
-    for (const [name, parent] of [["Rate", folder.folder_id], ["Occlusion", child.folder_id], ["Other", outside.folder_id]] as const) {
+    for (const [name, parent] of [
+      ["Rate", folder.folder_id],
+      ["Occlusion", child.folder_id],
+      ["Other", outside.folder_id],
+    ] as const) {
       await createRequirement(
         ctx.deps,
         actor,
@@ -256,7 +276,10 @@ describe("the ReqIF export", () => {
       .set("Authorization", auth)
       .send({ name: "B1", project, select_all_requirements: true });
     expect(baseline.status, JSON.stringify(baseline.body)).toBeLessThan(300);
-    await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, project_id: project, name: "Rate" }).update({ name: "Renamed later" });
+    await ctx.deps
+      .db("requirements")
+      .where({ tenant_id: tenant.tenantId, project_id: project, name: "Rate" })
+      .update({ name: "Renamed later" });
     const frozen = await exportReqif({ atlassian_project_id: project, baseline_id: baseline.body.baseline_id });
     expect(await schemaErrors(frozen.bytes)).toBe("");
     expect(frozen.bytes.toString("utf8")).toContain('THE-VALUE="Rate"');
@@ -264,7 +287,10 @@ describe("the ReqIF export", () => {
 
   it("keeps a requirement's identifier across exports, and the one it was imported with", async () => {
     const project = nextProject++;
-    await importReqif(ctx, tenant.tenantId, auth, reqifFixture("eclipse-rmf-tc1000.reqif"), { atlassian_project_id: project, parent_folder_id: null });
+    await importReqif(ctx, tenant.tenantId, auth, reqifFixture("eclipse-rmf-tc1000.reqif"), {
+      atlassian_project_id: project,
+      parent_folder_id: null,
+    });
     const first = (await exportReqif({ atlassian_project_id: project })).bytes.toString("utf8");
     const second = (await exportReqif({ atlassian_project_id: project })).bytes.toString("utf8");
     const objectIds = (text: string) => [...text.matchAll(/<SPEC-OBJECT IDENTIFIER="([^"]+)"/g)].map((match) => match[1]);
@@ -288,7 +314,11 @@ describe("the ReqIF export", () => {
     expect([...members.keys()].filter((name) => name.endsWith("/Yin_yang.svg"))).toHaveLength(1);
 
     const target = nextProject++;
-    const back = await importReqif(ctx, tenant.tenantId, auth, bytes, { atlassian_project_id: target, parent_folder_id: null, original_file_name: "back.reqifz" });
+    const back = await importReqif(ctx, tenant.tenantId, auth, bytes, {
+      atlassian_project_id: target,
+      parent_folder_id: null,
+      original_file_name: "back.reqifz",
+    });
     expect(back.error).toBeNull();
     const attached = await ctx.deps
       .db("attachments as a")
@@ -316,7 +346,10 @@ describe("the ReqIF export", () => {
       .send({ atlassian_project_id: 2, folder_id: folder.folder_id });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ folder_id: ["The folder does not exist in this project"] });
-    const baseline = await request(ctx.app).post("/api/requirement/export/reqif").set("Authorization", auth).send({ atlassian_project_id: 2, baseline_id: 999999 });
+    const baseline = await request(ctx.app)
+      .post("/api/requirement/export/reqif")
+      .set("Authorization", auth)
+      .send({ atlassian_project_id: 2, baseline_id: 999999 });
     expect(baseline.body).toEqual({ baseline_id: ["The baseline does not exist in this project"] });
   });
 });

@@ -125,7 +125,12 @@ export async function* reqifExportChunks(
     "DATATYPES",
     {},
     [
-      element("DATATYPE-DEFINITION-STRING", { IDENTIFIER: ids.string, "LAST-CHANGE": lastChange, "LONG-NAME": "Text", "MAX-LENGTH": String(STRING_MAX_LENGTH) }),
+      element("DATATYPE-DEFINITION-STRING", {
+        IDENTIFIER: ids.string,
+        "LAST-CHANGE": lastChange,
+        "LONG-NAME": "Text",
+        "MAX-LENGTH": String(STRING_MAX_LENGTH),
+      }),
       element("DATATYPE-DEFINITION-XHTML", { IDENTIFIER: ids.xhtml, "LAST-CHANGE": lastChange, "LONG-NAME": "Rich text" }),
       ...fields
         .filter((field) => field.type === "select")
@@ -275,7 +280,12 @@ export async function* reqifExportChunks(
         element("VALUES", {}, values.join("")) + ref("TYPE", "SPEC-OBJECT-TYPE-REF", ids.type(typeId)),
       );
       yield "\n";
-      written.push({ requirementId: requirement.requirementId, objectId, parentFolderId: requirement.parentFolderId, linkedIds: requirement.linkedIds });
+      written.push({
+        requirementId: requirement.requirementId,
+        objectId,
+        parentFolderId: requirement.parentFolderId,
+        linkedIds: requirement.linkedIds,
+      });
     }
     progress(written.length);
   }
@@ -376,7 +386,11 @@ async function* exportedPages(deps: ServiceDeps, actor: Actor, scope: Scope): As
     afterId = last.requirement_id;
     const page = rows.filter((row) => inScope(row.parent_folder_id));
     const attachments = scope.includeAttachments
-      ? await attachmentsOfRequirements(deps.db, actor.tenantId, page.map((row) => row.requirement_id))
+      ? await attachmentsOfRequirements(
+          deps.db,
+          actor.tenantId,
+          page.map((row) => row.requirement_id),
+        )
       : new Map<number, { uuid_file_name: string; original_file_name: string }[]>();
     yield page.map((row) => ({
       requirementId: row.requirement_id,

@@ -74,7 +74,9 @@ describe("importing the real tools' ReqIF files", () => {
     expect(specification && "folder" in specification && specification.folder).toBe("...Anonymized...");
     const chapter = specification && "folder" in specification ? specification.children.find((node) => "folder" in node) : undefined;
     // The chapter's own object is a requirement of the same name inside the chapter's folder.
-    expect(chapter && "folder" in chapter && chapter.children).toContainEqual({ requirement: chapter && "folder" in chapter ? chapter.folder : "" });
+    expect(chapter && "folder" in chapter && chapter.children).toContainEqual({
+      requirement: chapter && "folder" in chapter ? chapter.folder : "",
+    });
     // Its relations join requirements of one type (one level): the level rule keeps them from being links, each with its reason.
     expect(result.links_created).toBe(0);
     expect(result.relations_skipped).toHaveLength(14);
@@ -94,7 +96,10 @@ describe("importing the real tools' ReqIF files", () => {
     expect(row.description).toMatch(/Yellow.*, .*Red.*, .*Green/);
 
     const ea = await importFixture("enterprise-architect-01.reqif");
-    const field = await ctx.deps.db("attributes").where({ tenant_id: tenant.tenantId, project_id: ea.project, name: "FUNC-REQ-STATUS" }).first();
+    const field = await ctx.deps
+      .db("attributes")
+      .where({ tenant_id: tenant.tenantId, project_id: ea.project, name: "FUNC-REQ-STATUS" })
+      .first();
     expect(field?.type).toBe("select");
     const values = await ctx.deps
       .db("requirement_attribute_values as v")

@@ -21,14 +21,7 @@ import { fieldError } from "../../errors.js";
 import type { Actor } from "../context.js";
 import type { EmbeddedFile } from "./openReqifUpload.js";
 import type { ReqifDocument, ReqifHierarchy, ReqifSpecObject } from "./reqifDocument.js";
-import {
-  fieldPlanOf,
-  isChapterHeading,
-  objectContentOf,
-  standardRoleOf,
-  typeNameFor,
-  UNTYPED_OBJECTS_TYPE,
-} from "./reqifMapping.js";
+import { fieldPlanOf, isChapterHeading, objectContentOf, standardRoleOf, typeNameFor, UNTYPED_OBJECTS_TYPE } from "./reqifMapping.js";
 import { escapeHtml, textToHtml } from "./reqifXhtml.js";
 import { ReqifFileError } from "./readReqif.js";
 import { ReqifWriter, type WrittenRequirement } from "./reqifWriter.js";
@@ -292,7 +285,10 @@ class ReqifImport {
     const extra = [...content.extra];
     for (const [fieldName, value] of content.fields) {
       const field = this.fields.get(fieldName.toLowerCase());
-      const option = field?.type === "select" ? field.options.find((candidate) => candidate.name.trim().toLowerCase() === value.toLowerCase()) : undefined;
+      const option =
+        field?.type === "select"
+          ? field.options.find((candidate) => candidate.name.trim().toLowerCase() === value.toLowerCase())
+          : undefined;
       if (field?.type === "string") attributes[field.attribute_id] = value;
       else if (field && option) attributes[field.attribute_id] = String(option.attribute_option_id);
       else extra.push(textToHtml(`${fieldName}: ${value}`));

@@ -34,7 +34,12 @@ const children = (node: XmlNode, name?: string): XmlNode[] =>
   node.content.filter((item): item is XmlNode => typeof item !== "string" && (name === undefined || item.name === name));
 const child = (node: XmlNode, name: string) => children(node, name)[0];
 const textOf = (node: XmlNode | undefined) =>
-  node ? node.content.filter((item): item is string => typeof item === "string").join("").trim() : "";
+  node
+    ? node.content
+        .filter((item): item is string => typeof item === "string")
+        .join("")
+        .trim()
+    : "";
 /** The text of a `<X><Y-REF>id</Y-REF></X>` reference, whatever Y is. */
 const refIn = (node: XmlNode, name: string): string | undefined => {
   const holder = child(node, name);
@@ -277,7 +282,10 @@ function checkReferences(document: ReqifDocument): void {
       if (!value.enumValues || !enumeration) continue;
       for (const ref of value.enumValues) {
         if (!enumeration.values.some((known) => known.identifier === ref)) {
-          fail(value.line, `spec object ${object.identifier} names enumeration value ${ref}, which ${enumeration.identifier} does not define`);
+          fail(
+            value.line,
+            `spec object ${object.identifier} names enumeration value ${ref}, which ${enumeration.identifier} does not define`,
+          );
         }
       }
     }

@@ -11,7 +11,12 @@ import { checkReqifExportRequest, type ExportedFile, reqifExportChunks } from ".
 
 /** The name the export downloads under: what it holds and the day (UTC). */
 export function reqifExportFileName(request: ReqifExportRequest, now: Date): string {
-  const scope = request.baseline_id !== null ? `baseline-${request.baseline_id}` : request.folder_id !== null ? `folder-${request.folder_id}` : "project";
+  const scope =
+    request.baseline_id !== null
+      ? `baseline-${request.baseline_id}`
+      : request.folder_id !== null
+        ? `folder-${request.folder_id}`
+        : "project";
   const day = now.toISOString().slice(0, 10);
   return `rmcloud-${request.atlassian_project_id}-${scope}-${day}.${request.include_attachments ? "reqifz" : "reqif"}`;
 }
@@ -66,7 +71,10 @@ function archiveOf(chunks: AsyncGenerator<string>, files: ExportedFile[]): Reada
     .on("end", () => {
       for (const file of files) {
         zip.addReadStreamLazy(file.archivePath, (done) => {
-          file.open().then((stream) => done(null, stream), (error: Error) => done(error, undefined as never));
+          file.open().then(
+            (stream) => done(null, stream),
+            (error: Error) => done(error, undefined as never),
+          );
         });
       }
       zip.end();

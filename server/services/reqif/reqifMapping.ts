@@ -63,7 +63,11 @@ function textOfValue(document: ReqifDocument, value: ReqifValue): string {
     .join(MULTI_VALUE_SEPARATOR);
 }
 
-const firstLine = (text: string) => text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+const firstLine = (text: string) =>
+  text
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim() ?? "";
 
 /**
  * Spec section 3's fields of the requirement a spec object becomes. Name: ReqIF.Name, else
@@ -103,8 +107,7 @@ export function objectContentOf(document: ReqifDocument, object: ReqifSpecObject
       }
     }
   }
-  const name =
-    names.name || names.chapter || object.longName?.trim() || firstLine(plainTexts.join("\n")) || displayId || object.identifier;
+  const name = names.name || names.chapter || object.longName?.trim() || firstLine(plainTexts.join("\n")) || displayId || object.identifier;
   return {
     name: name.length > REQUIREMENT_NAME_MAX ? `${name.slice(0, REQUIREMENT_NAME_MAX - 1)}…` : name,
     description: descriptions.join(""),

@@ -14,9 +14,40 @@ export type XmlNode = {
  */
 export const SAFE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
-    "p", "br", "div", "span", "b", "strong", "i", "em", "u", "s", "sub", "sup", "ul", "ol", "li",
-    "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "h1", "h2", "h3", "h4", "h5", "h6",
-    "pre", "code", "blockquote", "a", "hr",
+    "p",
+    "br",
+    "div",
+    "span",
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "s",
+    "sub",
+    "sup",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "th",
+    "td",
+    "caption",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "code",
+    "blockquote",
+    "a",
+    "hr",
   ],
   allowedAttributes: { a: ["href"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] },
   allowedSchemes: ["http", "https", "mailto"],
@@ -56,7 +87,6 @@ export function xhtmlToSafeHtml(content: (XmlNode | string)[]): string {
   serialize(content, out);
   return sanitizeHtml(out.join(""), SAFE_HTML).trim();
 }
-
 
 /** An XHTML value's text: blocks on lines of their own, runs of spaces as one. */
 export function xhtmlToText(content: (XmlNode | string)[]): string {

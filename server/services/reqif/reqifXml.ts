@@ -25,7 +25,8 @@ export function element(name: string, attributes: Record<string, string | undefi
 }
 
 /** `<HOLDER><REF-NAME>id</REF-NAME></HOLDER>`, ReqIF's way of pointing at an identifiable. */
-export const ref = (holder: string, refName: string, identifier: string) => `<${holder}><${refName}>${xml(identifier)}</${refName}></${holder}>`;
+export const ref = (holder: string, refName: string, identifier: string) =>
+  `<${holder}><${refName}>${xml(identifier)}</${refName}></${holder}>`;
 
 /**
  * The XHTML 1.1 modules ReqIF's schema admits: the import's safe tags, less those XHTML 1.1 has

@@ -13,7 +13,11 @@ import type { Actor, ServiceDeps } from "../context.js";
 import { toDetail, toLite } from "./requirementViews.js";
 
 /** One requirement (its project's browse is checked by the route); linked ones of hidden projects shown restricted. */
-export async function getRequirement(deps: ServiceDeps<"config"> & AccessDeps, actor: Actor, requirementId: number): Promise<RequirementDetail> {
+export async function getRequirement(
+  deps: ServiceDeps<"config"> & AccessDeps,
+  actor: Actor,
+  requirementId: number,
+): Promise<RequirementDetail> {
   const row = deps.config.detailReadBatching
     ? await findRequirementDetail(deps.db, actor.tenantId, requirementId)
     : (await findRequirementDetails(deps.db, actor.tenantId, [requirementId]))[0];
@@ -86,7 +90,7 @@ export async function listRequirementRevisions(
     newest === undefined || oldest === undefined
       ? []
       : await listSuspectReviews(deps.db, actor.tenantId, requirementId, {
-            from: paging.has_more ? oldest : undefined,
+          from: paging.has_more ? oldest : undefined,
           to: page.offset === 0 ? undefined : newest,
         });
   return { revisions: withReviews(items.map(toRevision), reviews), ...paging };
@@ -103,12 +107,9 @@ function toRevision(revision: RevisionRow): Revision {
 }
 
 /** POST /api/requirement/display_ids: requirement id to the ID label ("SYS-12"); unknown or deleted ids are left out. */
-export async function requirementDisplayIds(
-  deps: AccessDeps,
-  actor: Actor,
-  requirementIds: number[],
-): Promise<Record<string, string>> {
-  const filter = requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds: [...new Set(requirementIds)] });
+export async function requirementDisplayIds(deps: AccessDeps, actor: Actor, requirementIds: number[]): Promise<Record<string, string>> {
+  const filter =
+    requirementIds.length === 0 ? undefined : await browsableFilter(deps, actor, { requirementIds: [...new Set(requirementIds)] });
   if (!filter) return {};
   const rows = await listRequirements(deps.db, actor.tenantId, filter);
   return Object.fromEntries(rows.map((row) => [String(row.requirement_id), requirementIdLabel(row)]));

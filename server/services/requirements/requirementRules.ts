@@ -10,8 +10,7 @@ import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import type { WriteDeps } from "./requirementWrite.js";
 
-export const STALE_EDIT_MESSAGE =
-  "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
+export const STALE_EDIT_MESSAGE = "This requirement was changed by someone else since you opened it. Reload it to see their changes.";
 export const TYPE_LOCKED_MESSAGE = "To edit the requirement type, remove any linked requirements below.";
 export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requirement in this project";
 
@@ -49,10 +48,7 @@ export async function assertLinkTargets(
       throw fieldError(field, "Linked requirements must be in the same project or in Global Requirements");
     }
     if (Math.abs(row.level - self.level) !== 1) {
-      throw fieldError(
-        field,
-        `Only requirements one level above or below (level ${self.level - 1} or ${self.level + 1}) can be linked`,
-      );
+      throw fieldError(field, `Only requirements one level above or below (level ${self.level - 1} or ${self.level + 1}) can be linked`);
     }
   }
 }
@@ -74,12 +70,7 @@ export function assertNoProjectFieldsInGlobal(
 }
 
 /** `deps.db` is the saving transaction: the folder stays where it is until it commits. */
-export async function assertFolderInProject(
-  deps: ServiceDeps,
-  actor: Actor,
-  folderId: number | null,
-  projectId: number,
-) {
+export async function assertFolderInProject(deps: ServiceDeps, actor: Actor, folderId: number | null, projectId: number) {
   if (folderId === null) return;
   // Shared until commit: the folder cannot be deleted or moved away while something is put into it.
   await lockFolderTree(deps.db, actor.tenantId, projectId, "contents");

@@ -1,11 +1,6 @@
 import { requirementCategory, requirementLabel } from "../../../common/labels.js";
 import type { RequirementListItem } from "../../../common/schemas/item.js";
-import type {
-  LinkedRequirement,
-  RequirementDetail,
-  RequirementLite,
-  RequirementSnapshot,
-} from "../../../common/schemas/requirement.js";
+import type { LinkedRequirement, RequirementDetail, RequirementLite, RequirementSnapshot } from "../../../common/schemas/requirement.js";
 import { findRequirementDetails, type LinkedRequirementRow, type RequirementDetailRow } from "../../db/requirementDetailStore.js";
 import type { RequirementItemRow } from "../../db/requirementListStore.js";
 import type { RequirementListRow } from "../../db/requirementLiteStore.js";

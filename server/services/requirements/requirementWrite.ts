@@ -144,7 +144,8 @@ async function finishWrite(
   const written = changes.flatMap((change): WrittenRequirement[] => {
     const found = before.get(change.requirementId);
     const revision = revisions.get(change.requirementId);
-    const detail = change.action === "deleted" ? found && revision !== undefined && { ...found, revision } : after.get(change.requirementId);
+    const detail =
+      change.action === "deleted" ? found && revision !== undefined && { ...found, revision } : after.get(change.requirementId);
     if (!detail) return [];
     const changedFields = change.action === "created" ? filledFields(detail) : change.changedFields;
     return [{ ...change, changedFields, before: found, after: detail }];
@@ -169,7 +170,10 @@ function suspectCauseOf({ requirementId, action, changedFields, before, after }:
       before.linked_requirements_v2.map((linked) => linked.requirement_id),
       after.linked_requirements_v2.map((linked) => linked.requirement_id),
     ),
-    issueIds: kept(before.issues.map((issue) => issue.atlassian_issue_id), after.issues.map((issue) => issue.atlassian_issue_id)),
+    issueIds: kept(
+      before.issues.map((issue) => issue.atlassian_issue_id),
+      after.issues.map((issue) => issue.atlassian_issue_id),
+    ),
     contentIds: kept(
       before.contents.map((content) => content.atlassian_content_id),
       after.contents.map((content) => content.atlassian_content_id),

@@ -10,11 +10,7 @@ import { highlightOf, searchTermsOf } from "./searchTerms.js";
  * GET /api/requirement/search: the pickers' and the Requirements screen's search, in the projects
  * asked for or the whole site (`visibleProjects`).
  */
-export async function searchRequirements(
-  deps: ServiceDeps,
-  actor: Actor,
-  query: RequirementSearchQuery,
-): Promise<RequirementSearchHit[]> {
+export async function searchRequirements(deps: ServiceDeps, actor: Actor, query: RequirementSearchQuery): Promise<RequirementSearchHit[]> {
   const types = await listRequirementTypes(deps.db, actor.tenantId);
   const projectIds = await visibleProjects(deps, actor, query.atlassian_project_id);
   if (projectIds.length === 0) return [];
@@ -57,9 +53,7 @@ function toHit(row: SearchHitRow, type: RequirementTypeRow): RequirementSearchHi
     highlights: {
       name: row.name_marked ? highlightOf(row.name_marked) : [{ text: row.name, match: false }],
       description: row.description_marked ? highlightOf(row.description_marked) : null,
-      field: row.field
-        ? { attribute_id: row.field.attribute_id, name: row.field.name, value: highlightOf(row.field.value_marked) }
-        : null,
+      field: row.field ? { attribute_id: row.field.attribute_id, name: row.field.name, value: highlightOf(row.field.value_marked) } : null,
     },
   };
 }

@@ -92,8 +92,12 @@ export async function updateRequirement(
       }
 
       const currentLinks = before.linked_requirements_v2.map((linked) => linked.requirement_id);
-      const shownProjects = new Set(await browsableOf(accessDepsOf(inTransaction), actor, [...new Set(before.linked_requirements_v2.map((linked) => linked.project))]));
-      const hiddenLinks = before.linked_requirements_v2.filter((linked) => !shownProjects.has(linked.project)).map((linked) => linked.requirement_id);
+      const shownProjects = new Set(
+        await browsableOf(accessDepsOf(inTransaction), actor, [...new Set(before.linked_requirements_v2.map((linked) => linked.project))]),
+      );
+      const hiddenLinks = before.linked_requirements_v2
+        .filter((linked) => !shownProjects.has(linked.project))
+        .map((linked) => linked.requirement_id);
       const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique([...edit.linked_requirements, ...hiddenLinks]);
       let level = current.level;
       if (edit.requirement_type_id !== undefined && edit.requirement_type_id !== current.requirement_type_id) {

@@ -1,4 +1,9 @@
-import { deleteDeliveriesSentBefore, deleteImportFileRows, deleteJobsEndedBefore, importFilesCreatedBefore } from "../../db/retentionStore.js";
+import {
+  deleteDeliveriesSentBefore,
+  deleteImportFileRows,
+  deleteJobsEndedBefore,
+  importFilesCreatedBefore,
+} from "../../db/retentionStore.js";
 import type { AppDeps } from "../../deps.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import { matrixExportJob } from "../../jobs/matrixExportJob.js";

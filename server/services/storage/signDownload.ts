@@ -9,11 +9,7 @@ import type { Actor, ServiceDeps } from "../context.js";
  * looked up in this tenant's rows, so another tenant's uuid answers 404 like an unknown one.
  * It downloads under the name it was uploaded with, whatever name the request carries.
  */
-export async function signDownload(
-  deps: ServiceDeps<"storage">,
-  actor: Actor,
-  uuidFileName: string,
-): Promise<SignGetResponse> {
+export async function signDownload(deps: ServiceDeps<"storage">, actor: Actor, uuidFileName: string): Promise<SignGetResponse> {
   const upload = await findUpload(deps.db, actor.tenantId, uuidFileName);
   if (!upload) throw notFound("File");
   const key = storageKey(actor.tenantId, areaOf(upload.operation), upload.uuidFileName);

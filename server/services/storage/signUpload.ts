@@ -20,11 +20,7 @@ export type SignUploadInput = { operation: UploadOperation; original_file_name: 
  * POST /api/sign-s3-put: records the pending upload and signs a PUT for it. The file gets a
  * fresh name under the caller's tenant, so an upload can neither overwrite nor reach another's.
  */
-export async function signUpload(
-  deps: ServiceDeps<"storage">,
-  actor: Actor,
-  input: SignUploadInput,
-): Promise<SignPutResponse> {
+export async function signUpload(deps: ServiceDeps<"storage">, actor: Actor, input: SignUploadInput): Promise<SignPutResponse> {
   const importable = IMPORT_FILE_EXTENSIONS.includes(path.extname(input.original_file_name).toLowerCase());
   if (input.operation === "import" && !importable) throw badRequest(IMPORT_NOT_CSV_MESSAGE);
   const uuidFileName = newStoredFileName(input.original_file_name);

@@ -12,11 +12,7 @@ export const ATTACHMENT_NOT_UPLOADED_MESSAGE = "Error adding attachment: The fil
  * checked here, from storage itself; an oversized file is removed. Call it before opening the
  * PATCH's transaction (it asks storage over the network) and pass the root db.
  */
-export async function verifyUploadedAttachment(
-  deps: ServiceDeps<"storage">,
-  actor: Actor,
-  uuidFileName: string,
-): Promise<Upload> {
+export async function verifyUploadedAttachment(deps: ServiceDeps<"storage">, actor: Actor, uuidFileName: string): Promise<Upload> {
   const { tenantId } = actor;
   const upload = await findUpload(deps.db, tenantId, uuidFileName);
   if (upload?.operation !== "attachment") throw badRequest(ATTACHMENT_NOT_UPLOADED_MESSAGE);

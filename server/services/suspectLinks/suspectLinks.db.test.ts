@@ -47,13 +47,20 @@ const ok = <T extends { status: number; body: unknown }>(res: T, status = 200): 
   return res;
 };
 const create = async (body: Record<string, unknown>, project = PROJECT) =>
-  ok(await api().post("/api/requirement").set("Authorization", auth).send({ project, requirement_type_id: types.SYS, ...body }), 201).body;
+  ok(
+    await api()
+      .post("/api/requirement")
+      .set("Authorization", auth)
+      .send({ project, requirement_type_id: types.SYS, ...body }),
+    201,
+  ).body;
 const read = async (id: number, as = auth) => ok(await api().get(`/api/requirement/${id}`).set("Authorization", as)).body;
 const put = async (id: number, body: Record<string, unknown>) =>
   ok(await api().put(`/api/requirement/${id}`).set("Authorization", auth).send(body)).body;
 const review = (id: number, body: Record<string, unknown>, as = auth) =>
   api().post(`/api/requirement/${id}/suspect-links/review`).set("Authorization", as).send(body);
-const suspectOf = async (id: number) => (await read(id)).suspect_links as { link_type: string; target_id: unknown; since_revision: number }[];
+const suspectOf = async (id: number) =>
+  (await read(id)).suspect_links as { link_type: string; target_id: unknown; since_revision: number }[];
 const targets = async (id: number) => (await suspectOf(id)).map((mark) => `${mark.link_type}:${mark.target_id}`);
 
 /** A SYS requirement in a project of its own, linked to an SW requirement, issue 7001 and page 8001. */
@@ -61,7 +68,14 @@ async function linkedRequirement(extra: Record<string, unknown> = {}) {
   const project = nextProject++;
   const software = await create({ name: "Valve driver", requirement_type_id: types.SW }, project);
   const system = await create(
-    { name: "Pump pressure", description: "Holds 3 bar", requirements: [software.requirement_id], issues: ["7001"], contents: ["8001"], ...extra },
+    {
+      name: "Pump pressure",
+      description: "Holds 3 bar",
+      requirements: [software.requirement_id],
+      issues: ["7001"],
+      contents: ["8001"],
+      ...extra,
+    },
     project,
   );
   return { project, system, software };
@@ -72,7 +86,11 @@ describe("a change that makes a requirement's links suspect", () => {
     const { system, software } = await linkedRequirement();
     expect(await suspectOf(system.requirement_id)).toEqual([]);
     const saved = await put(system.requirement_id, { name: "Pump pressure at the outlet", revision: system.revision });
-    const mark = { since_revision: saved.revision, changed_by: { account_id: EDITOR }, changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) };
+    const mark = {
+      since_revision: saved.revision,
+      changed_by: { account_id: EDITOR },
+      changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+    };
     expect(saved.suspect_links).toEqual([
       { link_type: "content", target_id: "8001", ...mark },
       { link_type: "issue", target_id: "7001", ...mark },
@@ -91,14 +109,18 @@ describe("a change that makes a requirement's links suspect", () => {
         ? {
             attributes: {
               [String(
-                ok(await api().post("/api/attribute").set("Authorization", auth).send({ name: "Source", type: "string", project }), 201).body
-                  .attribute_id,
+                ok(await api().post("/api/attribute").set("Authorization", auth).send({ name: "Source", type: "string", project }), 201)
+                  .body.attribute_id,
               )]: "Customer",
             },
           }
         : edit;
     await put(system.requirement_id, { name: system.name, ...body });
-    expect(await targets(system.requirement_id)).toEqual(["content:8001", "issue:7001", `requirement:${system.linked_requirements_v2[0].requirement_id}`]);
+    expect(await targets(system.requirement_id)).toEqual([
+      "content:8001",
+      "issue:7001",
+      `requirement:${system.linked_requirements_v2[0].requirement_id}`,
+    ]);
   });
 
   it("marks the issue and page links when the type changes (its requirement links go with the old level)", async () => {
@@ -130,7 +152,11 @@ describe("a change that makes a requirement's links suspect", () => {
     const { system } = await linkedRequirement();
     const first = await put(system.requirement_id, { name: "First change" });
     await put(system.requirement_id, { name: "Second change" });
-    expect((await suspectOf(system.requirement_id)).map((mark) => mark.since_revision)).toEqual([first.revision, first.revision, first.revision]);
+    expect((await suspectOf(system.requirement_id)).map((mark) => mark.since_revision)).toEqual([
+      first.revision,
+      first.revision,
+      first.revision,
+    ]);
   });
 
   it("drops the mark with the link", async () => {
@@ -154,7 +180,10 @@ describe("a change that makes a requirement's links suspect", () => {
     await importOnce();
     expect(await suspectOf(imported.requirement_id)).toEqual([]);
     // Someone renamed it outside the file; the re-import writes the file's name back.
-    await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, requirement_id: imported.requirement_id }).update({ name: "Renamed meanwhile" });
+    await ctx.deps
+      .db("requirements")
+      .where({ tenant_id: tenant.tenantId, requirement_id: imported.requirement_id })
+      .update({ name: "Renamed meanwhile" });
     await importOnce();
     expect(await targets(imported.requirement_id)).toEqual(["issue:7001"]);
   });
@@ -172,7 +201,11 @@ describe("marking a suspect link reviewed", () => {
       [software.requirement_id, system.requirement_id],
     ]) {
       const activity = ok(await api().get(`/api/requirement/${id}/revision`).set("Authorization", auth)).body.revisions;
-      expect(activity[0]).toMatchObject({ action: "reviewed", account_id: EDITOR, reviewed_link: { link_type: "requirement", target_id: other } });
+      expect(activity[0]).toMatchObject({
+        action: "reviewed",
+        account_id: EDITOR,
+        reviewed_link: { link_type: "requirement", target_id: other },
+      });
     }
   });
 
@@ -240,21 +273,26 @@ describe("lists, the matrix, baselines and the CSV export", () => {
       [quiet.requirement_id, false],
     ]);
     expect((await list("&suspect=true")).map((row) => row.requirement_id)).toEqual([software.requirement_id, system.requirement_id]);
-    expect(await list("&atlassian_issue_id=7001")).toEqual([expect.objectContaining({ requirement_id: system.requirement_id, issue_link_suspect: true })]);
+    expect(await list("&atlassian_issue_id=7001")).toEqual([
+      expect.objectContaining({ requirement_id: system.requirement_id, issue_link_suspect: true }),
+    ]);
     const lite = ok(await api().get(`/api/requirement/lite?atlassian_project_id=${project}`).set("Authorization", auth)).body.requirements;
     expect(lite.map((row: { has_suspect_links: boolean }) => row.has_suspect_links)).toEqual([true, true, false]);
 
     const matrix = ok(await api().get(`/api/requirement/matrix?atlassian_project_id=${project}`).set("Authorization", auth)).body;
     expect(matrix.rows.map((row: { has_suspect_links: boolean }) => row.has_suspect_links)).toEqual([true, true, false]);
     expect(matrix.rows[1].issues).toEqual([{ atlassian_issue_id: "7001", suspect: true }]);
-    const suspectOnly = ok(await api().get(`/api/requirement/matrix?atlassian_project_id=${project}&suspect=true`).set("Authorization", auth)).body;
+    const suspectOnly = ok(
+      await api().get(`/api/requirement/matrix?atlassian_project_id=${project}&suspect=true`).set("Authorization", auth),
+    ).body;
     expect(suspectOnly.total_rows).toBe(2);
   });
 
   it("are frozen into baselines and compared", async () => {
     const { project, system } = await linkedRequirement();
     const baseline = async () =>
-      ok(await api().post("/api/baseline").set("Authorization", auth).send({ name: "B", project, select_all_requirements: true }), 201).body.baseline_id;
+      ok(await api().post("/api/baseline").set("Authorization", auth).send({ name: "B", project, select_all_requirements: true }), 201).body
+        .baseline_id;
     const compare = async (first: number, second: number) =>
       ok(
         await api()
@@ -268,7 +306,9 @@ describe("lists, the matrix, baselines and the CSV export", () => {
     const reviewed = await baseline();
 
     const frozen = ok(await api().get(`/api/baseline/${suspect}?atlassian_project_id=${project}`).set("Authorization", auth)).body;
-    const frozenSystem = frozen.requirement_revisions.find((row: { requirement_id: number }) => row.requirement_id === system.requirement_id);
+    const frozenSystem = frozen.requirement_revisions.find(
+      (row: { requirement_id: number }) => row.requirement_id === system.requirement_id,
+    );
     expect(frozenSystem.suspect_links).toContainEqual({ link_type: "issue", target_id: "7001", since_revision: changed.revision });
     expect((await compare(before, suspect)).find((row) => row.requirement_id === system.requirement_id)?.changed_fields).toEqual([
       "name",

@@ -27,10 +27,21 @@ export async function reviewSuspectLinks(deps: ServiceDeps, actor: Actor, requir
     if (links !== "all" && !(await linkExists(tx, tenantId, requirementId, links[0]!))) throw notFound("Link");
     const cleared = await clearSuspectLinks(tx, tenantId, requirementId, links);
     const otherEnds = cleared.filter((mark) => mark.linkType === "requirement").map((mark) => Number(mark.targetId));
-    const revisionOf = new Map((await findRequirements(tx, tenantId, [requirementId, ...otherEnds], { includeDeleted: true })).map((row) => [row.requirement_id, row.revision]));
+    const revisionOf = new Map(
+      (await findRequirements(tx, tenantId, [requirementId, ...otherEnds], { includeDeleted: true })).map((row) => [
+        row.requirement_id,
+        row.revision,
+      ]),
+    );
     const review = { reviewedBy: actor.accountId };
     await insertSuspectReviews(tx, tenantId, [
-      ...cleared.map((mark) => ({ ...review, requirementId, linkType: mark.linkType, targetId: mark.targetId, revision: requirement.revision })),
+      ...cleared.map((mark) => ({
+        ...review,
+        requirementId,
+        linkType: mark.linkType,
+        targetId: mark.targetId,
+        revision: requirement.revision,
+      })),
       ...otherEnds.map((other) => ({
         ...review,
         requirementId: other,
