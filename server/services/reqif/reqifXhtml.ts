@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { RICH_TEXT_LINK_SCHEMES, RICH_TEXT_TAGS } from "../../../common/richText.js";
 
 /** An element of a ReqIF file as the reader keeps it: its local name, attributes and content in order. */
 export type XmlNode = {
@@ -13,44 +14,9 @@ export type XmlNode = {
  * never anything that runs (scripts, handlers, styles, frames, forms) or loads (images, objects).
  */
 export const SAFE_HTML: sanitizeHtml.IOptions = {
-  allowedTags: [
-    "p",
-    "br",
-    "div",
-    "span",
-    "b",
-    "strong",
-    "i",
-    "em",
-    "u",
-    "s",
-    "sub",
-    "sup",
-    "ul",
-    "ol",
-    "li",
-    "table",
-    "thead",
-    "tbody",
-    "tfoot",
-    "tr",
-    "th",
-    "td",
-    "caption",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "pre",
-    "code",
-    "blockquote",
-    "a",
-    "hr",
-  ],
+  allowedTags: [...RICH_TEXT_TAGS],
   allowedAttributes: { a: ["href"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] },
-  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemes: [...RICH_TEXT_LINK_SCHEMES],
   disallowedTagsMode: "discard",
 };
 
