@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Db } from "../server/db/knex.js";
+import { alternatingMediansMs, round } from "./measure.js";
+import type { BenchResult } from "./types.js";
 
 /** One SQL statement as knex hands it to the database, with its bindings. */
 export type CapturedStatement = { sql: string; bindings: unknown[] };
@@ -61,4 +63,20 @@ export function bareStatementApp(
     res.json(shape(result.rows));
   });
   return app;
+}
+
+/**
+ * Each named case timed through our endpoint and through the bare one in alternating rounds (so a
+ * drift of the machine's load weighs on both alike), as a result row per case in milliseconds.
+ */
+export async function againstBareEndpoint(
+  db: BenchResult["db"],
+  cases: readonly { name: string; ours: () => Promise<unknown>; bare: () => Promise<unknown> }[],
+): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const timed of cases) {
+    const [oursMs, bareMs] = await alternatingMediansMs(timed.ours, timed.bare);
+    results.push({ case: timed.name, db, ours: round(oursMs, 2), baseline: round(bareMs, 2), unit: "ms", ratio: round(oursMs / bareMs) });
+  }
+  return results;
 }

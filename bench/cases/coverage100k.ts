@@ -3,9 +3,8 @@ import { bearer, createTestApp } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
 import { isLicenseCheck, isPermissionCheck, licenseAnswer, permissionCheckAnswer } from "../../test/helpers/fakeJira.js";
 import { FIRST_PROJECT_ID, seedRealisticTenant } from "../../test/helpers/realisticTenant.js";
-import { alternatingMediansMs, round } from "../measure.js";
-import { bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
-import type { BenchCase, BenchResult } from "../types.js";
+import { againstBareEndpoint, bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
+import type { BenchCase } from "../types.js";
 
 const REQUIREMENTS = 100_000;
 const PROJECT = FIRST_PROJECT_ID;
@@ -64,22 +63,14 @@ const coverage100k: BenchCase = {
       // No token, validation, access check or Jira: the same statement's first row as JSON.
       const bare = await listen(bareStatementApp(database.db, "/coverage", statements, (rows) => rows[0]));
       try {
-        const results: BenchResult[] = [];
-        for (const view of VIEWS) {
-          const [oursMs, bareMs] = await alternatingMediansMs(
-            () => getJson(`${ours.url}/api/coverage?${view.query}`, { authorization }),
-            () => getJson(`${bare.url}/coverage/${view.name}`),
-          );
-          results.push({
-            case: view.name,
-            db: context.db,
-            ours: round(oursMs, 2),
-            baseline: round(bareMs, 2),
-            unit: "ms",
-            ratio: round(oursMs / bareMs),
-          });
-        }
-        return results;
+        return await againstBareEndpoint(
+          context.db,
+          VIEWS.map((view) => ({
+            name: view.name,
+            ours: () => getJson(`${ours.url}/api/coverage?${view.query}`, { authorization }),
+            bare: () => getJson(`${bare.url}/coverage/${view.name}`),
+          })),
+        );
       } finally {
         await bare.close();
       }

@@ -1,9 +1,8 @@
 import { bearer, createTestApp } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
 import { seedRealisticTenant } from "../../test/helpers/realisticTenant.js";
-import { medianMs, round } from "../measure.js";
-import { bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
-import type { BenchCase, BenchResult } from "../types.js";
+import { againstBareEndpoint, bareStatementApp, type CapturedStatement, capturedStatement, getJson, listen } from "../statementEndpoint.js";
+import type { BenchCase } from "../types.js";
 
 const REQUIREMENTS = 100_000;
 
@@ -50,22 +49,14 @@ const pickerSearch: BenchCase = {
       // No token, validation, type lookup or shaping: the same statement's rows as JSON.
       const bare = await listen(bareStatementApp(database.db, "/search", statements, (rows) => ({ requirements: rows })));
       try {
-        const results: BenchResult[] = [];
-        for (const search of SEARCHES) {
-          const oursMs = await medianMs(() =>
-            getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }),
-          );
-          const bareMs = await medianMs(() => getJson(`${bare.url}/search/${search.name}`));
-          results.push({
-            case: search.name,
-            db: context.db,
-            ours: round(oursMs, 2),
-            baseline: round(bareMs, 2),
-            unit: "ms",
-            ratio: round(oursMs / bareMs),
-          });
-        }
-        return results;
+        return await againstBareEndpoint(
+          context.db,
+          SEARCHES.map((search) => ({
+            name: search.name,
+            ours: () => getJson(`${ours.url}/api/requirement/search?${queryString(search.query)}`, { authorization }),
+            bare: () => getJson(`${bare.url}/search/${search.name}`),
+          })),
+        );
       } finally {
         await bare.close();
       }
