@@ -7,9 +7,14 @@
 export type HostComponent = { id: string; name: string; assigneeAccountId: string | null };
 export type HostStatus = { id: string; name: string };
 
-/** The host's component list as the dialog sends it (Jira's GET /project/{id}/components answer). */
-export function hostComponentsOf(list: unknown[]): HostComponent[] {
-  return list.flatMap((item) => {
+/**
+ * The host's component list as the dialog sends it (Jira's GET /project/{id}/components answer).
+ * Anything else the host answers (an error body, a page object) holds no components: the names
+ * then stay ids rather than the export or import failing on the host's shape.
+ */
+export function hostComponentsOf(answer: unknown): HostComponent[] {
+  if (!Array.isArray(answer)) return [];
+  return answer.flatMap((item) => {
     const entry = item as {
       id?: unknown;
       name?: unknown;
@@ -25,8 +30,9 @@ export function hostComponentsOf(list: unknown[]): HostComponent[] {
 }
 
 /** Statuses flat ([{id, name}]) or per issue type ([{statuses: [{id, name}]}], GET /project/{id}/statuses), de-duplicated by id. */
-export function hostStatusesOf(list: unknown[]): HostStatus[] {
-  const flat = list.flatMap((item) => {
+export function hostStatusesOf(answer: unknown): HostStatus[] {
+  if (!Array.isArray(answer)) return [];
+  const flat = answer.flatMap((item) => {
     const entry = item as { statuses?: unknown } | null;
     return Array.isArray(entry?.statuses) ? (entry.statuses as unknown[]) : [item];
   });

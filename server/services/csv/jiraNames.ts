@@ -35,11 +35,11 @@ export class JiraNames {
     const names = new JiraNames(deps, tenantId);
     if (projectId === 0) return names;
     const [components, statuses] = await Promise.all([
-      names.read<unknown[]>({ method: "GET", path: `/rest/api/3/project/${projectId}/components` }),
-      names.read<unknown[]>({ method: "GET", path: `/rest/api/3/project/${projectId}/statuses` }),
+      names.read<unknown>({ method: "GET", path: `/rest/api/3/project/${projectId}/components` }),
+      names.read<unknown>({ method: "GET", path: `/rest/api/3/project/${projectId}/statuses` }),
     ]);
-    for (const component of hostComponentsOf(components ?? [])) names.components.set(component.id, component.name);
-    for (const status of hostStatusesOf(statuses ?? [])) names.statuses.set(status.id, status.name);
+    for (const component of hostComponentsOf(components)) names.components.set(component.id, component.name);
+    for (const status of hostStatusesOf(statuses)) names.statuses.set(status.id, status.name);
     return names;
   }
 
