@@ -9,7 +9,14 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { CONFLUENCE_DESCRIPTOR_SCHEMA, JIRA_DESCRIPTOR_SCHEMA } from "./descriptorSchema.js";
 import { DEFAULT_FORGE_OPTIONS, FORGE_ISSUE_PANEL, FORGE_REMOTE_KEY, forgeManifest, forgeManifestFileText } from "./forgeManifest.js";
-import { CONNECT_MODULES, type ConnectModule, confluenceDescriptor, connectDescriptor, jiraDescriptor } from "./modules.js";
+import {
+  APP_PROJECT_PERMISSIONS,
+  CONNECT_MODULES,
+  type ConnectModule,
+  confluenceDescriptor,
+  connectDescriptor,
+  jiraDescriptor,
+} from "./modules.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const manifestPath = (product: "jira" | "confluence") => path.join(root, "forge", product, "manifest.yml");
@@ -61,20 +68,58 @@ describe("Forge manifests (Connect on Forge)", () => {
     expect(manifest.app.licensing).toEqual({ enabled: descriptor.enableLicensing });
   });
 
-  it("carries every module of each descriptor, keyed as in the descriptor", () => {
+  it("carries every other module of each descriptor as a Connect module, keyed as in the descriptor", () => {
     for (const product of ["jira", "confluence"] as const) {
       const descriptor = connectDescriptor(product, "https://a.example.com");
       const connectModules = forgeManifest(product).connectModules as Record<string, Array<Record<string, unknown>>>;
-      for (const [type, value] of Object.entries(descriptor.modules)) {
+      const carriedTypes = Object.keys(descriptor.modules).filter((type) => type !== "jiraProjectPermissions");
+      for (const type of carriedTypes) {
+        const value = descriptor.modules[type];
         const carried = connectModules[`${product}:${type}`]?.map(({ key, ...module }) =>
           type === "webhooks" ? module : { key, ...module },
         );
         expect(carried).toEqual(Array.isArray(value) ? value : [value]);
       }
       expect(Object.keys(connectModules).sort()).toEqual(
-        [`${product}:lifecycle`, ...Object.keys(descriptor.modules).map((type) => `${product}:${type}`)].sort(),
+        [`${product}:lifecycle`, ...carriedTypes.map((type) => `${product}:${type}`)].sort(),
       );
     }
+  });
+
+  it("declares rmCloud's project permissions as Forge project permissions migrated from Connect, and the descriptor keeps them", () => {
+    const manifest = parse(fs.readFileSync(manifestPath("jira"), "utf8"));
+    const descriptorPermissions = jiraDescriptor("https://a.example.com").modules.jiraProjectPermissions as Array<{
+      key: string;
+      name: { value: string };
+      description: { value: string };
+      category: string;
+    }>;
+    expect(descriptorPermissions.map((permission) => permission.name.value)).toEqual(["Edit requirements", "Manage baselines"]);
+    expect(manifest.modules["jira:projectPermission"]).toEqual(
+      descriptorPermissions.map((permission) => ({
+        key: permission.key,
+        name: permission.name.value,
+        description: permission.description.value,
+        category: "projects",
+        migratedFromConnect: true,
+      })),
+    );
+    expect(manifest.connectModules).not.toHaveProperty("jira:jiraProjectPermissions");
+    // Jira names a migrated permission as it named the Connect one: the keys the access check asks permissions/check for.
+    expect(
+      manifest.modules["jira:projectPermission"].map((permission: { key: string }) => `${manifest.app.connect.key}__${permission.key}`),
+    ).toEqual([APP_PROJECT_PERMISSIONS.editRequirements, APP_PROJECT_PERMISSIONS.manageBaselines]);
+  });
+
+  it("fails Forge's validation for a project permission of a category Forge does not know", async () => {
+    const manifest = forgeManifest("jira") as { modules: Record<string, Array<Record<string, unknown>>> };
+    const [permission] = manifest.modules["jira:projectPermission"] ?? [];
+    const broken = {
+      ...manifest,
+      modules: { ...manifest.modules, "jira:projectPermission": [{ ...permission, category: "requirements" }] },
+    };
+    const result = await forgeValidation(JSON.stringify(broken));
+    expect(result.success).toBe(false);
   });
 
   it("asks Forge for the descriptor's Connect scopes", () => {
@@ -109,6 +154,29 @@ describe("Forge manifests (Connect on Forge)", () => {
       expect((manifest.connectModules as Record<string, unknown>)[`${product}:generalPages`]).toEqual([added.module]);
     }
     expect(connectDescriptor("jira", "https://a.example.com").modules).not.toHaveProperty("generalPages");
+  });
+
+  it("generates a project permission added once to the list into the descriptor and the Forge app's project permissions", () => {
+    const added: ConnectModule = {
+      products: ["jira"],
+      type: "jiraProjectPermissions",
+      module: {
+        key: "review-requirements",
+        name: { value: "Review requirements" },
+        description: { value: "Review" },
+        category: "projects",
+      },
+    };
+    const modules = [...CONNECT_MODULES, added];
+    expect(connectDescriptor("jira", "https://a.example.com", modules).modules.jiraProjectPermissions).toContainEqual(added.module);
+    const manifest = forgeManifest("jira", DEFAULT_FORGE_OPTIONS.jira, modules) as { modules: Record<string, unknown[]> };
+    expect(manifest.modules["jira:projectPermission"]).toContainEqual({
+      key: "review-requirements",
+      name: "Review requirements",
+      description: "Review",
+      category: "projects",
+      migratedFromConnect: true,
+    });
   });
 });
 

@@ -43,22 +43,63 @@ function withKey(module: Record<string, unknown>): Record<string, unknown> {
   return { key: url.split("?")[0]?.split("/").filter(Boolean).pop() ?? "module", ...module };
 }
 
+/** A Connect descriptor's translatable text ({value}) as Forge writes it: a plain string. */
+const textOf = (value: unknown) => (value && typeof value === "object" && "value" in value ? String(value.value) : String(value));
+
+/**
+ * Connect module types whose Forge counterpart replaces them in a manifest ("Jira Global Permission
+ * module and Jira Project Permission module", Atlassian's Connect-to-Forge migration guide): the
+ * module moves from `connectModules` to `modules` under the Forge type, keyed as before and marked
+ * `migratedFromConnect`, so Jira keeps naming the permission `<app key>__<module key>` (the key the
+ * permission schemes hold and `permissions/check` is asked for). The Connect descriptor keeps it as it is.
+ */
+const FORGE_COUNTERPARTS: Record<string, { type: string; module: (module: Record<string, unknown>) => Record<string, unknown> }> = {
+  jiraProjectPermissions: {
+    type: "jira:projectPermission",
+    module: ({ key, name, description, category }) => ({
+      key,
+      name: textOf(name),
+      description: textOf(description),
+      category,
+      migratedFromConnect: true,
+    }),
+  },
+};
+
+/** The product's modules of each descriptor type, as a manifest lists them (single-module types as a list of one). */
+function moduleListsOf(product: ConnectProduct, modules: readonly ConnectModule[]): [string, Record<string, unknown>[]][] {
+  return Object.entries(modulesOf(product, modules)).map(([type, value]) => [
+    type,
+    SINGLE_MODULE_TYPES.has(type) ? [value as Record<string, unknown>] : (value as Record<string, unknown>[]),
+  ]);
+}
+
 function connectModulesOf(product: ConnectProduct, modules: readonly ConnectModule[]): Record<string, unknown[]> {
   const connectModules: Record<string, unknown[]> = {
     [`${product}:lifecycle`]: [{ key: `${CONNECT_APPS[product].key}-lifecycle`, ...LIFECYCLE_PATHS }],
   };
-  for (const [type, value] of Object.entries(modulesOf(product, modules))) {
-    const list = SINGLE_MODULE_TYPES.has(type) ? [value] : (value as Record<string, unknown>[]);
-    connectModules[`${product}:${type}`] = list.map((module) => withKey(module as Record<string, unknown>));
+  for (const [type, list] of moduleListsOf(product, modules)) {
+    if (!(type in FORGE_COUNTERPARTS)) connectModules[`${product}:${type}`] = list.map(withKey);
   }
   return connectModules;
 }
 
-/** The Forge-native modules: Jira's issue panel as Custom UI on our API; Confluence has none yet. */
-function forgeModulesOf(product: ConnectProduct, baseUrl: string) {
+/** The modules of the list that Forge carries natively, under their Forge types. */
+function migratedModulesOf(product: ConnectProduct, modules: readonly ConnectModule[]): Record<string, unknown[]> {
+  const migrated: Record<string, unknown[]> = {};
+  for (const [type, list] of moduleListsOf(product, modules)) {
+    const counterpart = FORGE_COUNTERPARTS[type];
+    if (counterpart) migrated[counterpart.type] = list.map(counterpart.module);
+  }
+  return migrated;
+}
+
+/** The Forge-native modules: Jira's issue panel as Custom UI on our API, and the list's migrated modules; Confluence has none yet. */
+function forgeModulesOf(product: ConnectProduct, baseUrl: string, modules: readonly ConnectModule[]) {
   if (product !== "jira") return {};
   return {
     modules: {
+      ...migratedModulesOf(product, modules),
       "jira:issuePanel": [
         {
           key: FORGE_ISSUE_PANEL.key,
@@ -79,7 +120,7 @@ export function forgeManifest(
   options: ForgeAppOptions = DEFAULT_FORGE_OPTIONS[product],
   modules: readonly ConnectModule[] = CONNECT_MODULES,
 ): Record<string, unknown> {
-  const forgeNative = forgeModulesOf(product, options.baseUrl);
+  const forgeNative = forgeModulesOf(product, options.baseUrl, modules);
   return {
     app: {
       id: options.appId,

@@ -40,8 +40,9 @@ export const MODULE_KEYS = {
 
 /**
  * The key Jira gives a Connect app's own permission in its REST API and permission schemes: the
- * app's key and the module's, joined by two underscores. A Forge app carrying the Connect module
- * keeps the Connect key (`app.connect.key`), so the key stays after a move to Forge.
+ * app's key and the module's, joined by two underscores. The Forge app declares the same permissions
+ * as `jira:projectPermission` modules migrated from Connect (forgeManifest.ts), which Jira keeps
+ * naming this way, so the key stays after a move to Forge.
  */
 const appPermissionKey = (moduleKey: string) => `${JIRA_APP_KEY}__${moduleKey}`;
 

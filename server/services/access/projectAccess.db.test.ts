@@ -5,7 +5,8 @@ import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { APP_PROJECT_PERMISSIONS } from "../../connect/modules.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
-import { PERMISSIONS_CHECK_PATH } from "../jira/jiraPermissions.js";
+import type { Db } from "../../db/knex.js";
+import { PERMISSION_SCHEMES_PATH, PERMISSIONS_CHECK_PATH } from "../jira/jiraPermissions.js";
 import { updateRequirement } from "../requirements/updateRequirement.js";
 import {
   ACCESS_MESSAGES,
@@ -55,6 +56,7 @@ let tenantId: string;
 let deps: AccessDeps;
 const as = (accountId: string) => ({ tenantId, accountId });
 const checks = () => jira.calls.filter((call) => call.path === PERMISSIONS_CHECK_PATH);
+const schemeReads = () => jira.calls.filter((call) => call.path === PERMISSION_SCHEMES_PATH);
 
 beforeAll(async () => {
   ctx = await createTestApp({ hostClient });
@@ -162,6 +164,19 @@ describe("rmCloud's own project permissions", () => {
     expect(await mayAccessProject(deps, as(EDITOR), PUMP, "edit")).toBe(true);
   });
 
+  it("are looked up in the site's schemes only for a change whose answer depends on them, never for a read", async () => {
+    expect(await browsableProjectIds(deps, as(READER))).toEqual([0, PUMP, ROVER]);
+    expect(await mayAccessProject(deps, as(READER), PUMP, "browse")).toBe(true);
+    await requireProjectAccess(deps, as(READER), [PUMP, ROVER], "browse", "Requirement");
+    // READER holds neither Edit Issues nor an app permission in ROVER: the schemes cannot change the answer.
+    expect(await mayAccessProject(deps, as(READER), ROVER, "edit")).toBe(false);
+    expect(schemeReads()).toEqual([]);
+
+    expect(await mayAccessProject(deps, as(READER), PUMP, "edit")).toBe(true);
+    expect(schemeReads()).toHaveLength(1);
+    expect(checks()).toHaveLength(1);
+  });
+
   it("decide alone once a scheme grants them to anyone: Edit Issues no longer suffices", async () => {
     jira.permissions = { ...standardPermissions(), grantedOnSite: [APP_PROJECT_PERMISSIONS.editRequirements] };
     expect(await mayAccessProject(deps, as(READER), PUMP, "edit")).toBe(false);
@@ -196,16 +211,22 @@ describe("when Jira's answer changes or Jira is down", () => {
   });
 });
 
+/** A PUMP requirement linked to a ROVER one. */
+async function linkedSeals(): Promise<{ pumpSeal: number; roverSeal: number }> {
+  const pumpSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Pump seal", PUMP);
+  const roverSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Rover seal", ROVER);
+  await ctx.deps.db("requirement_links").insert({
+    tenant_id: tenantId,
+    requirement_id: Math.min(pumpSeal, roverSeal),
+    linked_requirement_id: Math.max(pumpSeal, roverSeal),
+  });
+  return { pumpSeal, roverSeal };
+}
+
 describe("a change whose access checks run inside its transaction", () => {
   it("has Jira asked before the transaction opens, so the host client's own database read is never starved", async () => {
     jira.readsDatabase = true;
-    const pumpSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Pump seal", PUMP);
-    const roverSeal = await insertRequirementRow(ctx.deps.db, tenantId, "Rover seal", ROVER);
-    await ctx.deps.db("requirement_links").insert({
-      tenant_id: tenantId,
-      requirement_id: Math.min(pumpSeal, roverSeal),
-      linked_requirement_id: Math.max(pumpSeal, roverSeal),
-    });
+    const { pumpSeal, roverSeal } = await linkedSeals();
 
     // On PGlite (one connection) Jira asked inside the transaction waited for ever for the connection it held.
     const updated = await updateRequirement({ ...ctx.deps, access: deps.access }, as(EDITOR), pumpSeal, { name: "Pump seal, renamed" });
@@ -213,5 +234,63 @@ describe("a change whose access checks run inside its transaction", () => {
     expect(updated.name).toBe("Pump seal, renamed");
     expect(updated.linked_requirements_v2.map((linked) => linked.requirement_id)).toEqual([roverSeal]);
     expect(checks().length).toBeGreaterThan(0);
+  });
+
+  it("decides inside by Jira's answer asked before it opened, even when that answer expires in between", async () => {
+    // Every answer of Jira has expired by the time anyone reads it again: the clock moves past the TTL as Jira answers.
+    // Not 0: lru-cache reads an entry stored at time 0 as one without a start, which never expires.
+    let now = 1_000_000;
+    const ttl = 1000;
+    const expiring: HostClient = {
+      async call<T>(tenant: string, product: "jira" | "confluence", call: HostCall): Promise<T> {
+        const answer = await hostClient.call<T>(tenant, product, call);
+        now += 2 * ttl;
+        return answer;
+      },
+    };
+    let openTransactions = 0;
+    const asked: { path: string; insideTransaction: boolean }[] = [];
+    const counting: HostClient = {
+      call: (tenant, product, call) => {
+        asked.push({ path: call.path, insideTransaction: openTransactions > 0 });
+        return expiring.call(tenant, product, call);
+      },
+    };
+    const db = new Proxy(ctx.deps.db, {
+      get(target, property, receiver) {
+        if (property !== "transaction") return Reflect.get(target, property, receiver);
+        return (work: (trx: Db) => Promise<unknown>) =>
+          target.transaction(async (trx) => {
+            openTransactions++;
+            try {
+              return await work(trx);
+            } finally {
+              openTransactions--;
+            }
+          });
+      },
+    });
+    const { pumpSeal, roverSeal } = await linkedSeals();
+
+    // NOOR may not browse ROVER: her save keeps the link she is not shown, and shows it restricted.
+    const updated = await updateRequirement(
+      { ...ctx.deps, db, hostClient: counting, access: createAccessCache(ttl, { now: () => now }) },
+      as(NOOR),
+      pumpSeal,
+      { name: "Pump seal, renamed", linked_requirements: [] },
+    );
+
+    expect(updated.name).toBe("Pump seal, renamed");
+    expect(updated.linked_requirements_v2).toEqual([expect.objectContaining({ requirement_id: roverSeal, restricted: true })]);
+    expect(asked.filter((call) => call.insideTransaction)).toEqual([]);
+    expect(asked.filter((call) => call.path === PERMISSIONS_CHECK_PATH)).toHaveLength(1);
+  });
+
+  it("refuses to ask Jira from inside a transaction, whatever is cached", async () => {
+    await mayAccessProject(deps, as(NOOR), PUMP, "browse");
+    await expect(ctx.deps.db.transaction((trx) => mayAccessProject({ ...deps, db: trx }, as(NOOR), PUMP, "browse"))).rejects.toThrow(
+      /before a transaction opens/,
+    );
+    expect(checks()).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { RESTRICTED_REQUIREMENT } from "../../../common/labels.js";
 import type { LinkedRequirement } from "../../../common/schemas/requirement.js";
 import type { Actor } from "../context.js";
-import { type AccessDeps, projectAccessOf } from "./projectAccess.js";
+import { type AccessDeps, browsableOf } from "./projectAccess.js";
 
 /**
  * A linked requirement of a project the person may not browse, as they are shown it: that a link
@@ -19,6 +19,14 @@ export const restrictedRequirement = (linked: LinkedRequirement): LinkedRequirem
   restricted: true,
 });
 
+/** The lists with the linked requirements of projects the person may not browse (`browses` tells) shown restricted. */
+export function hiddenLinksRestricted(
+  lists: readonly LinkedRequirement[][],
+  browses: (projectId: number) => boolean,
+): LinkedRequirement[][] {
+  return lists.map((list) => list.map((linked) => (browses(linked.project) ? linked : restrictedRequirement(linked))));
+}
+
 /**
  * The linked requirements of a detail, a baseline's revisions or a comparison, each list with
  * those of projects the person may not browse shown restricted; Jira is asked once for all lists.
@@ -28,8 +36,8 @@ export async function withHiddenLinksRestricted(
   actor: Actor,
   lists: readonly LinkedRequirement[][],
 ): Promise<LinkedRequirement[][]> {
-  const projects = new Set(lists.flatMap((list) => list.map((linked) => linked.project)));
-  if (projects.size === 0) return lists.map((list) => [...list]);
-  const access = await projectAccessOf(deps, actor, projects);
-  return lists.map((list) => list.map((linked) => (access.get(linked.project)?.browse ? linked : restrictedRequirement(linked))));
+  const projects = [...new Set(lists.flatMap((list) => list.map((linked) => linked.project)))];
+  if (projects.length === 0) return lists.map((list) => [...list]);
+  const shown = new Set(await browsableOf(deps, actor, projects));
+  return hiddenLinksRestricted(lists, (projectId) => shown.has(projectId));
 }

@@ -2,7 +2,7 @@ import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/sche
 import { requirementLabel } from "../../../common/labels.js";
 import { addContentLinks, contentCounts, removeContentLinks, requirementIdsLinkedToContent } from "../../db/contentLinkStore.js";
 import { fieldErrors, notFound } from "../../errors.js";
-import { accessDepsOf, askJiraBeforeTransaction, projectAccessOf, requireProjectAccess } from "../access/projectAccess.js";
+import { accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
 import { pagesUserMayView } from "./pageRestrictions.js";
@@ -30,16 +30,15 @@ export async function setRequirementsOfContent(
   });
   if (!content || !(await pagesUserMayView(deps, actor, [contentId])).has(contentId)) throw notFound("Content");
   const asked = [...new Set(requirementIds)];
-  // Which of the page's requirements the person may see and change is asked inside the transaction.
-  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
+  // Which of the page's requirements the person may see and change is decided inside the transaction by this answer alone.
+  const access = await askJiraBeforeTransaction(accessDepsOf(deps), actor);
   return withRequirementWrite(deps, actor, async (write) => {
     const { tx } = write;
     const current = await requirementIdsLinkedToContent(tx, tenantId, contentId);
     // Both sides locked in id order: a concurrent form save of one of them waits, so the count below holds.
     const locked = await write.lock([...asked, ...current]);
-    const access = await projectAccessOf(accessDepsOf(write.deps), actor, new Set(locked.map((requirement) => requirement.project_id)));
     const projectOf = new Map(locked.map((requirement) => [requirement.requirement_id, requirement.project_id]));
-    const shown = (id: number) => access.get(projectOf.get(id) ?? -1)?.browse === true;
+    const shown = (id: number) => projectOf.has(id) && access.browses(projectOf.get(id) ?? -1);
     const found = new Set(locked.map((requirement) => requirement.requirement_id).filter(shown));
     const missing = asked.filter((id) => !found.has(id));
     if (missing.length > 0) throw fieldErrors({ requirements: missing.map((id) => `Requirement ${id} not found`) });
@@ -47,12 +46,7 @@ export async function setRequirementsOfContent(
 
     const toAdd = wanted.filter((id) => !current.includes(id));
     const toRemove = current.filter((id) => !wanted.includes(id));
-    await requireProjectAccess(
-      accessDepsOf(write.deps),
-      actor,
-      [...new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1))],
-      "edit",
-    );
+    access.require([...new Set([...toAdd, ...toRemove].map((id) => projectOf.get(id) ?? -1))], "edit");
     const counts = await contentCounts(tx, tenantId, toAdd);
     const full = locked.filter((requirement) => (counts.get(requirement.requirement_id) ?? 0) >= MAX_LINKED_CONTENTS);
     if (full.length > 0) {

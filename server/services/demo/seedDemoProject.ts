@@ -1,7 +1,7 @@
 import { insertFolder } from "../../db/folderStore.js";
 import { projectHasRequirements } from "../../db/requirementListStore.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
-import { accessDepsOf, projectAccessOf } from "../access/projectAccess.js";
+import { accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { createRequirementIn } from "../requirements/createRequirement.js";
 import { withRequirementWrite } from "../requirements/requirementWrite.js";
@@ -21,11 +21,10 @@ export async function seedDemoProject(deps: ServiceDeps<"jobs" | "hostClient" | 
   const story = DEMO_STORIES[demo.projectKey];
   if (!story) return;
   const issueIdByKey = new Map(demo.issues.map((issue) => [issue.key, issue.id]));
-  // Jira is asked what the person may do before the transaction opens, as a request's access check
-  // asks before its write: the writes' link checks then read the answer kept for ACCESS_TTL_MS. Asked
-  // inside, the host client's read of the installation waits for a connection the transaction holds
-  // (PGlite has one): the seed hung until the pool's acquire timeout and failed with 503.
-  await projectAccessOf(accessDepsOf(deps), actor, [demo.projectId]);
+  // Jira is asked what the person may do before the transaction opens, and the writes' link checks
+  // answer from that decision. Asked inside, the host client's read of the installation waits for a
+  // connection the transaction holds (PGlite has one): the seed hung until the pool's acquire timeout.
+  const access = await askJiraBeforeTransaction(accessDepsOf(deps), actor, [demo.projectId]);
   await deps.db.transaction(async (trx) => {
     const inTransaction = { ...deps, db: trx };
     if (await projectHasRequirements(trx, tenantId, demo.projectId)) return;
@@ -65,7 +64,7 @@ export async function seedDemoProject(deps: ServiceDeps<"jobs" | "hostClient" | 
         attributes: {},
       };
       const requirementId = await withRequirementWrite(inTransaction, actor, (write) =>
-        createRequirementIn(write, input, { notify: false }),
+        createRequirementIn(write, input, access, { notify: false }),
       );
       created.set(requirement.key, requirementId);
     }

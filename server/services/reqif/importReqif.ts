@@ -25,7 +25,7 @@ import { fieldPlanOf, isChapterHeading, objectContentOf, standardRoleOf, typeNam
 import { escapeHtml, textToHtml } from "./reqifXhtml.js";
 import { ReqifFileError } from "./readReqif.js";
 import { ReqifWriter, type WrittenRequirement } from "./reqifWriter.js";
-import { accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
+import { type AccessDecision, accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 
 const FILE_NOT_FOUND = "The file was not found. Upload it again.";
 
@@ -63,13 +63,13 @@ export async function importReqifDocument(
   file: { document: ReqifDocument; files: EmbeddedFile[] },
   hooks: ReqifImportHooks = {},
 ): Promise<ReqifImportResult> {
-  // A re-import updates requirements through updateRequirement, whose link check asks Jira.
-  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
+  // A re-import updates requirements through updateRequirement, whose link checks answer from this decision.
+  const access = await askJiraBeforeTransaction(accessDepsOf(deps), actor, [request.atlassian_project_id]);
   const imported = await deps.db.transaction(async (trx) => {
     await lockReqifImports(trx, actor.tenantId, request.atlassian_project_id);
     await lockFolderTree(trx, actor.tenantId, request.atlassian_project_id, "contents");
     await checkReqifImportRequest(trx, actor, request);
-    const run = new ReqifImport({ ...deps, db: trx }, actor, request, file, hooks);
+    const run = new ReqifImport({ ...deps, db: trx }, actor, request, file, hooks, access);
     const result = await run.import();
     await hooks.beforeCommit?.(trx, result);
     return result;
@@ -122,8 +122,9 @@ class ReqifImport {
     private readonly request: ReqifImportRequest,
     private readonly file: { document: ReqifDocument; files: EmbeddedFile[] },
     private readonly hooks: ReqifImportHooks,
+    access: AccessDecision,
   ) {
-    this.writer = new ReqifWriter(deps, actor, request.atlassian_project_id);
+    this.writer = new ReqifWriter(deps, actor, request.atlassian_project_id, access);
     this.document = file.document;
     this.projectId = request.atlassian_project_id;
   }

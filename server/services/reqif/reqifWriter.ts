@@ -8,9 +8,11 @@ import type { RequirementTypeRow } from "../../db/requirementTypeStore.js";
 import { insertUpload } from "../../db/uploadStore.js";
 import type { AppDeps } from "../../deps.js";
 import { newStoredFileName, storageKey } from "../../storage/objectStorage.js";
+import { notFound } from "../../errors.js";
+import type { AccessDecision } from "../access/projectAccess.js";
 import type { Actor } from "../context.js";
-import { getRequirement } from "../requirements/readRequirements.js";
 import { updateRequirement } from "../requirements/updateRequirement.js";
+import { loadRequirementDetails } from "../requirements/requirementViews.js";
 
 /** A requirement as an import writes it. */
 export type WrittenRequirement = {
@@ -27,7 +29,8 @@ export type WrittenRequirement = {
  * Every write a ReqIF import makes, through the product's own services and stores on the
  * import's transaction (`deps.db`): new requirements in batches with their 'created' revisions,
  * each update a normal 'updated' revision (in a savepoint, as a save from the form would), links
- * and attachments the same.
+ * and attachments the same. `access` is Jira's answer asked before the import's transaction
+ * opened: the updates' link checks answer from it.
  * Kept in one place so the import can move onto a single write path for requirements.
  */
 export class ReqifWriter {
@@ -35,10 +38,14 @@ export class ReqifWriter {
     private readonly deps: AppDeps & { db: Db },
     private readonly actor: Actor,
     private readonly projectId: number,
+    private readonly access: AccessDecision,
   ) {}
 
-  read(requirementId: number): Promise<RequirementDetail> {
-    return getRequirement(this.deps, this.actor, requirementId);
+  /** As the import's writes see it: every link, those to projects the person may not browse too (updateRequirement keeps them). */
+  async read(requirementId: number): Promise<RequirementDetail> {
+    const [detail] = await loadRequirementDetails(this.deps, this.actor, [requirementId]);
+    if (!detail) throw notFound("Requirement");
+    return detail;
   }
 
   async createFolder(parentFolderId: number | null, name: string): Promise<number> {
@@ -83,18 +90,24 @@ export class ReqifWriter {
 
   /** Name, description, custom ID, folder and the imported fields' values; the type stays (links may hold it). */
   async updateRequirement(current: RequirementDetail, requirement: WrittenRequirement): Promise<RequirementDetail> {
-    return updateRequirement(this.deps, this.actor, current.requirement_id, {
-      name: requirement.name,
-      description: requirement.description,
-      display_id: requirement.displayId,
-      parent_folder_id: requirement.parentFolderId,
-      attributes: { ...current.attributes, ...requirement.attributes },
-    });
+    return updateRequirement(
+      this.deps,
+      this.actor,
+      current.requirement_id,
+      {
+        name: requirement.name,
+        description: requirement.description,
+        display_id: requirement.displayId,
+        parent_folder_id: requirement.parentFolderId,
+        attributes: { ...current.attributes, ...requirement.attributes },
+      },
+      this.access,
+    );
   }
 
   async addLinks(current: RequirementDetail, linkedIds: number[]): Promise<void> {
     const linked = current.linked_requirements_v2.map((link) => link.requirement_id);
-    await updateRequirement(this.deps, this.actor, current.requirement_id, { linked_requirements: [...linked, ...linkedIds] });
+    await updateRequirement(this.deps, this.actor, current.requirement_id, { linked_requirements: [...linked, ...linkedIds] }, this.access);
   }
 
   /** Stores the file as an attachment upload of the site and puts it on the requirement's list. */
@@ -110,8 +123,14 @@ export class ReqifWriter {
       contentType,
       createdBy: this.actor.accountId,
     });
-    await updateRequirement(this.deps, this.actor, current.requirement_id, {
-      attachments: [...current.attachments, { uuid_file_name: uuidFileName, original_file_name: originalFileName }],
-    });
+    await updateRequirement(
+      this.deps,
+      this.actor,
+      current.requirement_id,
+      {
+        attachments: [...current.attachments, { uuid_file_name: uuidFileName, original_file_name: originalFileName }],
+      },
+      this.access,
+    );
   }
 }

@@ -19,6 +19,7 @@ import {
   displayIdTaken,
   isDisplayIdUniqueViolation,
 } from "./requirementRules.js";
+import { type AccessDecision, accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { loadRequirementDetails } from "./requirementViews.js";
 import { type RequirementWrite, withRequirementWrite } from "./requirementWrite.js";
@@ -26,11 +27,12 @@ import { type RequirementWrite, withRequirementWrite } from "./requirementWrite.
 /**
  * Creates one requirement inside a write (the demo seed creates many, each in a write of its own,
  * and tells nobody): answers its id. The requirements it links to get a revision too: their
- * linked_requirements changed.
+ * linked_requirements changed. `access` is Jira's answer asked before the write's transaction opened.
  */
 export async function createRequirementIn(
   write: RequirementWrite,
   input: CreateRequirementValues,
+  access: AccessDecision,
   options: { notify: boolean } = { notify: true },
 ): Promise<number> {
   const { tx, actor, deps } = write;
@@ -42,7 +44,7 @@ export async function createRequirementIn(
   await assertDisplayIdFree(deps, actor, input.project, input.display_id);
   assertContentLimit(input.contents);
   const linkedIds = [...new Set(input.requirements)];
-  await assertLinkTargets(deps, actor, { projectId: input.project, level: type.level }, linkedIds, "requirements");
+  await assertLinkTargets(deps, actor, { projectId: input.project, level: type.level }, linkedIds, "requirements", access);
   const attributes = await validateAttributeValues(deps, actor, input.project, input.attributes);
 
   const requirementId = await insertRequirement(tx, tenantId, {
@@ -69,12 +71,13 @@ export async function createRequirementIn(
 
 /** POST /api/requirement: the requirement, its revision and its notifications commit together. */
 export async function createRequirement(
-  deps: ServiceDeps<"jobs" | "hostClient" | "access">,
+  deps: ServiceDeps<"jobs" | "hostClient" | "access" | "logger">,
   actor: Actor,
   input: CreateRequirementValues,
 ): Promise<RequirementDetail> {
+  const access = await askJiraBeforeTransaction(accessDepsOf(deps), actor, [input.project]);
   try {
-    const requirementId = await withRequirementWrite(deps, actor, (write) => createRequirementIn(write, input));
+    const requirementId = await withRequirementWrite(deps, actor, (write) => createRequirementIn(write, input, access));
     const [detail] = await loadRequirementDetails(deps, actor, [requirementId]);
     if (!detail) throw notFound("Requirement");
     return detail;

@@ -6,7 +6,7 @@ import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
-import { accessDepsOf, browsableOf } from "../access/projectAccess.js";
+import type { AccessDecision } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import type { WriteDeps } from "./requirementWrite.js";
 
@@ -16,7 +16,8 @@ export const DISPLAY_ID_TAKEN_MESSAGE = "This ID is already used by another requ
 
 /**
  * Spec sections 4 and 9: links only between levels one apart, never to itself, within the project
- * or with Global Requirements. `deps.db` is the saving transaction.
+ * or with Global Requirements. `deps.db` is the saving transaction; `access` is Jira's answer asked
+ * before it opened (askJiraBeforeTransaction).
  */
 export async function assertLinkTargets(
   deps: WriteDeps,
@@ -24,6 +25,7 @@ export async function assertLinkTargets(
   self: { requirementId?: number; projectId: number; level: number },
   linkedIds: number[],
   field: string,
+  access: AccessDecision,
 ): Promise<void> {
   if (linkedIds.length === 0) return;
   if (self.requirementId !== undefined && linkedIds.includes(self.requirementId)) {
@@ -38,8 +40,7 @@ export async function assertLinkTargets(
   }
   const existing = await findRequirements(deps.db, actor.tenantId, linkedIds);
   // One of a project the person may not browse does not exist for them.
-  const browsable = new Set(await browsableOf(accessDepsOf(deps), actor, [...new Set(existing.map((row) => row.project_id))]));
-  const rows = existing.filter((row) => browsable.has(row.project_id));
+  const rows = existing.filter((row) => access.browses(row.project_id));
   const found = new Set(rows.map((row) => row.requirement_id));
   const missing = linkedIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw fieldError(field, `Linked requirement ${missing.join(", ")} does not exist`);

@@ -25,8 +25,8 @@ import {
   STALE_EDIT_MESSAGE,
   TYPE_LOCKED_MESSAGE,
 } from "./requirementRules.js";
-import { accessDepsOf, askJiraBeforeTransaction, browsableOf } from "../access/projectAccess.js";
-import { withHiddenLinksRestricted } from "../access/restrictedRequirements.js";
+import { type AccessDecision, accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
+import { hiddenLinksRestricted } from "../access/restrictedRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { loadRequirementDetails } from "./requirementViews.js";
 import { withRequirementWrite } from "./requirementWrite.js";
@@ -43,21 +43,23 @@ const attachmentKey = (attachment: Attachment) => `${attachment.uuid_file_name}\
  * PUT and PATCH /api/requirement/{id}: one revision with the changed fields, or nothing when nothing
  * changed. Files added to the attachment list are checked in storage first; removed ones leave it after.
  * Links to requirements of projects the person may not browse stay whatever the list sent: one
- * cannot remove what one is not shown.
+ * cannot remove what one is not shown. Called inside a transaction of its own (an import), it takes
+ * `access`, the decision Jira's answer gave before that transaction opened.
  */
 export async function updateRequirement(
   deps: ServiceDeps<"storage" | "jobs" | "hostClient" | "access" | "logger">,
   actor: Actor,
   requirementId: number,
   edit: RequirementEdit,
+  access?: AccessDecision,
 ): Promise<RequirementDetail> {
   const { tenantId } = actor;
   const attachments = edit.attachments && [
     ...new Map(edit.attachments.map((attachment) => [attachment.uuid_file_name, attachment])).values(),
   ];
   if (attachments) await verifyAddedAttachments(deps, actor, requirementId, attachments);
-  // The links to requirements the person may not see are kept, which asks Jira inside the transaction.
-  await askJiraBeforeTransaction(accessDepsOf(deps), actor);
+  // Which links the person may see, and link, is decided inside the transaction by this answer alone.
+  const decision = access ?? (await askJiraBeforeTransaction(accessDepsOf(deps), actor));
   try {
     await withRequirementWrite(deps, actor, async (write) => {
       const { tx, deps: inTransaction } = write;
@@ -92,11 +94,8 @@ export async function updateRequirement(
       }
 
       const currentLinks = before.linked_requirements_v2.map((linked) => linked.requirement_id);
-      const shownProjects = new Set(
-        await browsableOf(accessDepsOf(inTransaction), actor, [...new Set(before.linked_requirements_v2.map((linked) => linked.project))]),
-      );
       const hiddenLinks = before.linked_requirements_v2
-        .filter((linked) => !shownProjects.has(linked.project))
+        .filter((linked) => !decision.browses(linked.project))
         .map((linked) => linked.requirement_id);
       const nextLinks = edit.linked_requirements === undefined ? currentLinks : unique([...edit.linked_requirements, ...hiddenLinks]);
       let level = current.level;
@@ -119,6 +118,7 @@ export async function updateRequirement(
           { requirementId, projectId: current.project_id, level },
           added,
           "linked_requirements",
+          decision,
         );
       }
       if (added.length > 0 || removed.length > 0) changedFields.push("linked_requirements");
@@ -176,6 +176,6 @@ export async function updateRequirement(
   }
   const [after] = await loadRequirementDetails(deps, actor, [requirementId]);
   if (!after) throw notFound("Requirement");
-  const [linked] = await withHiddenLinksRestricted(deps, actor, [after.linked_requirements_v2]);
+  const [linked] = hiddenLinksRestricted([after.linked_requirements_v2], (projectId) => decision.browses(projectId));
   return { ...after, linked_requirements_v2: linked ?? [] };
 }
