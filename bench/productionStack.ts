@@ -20,13 +20,16 @@ export type EmulatedSiteInfo = { name: string; baseUrl: string; jira: { clientKe
  * rmCloud as production runs it, on this machine: `npm run build`'s compiled JavaScript with
  * NODE_ENV=production, two API processes (JOB_WORKERS=false) on two ports sharing one PostgreSQL
  * database made for the run, one `worker:production` process, and the emulated Jira (a process of
- * its own) installing the add-on through its signed lifecycle. `stop()` ends every process it
+ * its own) installing the add-on through its signed lifecycle. Each API process also serves the bare
+ * endpoint on a port of its own (bench/apiProcess.ts, `bareUrls`). `stop()` ends every process it
  * started and drops the database, whatever happened before.
  */
 export class ProductionStack {
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rmcloud-load-"));
   readonly databaseUrl: string;
   readonly apiUrls: string[] = [];
+  /** The bare endpoint of each API process, in the same order as `apiUrls`. */
+  readonly bareUrls: string[] = [];
   emulatorUrl = "";
   private readonly started: Started[] = [];
   private readonly database: string;
@@ -106,6 +109,7 @@ export class ProductionStack {
     const emulatorPort = await freePort();
     const apiPorts = [await freePort(), await freePort()];
     this.apiUrls.push(...apiPorts.map((port) => `http://localhost:${port}`));
+    for (const _ of apiPorts) this.bareUrls.push(`http://127.0.0.1:${await freePort()}`);
     const jira = await startEmulatedJira(path.join(this.dataDir, "emulator"), 0, { addonUrl: this.apiUrls[0], port: emulatorPort });
     this.started.push({ name: "emulator", child: jira.process, log: "" });
     this.emulatorUrl = jira.url;
@@ -115,14 +119,17 @@ export class ProductionStack {
     if (exited(worker)) throw new Error(`the worker exited:\n${tail(worker.log)}`);
   }
 
-  /** The two API processes, one after the other (the first migrates the new database). */
+  /**
+   * The two API processes, one after the other (the first migrates the new database): the compiled
+   * add-on, started by bench/apiProcess.ts with its bare endpoint beside it.
+   */
   async startApis(apiEnv: Record<string, string> = {}): Promise<void> {
     for (const [index, url] of this.apiUrls.entries()) {
       const api = this.spawn(
         `api${index + 1}`,
         process.execPath,
-        ["dist/server/server/main.js"],
-        this.productEnv({ ...apiEnv, PORT: new URL(url).port, JOB_WORKERS: "false" }),
+        ["--import", "tsx", "bench/apiProcess.ts"],
+        this.productEnv({ ...apiEnv, PORT: new URL(url).port, BARE_PORT: new URL(this.bareUrls[index] ?? "").port, JOB_WORKERS: "false" }),
       );
       await waitFor(
         async () =>
@@ -173,28 +180,6 @@ export class ProductionStack {
     });
     if (!res.ok) throw new Error(`signing in to ${site.name} answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { token: string }).token;
-  }
-
-  /** A process of the bench's own (the bare endpoint) on the same database, stopped with the rest. */
-  async startBareEndpoint(): Promise<string> {
-    const port = await freePort();
-    const bare = this.spawn("bare", process.execPath, ["--import", "tsx", "bench/bareSelect.ts"], {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: this.databaseUrl,
-      PORT: String(port),
-    });
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(
-      async () =>
-        exited(bare) ||
-        (await fetch(`${url}/healthz`)
-          .then((res) => res.ok)
-          .catch(() => false)),
-      "the bare endpoint",
-    );
-    if (exited(bare)) throw new Error(`the bare endpoint exited:\n${tail(bare.log)}`);
-    return url;
   }
 
   /** Every process it started, then the database and the files; each step runs even when one before failed. */

@@ -80,17 +80,39 @@ export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(reso
 /** Tries of one call, the first included. */
 export const HOST_CALL_TRIES = 8;
 const MAX_WAIT_SECONDS = 60;
-/** Jira's rate limit (429), its overload (503), and no answer at all (our 502 and 504: a reset connection, a timeout). */
-const RETRYABLE = new Set([429, 502, 503, 504]);
-const isRetryable = (error: unknown): error is HostCallError => error instanceof HostCallError && RETRYABLE.has(error.status);
+/**
+ * Answers after which a read is asked again: Jira's rate limit (429), its own failures (500, 503)
+ * and no answer from it (a 502 or 504 of its proxy, or ours: a reset connection, a timeout).
+ */
+const READ_RETRYABLE = new Set([429, 500, 502, 503, 504]);
+/**
+ * A write Jira may have carried out before failing (a 5xx, a timeout) must not be sent again; a 429
+ * is Jira's rate limiter refusing the request before acting on it, so a write is sent again only then.
+ */
+const WRITE_RETRYABLE = new Set([429]);
 
 /**
- * One host call (the exports', the notifications', the coverage's reads of issues), tried again (p-retry)
- * while the host is rate limiting, overloaded or unreachable, at most HOST_CALL_TRIES times: each time
- * after the Retry-After it sent (at most a minute), else after a second. Any other failure, and the
- * last, is thrown. `sleep` is the wait, for tests.
+ * A host call that only reads (GET, or a POST that asks, such as bulkfetch and the bulk permission
+ * check: the exports', the coverage's and the access checks' reads), tried again (p-retry) while
+ * Jira rate limits, fails or does not answer, at most HOST_CALL_TRIES times: each time after the
+ * Retry-After it sent (at most a minute), else after a second. Any other failure, and the last, is
+ * thrown. `sleep` is the wait, for tests.
  */
-export function callWithHostRetries<T>(call: () => Promise<T>, sleep: Sleep = realSleep): Promise<T> {
+export function readWithHostRetries<T>(call: () => Promise<T>, sleep: Sleep = realSleep): Promise<T> {
+  return withHostRetries(call, READ_RETRYABLE, sleep);
+}
+
+/**
+ * A host call that writes and that Jira does not make idempotent (a comment: sent twice, it is posted
+ * twice), tried again only after a 429, the same way as a read; a 5xx or a timeout, after which Jira
+ * may or may not have written, is thrown at once.
+ */
+export function writeWithHostRetries<T>(call: () => Promise<T>, sleep: Sleep = realSleep): Promise<T> {
+  return withHostRetries(call, WRITE_RETRYABLE, sleep);
+}
+
+function withHostRetries<T>(call: () => Promise<T>, retryable: ReadonlySet<number>, sleep: Sleep): Promise<T> {
+  const isRetryable = (error: unknown): error is HostCallError => error instanceof HostCallError && retryable.has(error.status);
   return pRetry(call, {
     retries: HOST_CALL_TRIES - 1,
     shouldRetry: ({ error }) => isRetryable(error),

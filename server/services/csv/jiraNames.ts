@@ -1,5 +1,5 @@
 import type { HostCall } from "../../connect/hostClient.js";
-import { callWithHostRetries } from "../../connect/hostClientImpl.js";
+import { readWithHostRetries } from "../../connect/hostClientImpl.js";
 import { type IssueKeyReader, issueKeyReader } from "../jira/issueDetails.js";
 import type { ServiceDeps } from "../context.js";
 import { hostComponentsOf, hostStatusesOf } from "../../../common/importHostLists.js";
@@ -88,7 +88,7 @@ export class JiraNames {
 
   private async read<T>(call: HostCall): Promise<T | undefined> {
     try {
-      return await callWithHostRetries(() => this.deps.hostClient.call<T>(this.tenantId, "jira", call));
+      return await readWithHostRetries(() => this.deps.hostClient.call<T>(this.tenantId, "jira", call));
     } catch (err) {
       this.lookupFailed(err, call.path);
       return undefined;

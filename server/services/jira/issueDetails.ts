@@ -1,5 +1,5 @@
 import type { HostClient } from "../../connect/hostClient.js";
-import { callWithHostRetries, realSleep, type Sleep } from "../../connect/hostClientImpl.js";
+import { readWithHostRetries, realSleep, type Sleep } from "../../connect/hostClientImpl.js";
 
 /** What the Word export shows of an issue. */
 export type IssueDetails = { key: string; summary: string; status: string; issueTypeId: string };
@@ -71,7 +71,7 @@ function bulkFetchReader(hostClient: HostClient, tenantId: string, fields: reado
   const readCall = async (ids: string[], take: (issue: BulkFetchedIssue) => void) => {
     const body = { issueIdsOrKeys: ids, fields };
     const answer = await limited(() =>
-      callWithHostRetries(
+      readWithHostRetries(
         () => hostClient.call<BulkFetchAnswer>(tenantId, "jira", { method: "POST", path: "/rest/api/3/issue/bulkfetch", body }),
         sleep,
       ),

@@ -16,7 +16,8 @@ import { fakeJira } from "../../../test/helpers/fakeJira.js";
 import { type StubHost, startStubHost } from "../../../test/helpers/stubHost.js";
 import type { HostClient } from "../../connect/hostClient.js";
 import { createHostClient, HOST_CALL_TRIES, HostCallError } from "../../connect/hostClientImpl.js";
-import { notifyRequirementsSaved } from "../../jobs/requirementSavedJob.js";
+import { jobSchemaOf } from "../../jobs/queue.js";
+import { notifyRequirementsSaved, requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 
 const PROJECT = 10000;
 const PROJECT_READ = /^\/rest\/api\/3\/project\//;
@@ -78,8 +79,13 @@ afterAll(async () => {
   await ctx?.destroy();
 });
 
-/** A rate limit asking for a second's pause, then an overload, then a 2 s answer, then Jira as usual. */
-const RATE_LIMITED_THEN_DOWN_THEN_SLOW: Fault[] = [{ status: 429, retryAfterSeconds: 1 }, { status: 503 }, { delayMs: 2000 }];
+/** A rate limit asking for a second's pause, then an overload, then a failure of Jira's own, then a 2 s answer, then Jira as usual. */
+const RATE_LIMITED_THEN_DOWN_THEN_SLOW: Fault[] = [
+  { status: 429, retryAfterSeconds: 1 },
+  { status: 503 },
+  { status: 500 },
+  { delayMs: 2000 },
+];
 
 async function exportStatus() {
   const started = await request(ctx.app)
@@ -97,25 +103,25 @@ async function exportStatus() {
   );
 }
 
-describe("Jira answering 429 with Retry-After, then 503, then slowly", () => {
+describe("Jira answering 429 with Retry-After, then 503, then 500, then slowly", () => {
   it("during a Word export: each read waits the Retry-After, tries again, and the export finishes", async () => {
     faults.push({ pattern: PROJECT_READ, next: [...RATE_LIMITED_THEN_DOWN_THEN_SLOW] });
     const status = await exportStatus();
 
     expect(status).toMatchObject({ status: "finished", result: { total_rows: 1 } });
     const reads = calls.filter((call) => PROJECT_READ.test(call.path));
-    expect(reads.map((read) => read.status)).toEqual([429, 503, 200]);
+    expect(reads.map((read) => read.status)).toEqual([429, 503, 500, 200]);
     const [limited, afterLimit] = reads;
     expect((afterLimit?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1000);
   });
 
   it(`during a Word export, for good: tried ${HOST_CALL_TRIES} times, then the export fails saying what it could not read`, async () => {
-    faults.push({ pattern: PROJECT_READ, next: Array.from({ length: 50 }, () => ({ status: 503, retryAfterSeconds: 0 })) });
+    faults.push({ pattern: PROJECT_READ, next: Array.from({ length: 50 }, () => ({ status: 500, retryAfterSeconds: 0 })) });
     const status = await exportStatus();
 
     expect(status).toMatchObject({
       status: "failed",
-      error: `Jira could not be read: GET /rest/api/3/project/${PROJECT} on jira answered 503`,
+      error: `Jira could not be read: GET /rest/api/3/project/${PROJECT} on jira answered 500`,
     });
     expect(calls.filter((call) => PROJECT_READ.test(call.path))).toHaveLength(HOST_CALL_TRIES);
   });
@@ -136,13 +142,18 @@ describe("Jira answering 429 with Retry-After, then 503, then slowly", () => {
     await notifyRequirementsSaved(ctx.deps, actor, [saved]);
 
     const posts = () => calls.filter((call) => COMMENT.test(call.path));
-    await vi.waitFor(() => expect(posts().map((post) => post.status)).toEqual([429, 503, 200]), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(posts().map((post) => post.status)).toEqual([429, 503, 500, 200]), { timeout: 20_000, interval: 100 });
     const [limited, afterLimit] = posts();
     expect((afterLimit?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    // A comment Jira answered 503 or 500 to is not sent again by the host client (only the 429 is):
+    // each ended its job's try, and the job's next try posted it (three tries).
+    const job = () =>
+      ctx.deps.db.withSchema(jobSchemaOf(ctx.deps.db)).from("job").where({ name: requirementSavedJob.name }).first("retry_count", "state");
+    await vi.waitFor(async () => expect(await job()).toEqual({ retry_count: 2, state: "completed" }), { timeout: 5000, interval: 100 });
 
     // The same revision told again (a repeated delivery, a second save of it) posts nothing more.
     await notifyRequirementsSaved(ctx.deps, actor, [saved]);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(posts()).toHaveLength(3);
+    expect(posts()).toHaveLength(4);
   });
 });

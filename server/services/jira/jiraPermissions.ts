@@ -4,7 +4,7 @@ import { issueIdsLinkedInProject } from "../../db/issueLinkStore.js";
 import { forbidden, unavailable } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { HOST_DATA_PROBLEM } from "../issueLinks/findJiraIssue.js";
-import { callWithHostRetries, type Sleep } from "../../connect/hostClientImpl.js";
+import { readWithHostRetries, type Sleep } from "../../connect/hostClientImpl.js";
 import { ISSUE_DETAILS_PARALLEL, issueIdBatches, limitInFlight } from "./issueDetails.js";
 
 /**
@@ -87,7 +87,7 @@ export async function issuesUserMayBrowse(
       accountId: actor.accountId,
       projectPermissions: [{ permissions: ["BROWSE_PROJECTS"], issues: batch.map(Number) }],
     };
-    const answer = await callWithHostRetries(
+    const answer = await readWithHostRetries(
       () => deps.hostClient.call<BulkPermissionGrants>(actor.tenantId, "jira", checkCall(body)),
       sleep,
     );

@@ -4,7 +4,7 @@ import type { HostClient } from "../../connect/hostClient.js";
 import { countMatrixRows, type ExportRow, matrixRowsPage } from "../../db/matrixStore.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { callWithHostRetries, type Sleep } from "../../connect/hostClientImpl.js";
+import { readWithHostRetries, type Sleep } from "../../connect/hostClientImpl.js";
 import { type IssueDetails, issueDetailsReader } from "../jira/issueDetails.js";
 import { linkedIssuesUserMayBrowse } from "../jira/jiraPermissions.js";
 import { pagesReadAhead } from "../pagesReadAhead.js";
@@ -32,7 +32,7 @@ type IssueTypeAnswer = { id: string; name: string }[];
 async function exportedIssueTypes(deps: MatrixExportDeps, tenantId: string, projectId: number, selected: readonly string[], sleep?: Sleep) {
   if (selected.length === 0) return [];
   const path = projectId === 0 ? "/rest/api/3/issuetype" : `/rest/api/3/issuetype/project?projectId=${projectId}`;
-  const types = await callWithHostRetries(() => deps.hostClient.call<IssueTypeAnswer>(tenantId, "jira", { method: "GET", path }), sleep);
+  const types = await readWithHostRetries(() => deps.hostClient.call<IssueTypeAnswer>(tenantId, "jira", { method: "GET", path }), sleep);
   const wanted = new Set(selected);
   const seen = new Set<string>();
   return types.filter((type) => wanted.has(String(type.id)) && !seen.has(String(type.id)) && seen.add(String(type.id)));
@@ -40,7 +40,7 @@ async function exportedIssueTypes(deps: MatrixExportDeps, tenantId: string, proj
 
 async function projectName(deps: MatrixExportDeps, tenantId: string, projectId: number, sleep?: Sleep): Promise<string> {
   if (projectId === 0) return GLOBAL_PROJECT_NAME;
-  const project = await callWithHostRetries(
+  const project = await readWithHostRetries(
     () =>
       deps.hostClient.call<{ name?: string; key?: string }>(tenantId, "jira", { method: "GET", path: `/rest/api/3/project/${projectId}` }),
     sleep,

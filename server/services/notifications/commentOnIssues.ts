@@ -1,14 +1,14 @@
 import { requirementPageUrl } from "../../../common/requirementLink.js";
-import { callWithHostRetries } from "../../connect/hostClientImpl.js";
+import { writeWithHostRetries } from "../../connect/hostClientImpl.js";
 import { isPermanentRefusal, type NotificationContext, deliveryKey, sendOnce } from "./delivery.js";
 import { commentDocument, issueCommentsFor, statusIdsOf } from "./issueComments.js";
 import type { RequirementSaved } from "../../../common/schemas/requirementSaved.js";
 
 /**
- * Posts the comments of one saved revision as the app. Each issue is tried on its own (a rate limit or
- * a failure of Jira's waited out and tried again, callWithHostRetries): a deleted or
- * forbidden issue is logged and skipped; any other failure fails the delivery after the others had
- * their turn, so the job retries just the comments not yet posted.
+ * Posts the comments of one saved revision as the app. Each issue is tried on its own (a rate limit
+ * waited out and tried again, writeWithHostRetries): a deleted or forbidden issue is logged and
+ * skipped; any other failure fails the delivery after the others had their turn, so the job retries
+ * just the comments not yet posted.
  */
 export async function commentOnIssues(context: NotificationContext, saved: RequirementSaved): Promise<void> {
   const comments = issueCommentsFor(saved.before, saved.after);
@@ -27,8 +27,8 @@ export async function commentOnIssues(context: NotificationContext, saved: Requi
     comments.map(async (comment) => {
       try {
         await sendOnce(context, saved, deliveryKey(saved, "comment", comment.issueId), async () => {
-          // Jira rate limiting or failing for a moment: waited out here (its Retry-After), before the job's own retries.
-          await callWithHostRetries(() =>
+          // Jira rate limiting: waited out here (its Retry-After), before the job's own retries.
+          await writeWithHostRetries(() =>
             context.hostClient.call(saved.tenantId, "jira", {
               method: "POST",
               path: `/rest/api/3/issue/${encodeURIComponent(comment.issueId)}/comment`,
