@@ -94,7 +94,7 @@ describe("The configuration page in the emulated Jira", () => {
   });
 
   it("edits a requirement type's name inline", async () => {
-    // Atlaskit's inline edit opens on a click on the value; its edit button is only for keyboards.
+    // The inline edit opens on a click on the value (the value is its edit button).
     await typeRow("Safety requirement").getByText("Safety requirement", { exact: true }).click();
     const input = config.getByRole("textbox", { name: "Name of Safety requirement" });
     await input.fill("Hazard requirement");
@@ -104,6 +104,53 @@ describe("The configuration page in the emulated Jira", () => {
     await typeRow("Hazard requirement").waitFor();
     const types = await api<{ requirement_types: Array<{ name: string; prefix: string }> }>("GET", "/api/requirement/type");
     expect(types.requirement_types).toContainEqual(expect.objectContaining({ name: "Hazard requirement", prefix: "SAF" }));
+  });
+
+  it("edits inline with the keyboard: Escape keeps the value, an invalid one is refused at its field, Enter saves", async () => {
+    const typeOf = async (name: string) => {
+      const types = await api<{ requirement_types: Array<{ name: string; prefix: string; level: number }> }>(
+        "GET",
+        "/api/requirement/type",
+      );
+      return types.requirement_types.find((type) => type.name === name);
+    };
+    const row = typeRow("Hazard requirement");
+    const prefix = row.getByRole("textbox", { name: "Prefix of Hazard requirement" });
+
+    await row.getByText("SAF", { exact: true }).click();
+    await prefix.fill("GONE");
+    await prefix.press("Escape");
+    await prefix.waitFor({ state: "detached" });
+    await row.getByText("SAF", { exact: true }).waitFor();
+
+    const edit = row.getByRole("button", { name: "SAF Edit prefix of hazard requirement" });
+    await edit.focus();
+    await edit.press("Enter");
+    await prefix.fill("");
+    await row.getByText("Required", { exact: true }).waitFor();
+    await prefix.fill("PREFIX-TOO-LONG");
+    await row.getByText("Enter no more than 10 characters", { exact: true }).waitFor();
+    await prefix.press("Enter");
+    // Refused before any request: the field stays open with its message.
+    expect(await prefix.inputValue()).toBe("PREFIX-TOO-LONG");
+    expect((await typeOf("Hazard requirement"))?.prefix).toBe("SAF");
+
+    await prefix.fill("HAZ");
+    await row.getByText("Enter no more than 10 characters", { exact: true }).waitFor({ state: "detached" });
+    await prefix.press("Enter");
+    await expect.poll(async () => (await typeOf("Hazard requirement"))?.prefix).toBe("HAZ");
+    await row.getByRole("button", { name: "HAZ Edit prefix of hazard requirement" }).waitFor();
+    // Back on the value it edited, as Atlaskit's inline edit left it.
+    expect(await config.evaluate(() => document.activeElement?.textContent)).toBe("HAZ Edit prefix of hazard requirement");
+
+    const level = row.getByRole("textbox", { name: "Level of Hazard requirement" });
+    await row.getByText("1", { exact: true }).click();
+    await level.fill("100");
+    await row.getByText("Level must be between 1 and 99", { exact: true }).waitFor();
+    await level.fill("2");
+    await row.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(async () => (await typeOf("Hazard requirement"))?.level).toBe(2);
+    await level.waitFor({ state: "detached" });
   });
 
   it("refuses to delete a type that an active requirement has, with the spec's error toast", async () => {

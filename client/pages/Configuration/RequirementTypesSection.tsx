@@ -2,7 +2,6 @@ import Button from "@atlaskit/button/new";
 import DynamicTable from "@atlaskit/dynamic-table";
 import { ErrorMessage, Label } from "@atlaskit/form";
 import Heading from "@atlaskit/heading";
-import InlineEdit from "@atlaskit/inline-edit";
 import { Box, Inline, Stack } from "@atlaskit/primitives";
 import Textfield from "@atlaskit/textfield";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -18,14 +17,15 @@ import {
 } from "../../../common/schemas/requirementType.js";
 import { type RequirementType as ListedType, useRequirementTypes } from "../../api/requirementTypes.js";
 import { DeleteDialog } from "../../components/DeleteDialog/DeleteDialog.js";
+import { InlineEdit } from "../../components/InlineEdit/InlineEdit.js";
 import { failureShown } from "../../api/queryClient.js";
 import { type RequirementTypeChanges, useRequirementTypeMutations } from "./requirementTypeMutations.js";
 
 const CreateFormSchema = CreateRequirementTypeSchema.pick({ name: true, prefix: true });
 type CreateFormValues = z.input<typeof CreateFormSchema>;
 
-/** Atlaskit's inline edit sits 4px below the top of its cell; plain cells of the same row line up with it. */
-const INLINE_EDIT_OFFSET = "space.150";
+/** The inline edit's read view pads its value by space.100; plain cells of the same row line up with it. */
+const INLINE_EDIT_OFFSET = "space.100";
 
 /** The list answer carries level_editable (common/schemas/requirementType.ts); a type without it keeps its level. */
 function adminType(type: ListedType): RequirementType {
@@ -39,8 +39,7 @@ export function RequirementTypesSection() {
   const { update, remove } = useRequirementTypeMutations();
   const [deleting, setDeleting] = useState<RequirementType>();
 
-  const save = (type: RequirementType, changes: Partial<RequirementTypeChanges>) =>
-    update.mutateAsync({ type, changes }).then(() => undefined, failureShown);
+  const save = (type: RequirementType, changes: Partial<RequirementTypeChanges>) => update.mutateAsync({ type, changes });
 
   const rows = (types.data ?? []).map(adminType).map((type) => ({
     key: String(type.requirement_type_id),
@@ -48,7 +47,7 @@ export function RequirementTypesSection() {
       {
         key: "name",
         content: (
-          <EditableText
+          <InlineEdit
             label={`Name of ${type.name}`}
             value={type.name}
             schema={CreateRequirementTypeSchema.shape.name}
@@ -59,7 +58,7 @@ export function RequirementTypesSection() {
       {
         key: "prefix",
         content: (
-          <EditableText
+          <InlineEdit
             label={`Prefix of ${type.name}`}
             value={type.prefix}
             schema={CreateRequirementTypeSchema.shape.prefix}
@@ -70,11 +69,11 @@ export function RequirementTypesSection() {
       {
         key: "level",
         content: type.level_editable ? (
-          <EditableText
+          <InlineEdit
             label={`Level of ${type.name}`}
             value={String(type.level)}
             schema={requirementLevelSchema}
-            onConfirm={(level) => save(type, { level: Number(level) })}
+            onConfirm={(level) => save(type, { level })}
           />
         ) : (
           <Box paddingBlockStart={INLINE_EDIT_OFFSET} paddingBlockEnd="space.100">
@@ -171,39 +170,5 @@ function CreateRequirementTypeForm() {
         </Button>
       </Inline>
     </form>
-  );
-}
-
-/** A value that turns into a text field on click (Atlaskit inline edit), validated by the shared schema. */
-function EditableText({
-  label,
-  value,
-  schema,
-  onConfirm,
-}: {
-  label: string;
-  value: string;
-  schema: z.ZodType;
-  onConfirm(value: string): Promise<void>;
-}) {
-  return (
-    <InlineEdit<string>
-      defaultValue={value}
-      editButtonLabel={`Edit ${label.toLowerCase()}`}
-      editView={({ errorMessage, ...fieldProps }) => (
-        <>
-          <Textfield {...fieldProps} aria-label={label} autoFocus />
-          {errorMessage ? <ErrorMessage>{errorMessage}</ErrorMessage> : null}
-        </>
-      )}
-      readView={() => <Box paddingBlock="space.100">{value}</Box>}
-      validate={(candidate: string) => {
-        const result = schema.safeParse(candidate);
-        return result.success ? undefined : result.error.issues[0]?.message;
-      }}
-      onConfirm={(candidate: string) => {
-        if (candidate.trim() !== value) void onConfirm(candidate.trim());
-      }}
-    />
   );
 }

@@ -5,7 +5,9 @@ import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialo
 import SectionMessage from "@atlaskit/section-message";
 import Select from "@atlaskit/select";
 import { token } from "@atlaskit/tokens";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Suspense, useId, useMemo, useState } from "react";
+import { type Control, Controller, useController, useForm, useWatch } from "react-hook-form";
 import { type HeaderMapping as ColumnMapping, mapHeaders } from "../../../common/csvHeaders.js";
 import { hostComponentsOf, hostStatusesOf, unknownNames } from "../../../common/importHostLists.js";
 import { requirementTypeLabel } from "../../../common/labels.js";
@@ -34,17 +36,30 @@ import { useAppActions, useNav } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
 import { FolderPicker } from "../../components/FolderPicker/FolderPicker.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
+import { type ImportChoices, type ImportFormValues, importFormSchema, importRequest } from "./importForm.js";
 
 const ReqifImportDialog = lazyNamed(() => import("../../components/ReqifImport/ReqifImportDialog.js"), "ReqifImportDialog");
 
 type Option<T> = { label: string; value: T };
-/** The target folder (null: the top level) and the folders above it, outermost first. */
-type ImportTarget = { folderId: number | null; ancestors: readonly number[] };
 /** The component and status values of the file's rows. */
 type FileValues = { components: string[]; status: string[] };
 const NO_VALUES: FileValues = { components: [], status: [] };
-/** An .xlsx uploaded when it was chosen (its preview is the server's): its stored name, its sheets and the one shown. */
-type Workbook = { fileName: string; sheets: string[]; sheet: string | null };
+
+/**
+ * What the dialog has read of the chosen file (not the person's choices, which are the form's):
+ * its header row, the values of its Component/s and Status columns, and for an .xlsx, uploaded when
+ * chosen, its stored name and sheets; or why it could not be uploaded or read.
+ */
+type FileReading = {
+  headers: string[];
+  values: FileValues;
+  workbook?: { fileName: string; sheets: string[] };
+  problem?: string;
+  isReading: boolean;
+};
+const NOTHING_READ: FileReading = { headers: [], values: NO_VALUES, isReading: false };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Import from CSV (spec sections 2, 5 and 8): pick a .csv, upload it (sign, then PUT), choose
@@ -58,23 +73,25 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const nav = useNav();
   const { setFolderOpen } = useAppActions();
   const ids = { file: useId(), type: useId(), sheet: useId() };
-  const [file, setFile] = useState<File | undefined>();
-  const [headers, setHeaders] = useState<string[]>([]);
-  const [typeId, setTypeId] = useState<number | undefined>();
-  // The folder open on the screen, if any: its ancestors are open in the tree already (it was revealed there).
-  const [location, setLocation] = useState<ImportTarget>({ folderId: nav?.folderId ?? null, ancestors: [] });
-  const [fileValues, setFileValues] = useState<FileValues>(NO_VALUES);
-  const [leftOut, setLeftOut] = useState<ImportLeavableColumn[]>([]);
-  const [leaveOutUnknown, setLeaveOutUnknown] = useState(false);
-  const [kept, setKept] = useState<string[]>([]);
-  const [assignByComponent, setAssignByComponent] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>();
-  const [typeMissing, setTypeMissing] = useState(false);
-  const [isSubmitting, setSubmitting] = useState(false);
+  const { control, handleSubmit, setValue, setError, clearErrors, formState } = useForm<ImportFormValues, unknown, ImportChoices>({
+    resolver: zodResolver(importFormSchema),
+    defaultValues: {
+      file: undefined,
+      requirement_type: undefined,
+      // The folder open on the screen, if any: its ancestors are open in the tree already (it was revealed there).
+      location: nav?.folderId ?? null,
+      ancestors: [],
+      additional_headers: [],
+      assign_based_on_component: false,
+      left_out_columns: [],
+      leave_out_unknown_names: false,
+      sheet: null,
+    },
+  });
+  const { isSubmitting, errors } = formState;
+  const [reading, setReading] = useState<FileReading>(NOTHING_READ);
   const { status: job, follow, forget: forgetJob } = useJob();
   const [reqifFile, setReqifFile] = useState<File | undefined>();
-  const [workbook, setWorkbook] = useState<Workbook | undefined>();
-  const [isPreviewing, setPreviewing] = useState(false);
 
   const isProject = projectId !== GLOBAL_PROJECT_ID;
   const types = useRequirementTypes();
@@ -85,7 +102,9 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const projectKey = useProjects().data?.find((project) => project.id === projectId)?.key || "this project";
   // The file's components and statuses are matched against these lists: without them every row would be refused.
   const hostDataProblem = components.isError ? COMPONENTS_LOAD_ERROR : statuses.isError ? STATUSES_LOAD_ERROR : undefined;
+  const sheet = useWatch({ control, name: "sheet" });
 
+  const { headers, values: fileValues, workbook } = reading;
   const mapping = useMemo(() => mapHeaders(headers, attributes.data ?? []), [headers, attributes.data]);
   const unknown = useMemo(
     () => ({
@@ -99,119 +118,94 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   const status = job?.status;
   const result = job?.result as ImportResult | null | undefined;
 
-  const chooseFile = async (chosen: File | undefined) => {
-    // A ReqIF file has its own steps (preview, type mapping).
-    if (chosen && isReqifFileName(chosen.name)) return setReqifFile(chosen);
-    setFile(chosen);
-    setProblem(undefined);
+  /** The choices that name the file's columns start over with each file and sheet. */
+  const forgetColumnChoices = () => {
+    setValue("additional_headers", []);
+    setValue("left_out_columns", []);
+  };
+
+  const readFile = async (chosen: File | undefined) => {
+    clearErrors("root");
     forgetJob();
-    setKept([]);
-    setLeftOut([]);
-    setLeaveOutUnknown(false);
-    setFileValues(NO_VALUES);
-    setWorkbook(undefined);
-    setHeaders([]);
+    forgetColumnChoices();
+    setValue("leave_out_unknown_names", false);
+    setValue("sheet", null);
+    setReading(NOTHING_READ);
     // Issue 35: an .xlsx is read by the server, as the import job reads it: uploaded now, then previewed sheet by sheet.
     if (chosen && isXlsxFileName(chosen.name)) return showSheet(await uploadChosen(chosen), null);
     const fileHeaders = chosen ? await csvFileHeaders(chosen) : [];
-    setHeaders(fileHeaders);
+    setReading({ ...NOTHING_READ, headers: fileHeaders });
     if (!chosen || !isProject) return;
     const columns = mapHeaders(fileHeaders, attributes.data ?? []);
-    setFileValues(
-      await csvColumnValues(chosen, {
-        components: columns.components,
-        status: columns.status === undefined ? [] : [columns.status],
-      }),
-    );
+    const values = await csvColumnValues(chosen, {
+      components: columns.components,
+      status: columns.status === undefined ? [] : [columns.status],
+    });
+    setReading({ ...NOTHING_READ, headers: fileHeaders, values });
   };
 
   const uploadChosen = async (chosen: File): Promise<string | undefined> => {
-    setPreviewing(true);
+    setReading({ ...NOTHING_READ, isReading: true });
     try {
       return await uploadImportFile(chosen);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-      setPreviewing(false);
+      setReading({ ...NOTHING_READ, problem: messageOf(error) });
       return undefined;
     }
   };
 
-  const showSheet = async (fileName: string | undefined, sheet: string | null) => {
+  const showSheet = async (fileName: string | undefined, chosenSheet: string | null) => {
     if (fileName === undefined) return;
-    setPreviewing(true);
-    setProblem(undefined);
-    setKept([]);
-    setLeftOut([]);
+    setReading((read) => ({ ...read, problem: undefined, isReading: true }));
+    forgetColumnChoices();
     try {
-      const preview = await previewImportFile(fileName, sheet);
-      setWorkbook({ fileName, sheets: preview.sheets, sheet: preview.sheet });
-      setHeaders(preview.headers);
-      setFileValues(isProject ? preview.values : NO_VALUES);
+      const preview = await previewImportFile(fileName, chosenSheet);
+      setReading({
+        headers: preview.headers,
+        values: isProject ? preview.values : NO_VALUES,
+        workbook: { fileName, sheets: preview.sheets },
+        isReading: false,
+      });
+      setValue("sheet", preview.sheet);
     } catch (error) {
-      setWorkbook(undefined);
-      setHeaders([]);
-      setFileValues(NO_VALUES);
-      setProblem(error instanceof Error ? error.message : String(error));
-    } finally {
-      setPreviewing(false);
+      setReading({ ...NOTHING_READ, problem: messageOf(error) });
     }
   };
 
-  const submit = async () => {
-    if (file && isXlsxFileName(file.name) && !workbook) {
-      setProblem(problem ?? "Choose an Excel workbook (.xlsx) that can be read");
-      return;
-    }
-    if (!file) {
-      setProblem(IMPORT_NO_FILE_MESSAGE);
-      window.alert(`${IMPORT_NO_FILE_MESSAGE}.`);
-      return;
-    }
-    if (typeId === undefined) {
-      setTypeMissing(true);
+  const runImport = async (choices: ImportChoices) => {
+    if (isXlsxFileName(choices.file.name) && !workbook) {
+      setError("root", { message: reading.problem ?? "Choose an Excel workbook (.xlsx) that can be read" });
       return;
     }
     if (hostDataProblem) {
-      setProblem(hostDataProblem);
+      setError("root", { message: hostDataProblem });
       return;
     }
-    setSubmitting(true);
-    setProblem(undefined);
     try {
-      const fileName = workbook?.fileName ?? (await uploadImportFile(file));
-      const started = await importer.start({
-        file_name: fileName,
-        ...(workbook?.sheet ? { sheet: workbook.sheet } : {}),
-        requirement_type: typeId,
-        location: location.folderId,
-        atlassian_project_id: projectId,
-        atlassian_component_json: JSON.stringify(components.data ?? []),
-        atlassian_statuses_json: JSON.stringify(statuses.data ?? []),
-        additional_headers: kept,
-        assign_based_on_component: assignByComponent,
-        left_out_columns: leftOut,
-        // Only as the person chose in the mapping step, where those values were named.
-        leave_out_unknown_names: leaveOutUnknown,
-      });
+      const fileName = workbook?.fileName ?? (await uploadImportFile(choices.file));
+      const started = await importer.start(
+        importRequest(choices, { fileName, projectId, components: components.data ?? [], statuses: statuses.data ?? [] }),
+      );
       const end = await follow(started.job_id);
       if (end.status === "finished") {
         flags.success(IMPORT_SUCCESS_MESSAGE);
         await importer.refresh();
         // Open the way down to the target too, or a nested target's requirements stay hidden in a closed parent.
-        if (location.folderId !== null) for (const folderId of [...location.ancestors, location.folderId]) setFolderOpen(folderId, true);
+        if (choices.location !== null) for (const folderId of [...choices.ancestors, choices.location]) setFolderOpen(folderId, true);
         onClose();
         return;
       }
       flags.error(`${IMPORT_FAILED_PREFIX}${end.error ?? ""}`);
-      setSubmitting(false);
     } catch (error) {
       if (isAbandoned(error)) return;
-      const message = error instanceof Error ? error.message : String(error);
-      setProblem(message);
-      flags.error(`${IMPORT_FAILED_PREFIX}${message}`);
-      setSubmitting(false);
+      setError("root", { message: messageOf(error) });
+      flags.error(`${IMPORT_FAILED_PREFIX}${messageOf(error)}`);
     }
   };
+  const submit = handleSubmit(runImport, (invalid) => {
+    // Spec section 8: the missing file is also told in an alert.
+    if (invalid.file) window.alert(`${IMPORT_NO_FILE_MESSAGE}.`);
+  });
 
   if (reqifFile) {
     return (
@@ -221,6 +215,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
     );
   }
   const running = job !== undefined && status !== "failed";
+  const problem = errors.root?.message ?? reading.problem;
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
       <ModalHeader>
@@ -228,86 +223,121 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       </ModalHeader>
       <ModalBody>
         <Label htmlFor={ids.file}>CSV, Excel or ReqIF file</Label>
-        <input
-          id={ids.file}
-          type="file"
-          accept=".csv,text/csv,.xlsx,.reqif,.reqifz"
-          disabled={isSubmitting || isPreviewing}
-          onChange={(event) => void chooseFile(event.target.files?.[0])}
+        <Controller
+          control={control}
+          name="file"
+          render={({ field, fieldState }) => (
+            <>
+              <input
+                id={ids.file}
+                name={field.name}
+                type="file"
+                accept=".csv,text/csv,.xlsx,.reqif,.reqifz"
+                disabled={isSubmitting || reading.isReading}
+                aria-invalid={fieldState.invalid}
+                onChange={(event) => {
+                  const chosen = event.target.files?.[0];
+                  // A ReqIF file has its own steps (preview, type mapping).
+                  if (chosen && isReqifFileName(chosen.name)) return setReqifFile(chosen);
+                  field.onChange(chosen);
+                  void readFile(chosen);
+                }}
+                onBlur={field.onBlur}
+              />
+              {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+            </>
+          )}
         />
         <HelperMessage>
           Name (or Summary) is required; ID (or Issue key), Description, Component/s, Status, Folder (a path such as "Parent / Child" below
           Import into) and custom field names are read too.
         </HelperMessage>
         {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
-        {isPreviewing ? <div role="status">Reading the workbook...</div> : null}
+        {reading.isReading ? <div role="status">Reading the workbook...</div> : null}
         {workbook && workbook.sheets.length > 1 ? (
           <>
             <Label htmlFor={ids.sheet}>Sheet</Label>
             <Select<Option<string>>
               inputId={ids.sheet}
               options={workbook.sheets.map((name) => ({ label: name, value: name }))}
-              value={workbook.sheet === null ? null : { label: workbook.sheet, value: workbook.sheet }}
+              value={sheet ? { label: sheet, value: sheet } : null}
               onChange={(option) => option && void showSheet(workbook.fileName, option.value)}
-              isDisabled={isSubmitting || isPreviewing}
+              isDisabled={isSubmitting || reading.isReading}
             />
           </>
         ) : null}
 
         <Label htmlFor={ids.type}>Requirement type (required)</Label>
-        <Select<Option<number>>
-          inputId={ids.type}
-          options={typeOptions}
-          value={typeOptions.find((option) => option.value === typeId) ?? null}
-          onChange={(option) => {
-            setTypeId(option?.value);
-            setTypeMissing(false);
-          }}
-          isLoading={types.isLoading}
-          isDisabled={isSubmitting}
-          isInvalid={typeMissing}
+        <Controller
+          control={control}
+          name="requirement_type"
+          render={({ field, fieldState }) => (
+            <>
+              <Select<Option<number>>
+                inputId={ids.type}
+                options={typeOptions}
+                value={typeOptions.find((option) => option.value === field.value) ?? null}
+                onChange={(option) => field.onChange(option?.value)}
+                onBlur={field.onBlur}
+                isLoading={types.isLoading}
+                isDisabled={isSubmitting}
+                isInvalid={fieldState.invalid}
+              />
+              {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+            </>
+          )}
         />
-        {typeMissing ? <ErrorMessage>Required</ErrorMessage> : null}
 
         <h4 style={{ marginTop: token("space.200") }}>Import into</h4>
-        <FolderPicker
-          projectId={projectId}
-          label="Import into"
-          topLevelLabel="Top Level"
-          restrictions={{ currentFolderId: undefined }}
-          value={location.folderId}
-          onChange={(folderId, ancestors) => setLocation({ folderId, ancestors })}
-          isDisabled={isSubmitting}
+        <Controller
+          control={control}
+          name="location"
+          render={({ field }) => (
+            <FolderPicker
+              projectId={projectId}
+              label="Import into"
+              topLevelLabel="Top Level"
+              restrictions={{ currentFolderId: undefined }}
+              value={field.value}
+              onChange={(folderId, ancestors) => {
+                field.onChange(folderId);
+                setValue("ancestors", [...ancestors]);
+              }}
+              isDisabled={isSubmitting}
+            />
+          )}
         />
 
         {isProject ? (
-          <Checkbox
-            label="Assign each requirement to the assignee of its component"
-            isChecked={assignByComponent}
-            isDisabled={isSubmitting}
-            onChange={(event) => setAssignByComponent(event.target.checked)}
+          <Controller
+            control={control}
+            name="assign_based_on_component"
+            render={({ field }) => (
+              <Checkbox
+                label="Assign each requirement to the assignee of its component"
+                isChecked={field.value}
+                isDisabled={isSubmitting}
+                onChange={(event) => field.onChange(event.target.checked)}
+              />
+            )}
           />
         ) : null}
 
         {headers.length > 0 ? (
           <>
             <HeaderMapping
+              control={control}
               headers={headers}
               mapping={mapping}
               attributes={attributes.data ?? []}
-              kept={kept}
-              onKeep={setKept}
               isDisabled={isSubmitting}
             />
             <HostDataColumns
+              control={control}
               mapping={mapping}
               isProject={isProject}
               projectKey={projectKey}
               unknown={unknown}
-              leftOut={leftOut}
-              onLeaveOut={setLeftOut}
-              leaveOutUnknown={leaveOutUnknown}
-              onLeaveOutUnknown={setLeaveOutUnknown}
               isDisabled={isSubmitting}
             />
           </>
@@ -329,7 +359,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       <DialogFooter
         label="Import"
         isSubmitting={isSubmitting}
-        isDisabled={components.isLoading || statuses.isLoading || isPreviewing}
+        isDisabled={components.isLoading || statuses.isLoading || reading.isReading}
         onConfirm={() => void submit()}
         onCancel={onClose}
       />
@@ -337,21 +367,23 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
   );
 }
 
+type ImportControl = Control<ImportFormValues, unknown, ImportChoices>;
+
 function HeaderMapping({
+  control,
   headers,
   mapping,
   attributes,
-  kept,
-  onKeep,
   isDisabled,
 }: {
+  control: ImportControl;
   headers: string[];
   mapping: ReturnType<typeof mapHeaders>;
   attributes: { attribute_id: number; name: string }[];
-  kept: string[];
-  onKeep(headers: string[]): void;
   isDisabled: boolean;
 }) {
+  const { field: keptHeaders } = useController({ control, name: "additional_headers" });
+  const kept = keptHeaders.value ?? [];
   const header = (column: number | undefined) => (column === undefined ? undefined : headers[column]);
   const known: [string, string | undefined][] = [
     ["Name", header(mapping.name)],
@@ -397,7 +429,7 @@ function HeaderMapping({
               label={name}
               isChecked={kept.includes(name)}
               isDisabled={isDisabled}
-              onChange={(event) => onKeep(event.target.checked ? [...kept, name] : kept.filter((item) => item !== name))}
+              onChange={(event) => keptHeaders.onChange(event.target.checked ? [...kept, name] : kept.filter((item) => item !== name))}
             />
           ))}
         </fieldset>
@@ -414,26 +446,23 @@ const plural = (count: number, one: string, many: string) => (count === 1 ? one 
  * them out of their rows (the rows naming them are refused otherwise) or the whole column out.
  */
 function HostDataColumns({
+  control,
   mapping,
   isProject,
   projectKey,
   unknown,
-  leftOut,
-  onLeaveOut,
-  leaveOutUnknown,
-  onLeaveOutUnknown,
   isDisabled,
 }: {
+  control: ImportControl;
   mapping: ColumnMapping;
   isProject: boolean;
   projectKey: string;
   unknown: FileValues;
-  leftOut: ImportLeavableColumn[];
-  onLeaveOut(columns: ImportLeavableColumn[]): void;
-  leaveOutUnknown: boolean;
-  onLeaveOutUnknown(leaveOut: boolean): void;
   isDisabled: boolean;
 }) {
+  const { field: leftOutColumns } = useController({ control, name: "left_out_columns" });
+  const { field: leaveOutUnknown } = useController({ control, name: "leave_out_unknown_names" });
+  const leftOut = leftOutColumns.value ?? [];
   const hasComponents = mapping.components.length > 0;
   const hasStatus = mapping.status !== undefined;
   if (!isProject) {
@@ -445,7 +474,7 @@ function HostDataColumns({
     );
   }
   const leaveOut = (column: ImportLeavableColumn, checked: boolean) =>
-    onLeaveOut(checked ? [...leftOut, column] : leftOut.filter((item) => item !== column));
+    leftOutColumns.onChange(checked ? [...leftOut, column] : leftOut.filter((item) => item !== column));
   const warnings = [
     hasComponents && unknown.components.length > 0
       ? {
@@ -482,9 +511,9 @@ function HostDataColumns({
       ))}
       <Checkbox
         label="Leave these values out of their rows and import the rest"
-        isChecked={leaveOutUnknown}
+        isChecked={leaveOutUnknown.value ?? false}
         isDisabled={isDisabled}
-        onChange={(event) => onLeaveOutUnknown(event.target.checked)}
+        onChange={(event) => leaveOutUnknown.onChange(event.target.checked)}
       />
     </>
   );
