@@ -1,6 +1,6 @@
-import { queryOptions, type UseQueryResult, useQueries } from "@tanstack/react-query";
+import { queryOptions, type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import type { Item, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
+import type { Item, ItemPosition, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
 
 export type { FolderItem } from "../../common/schemas/item.js";
@@ -16,6 +16,7 @@ export const itemKeys = {
   all: (projectId: number) => ["items", projectId] as const,
   window: (projectId: number, parentFolderId: number | null, window: number) =>
     ["items", projectId, parentFolderId ?? "top", window] as const,
+  position: (projectId: number, item: string) => ["items", projectId, "position", item] as const,
 };
 
 /** Window `window` of a level (the top level, or a folder's children): items window*500 to window*500+499. */
@@ -96,3 +97,28 @@ export function useLevelWindows(projectId: number, windows: readonly LevelWindow
     combine,
   });
 }
+
+/**
+ * Where the open requirement or folder sits in the tree (GET /api/item/…/position): the folders to
+ * open and, in each level on the way, the window that holds it. Under the project's items, so any
+ * change to the tree asks again.
+ */
+export function useItemPosition(projectId: number, item: { requirementId?: number; folderId?: number }) {
+  const path =
+    item.requirementId !== undefined
+      ? `/api/item/requirement/${item.requirementId}/position`
+      : item.folderId !== undefined
+        ? `/api/item/folder/${item.folderId}/position`
+        : undefined;
+  return useQuery({
+    queryKey: itemKeys.position(projectId, path ?? "none"),
+    queryFn: () => api.get<ItemPosition>(path ?? ""),
+    enabled: path !== undefined,
+  });
+}
+
+/** The window of a level that holds the item at `position`. */
+export const windowAt = (parentFolderId: number | null, position: number): LevelWindow => ({
+  parentFolderId,
+  window: Math.floor(position / TREE_WINDOW_ITEMS),
+});

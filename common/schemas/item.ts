@@ -93,6 +93,18 @@ export const ItemSchema = z.union([FolderItemSchema, RequirementListItemSchema])
 export const ItemsResponseSchema = z.object({ items: z.array(ItemSchema), total_items: z.number() });
 export type ItemsResponse = { items: Item[]; total_items: number };
 
+/**
+ * GET /api/item/requirement/{id}/position and GET /api/item/folder/{id}/position: the item's
+ * project and, from the top level down, each level on the way to it (`parent_folder_id`, null for
+ * the top level) with the 0-based position there of the folder that leads on, the item's own last,
+ * counted in the order the level's windows list it.
+ */
+export const ItemPositionSchema = z.object({
+  project: z.number(),
+  levels: z.array(z.object({ parent_folder_id: z.number().nullable(), position: z.number() })),
+});
+export type ItemPosition = z.infer<typeof ItemPositionSchema>;
+
 /** Issue 37: a level of the tree comes a window at a time, at most this many items. */
 export const ITEMS_MAX_LIMIT = 1000;
 

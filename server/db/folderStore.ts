@@ -178,18 +178,45 @@ export async function folderSubtreeIds(db: Db, tenantId: string, folderId: numbe
   return (result.rows as { folder_id: number | string }[]).map((row) => Number(row.folder_id));
 }
 
-/** The folder and all its ancestors up to the top level. */
-export async function folderPathIds(db: Db, tenantId: string, folderId: number): Promise<number[]> {
+/** A folder on the way from one folder up to the top level: what places it among its siblings. */
+export type PathFolder = { folder_id: number; project_id: number; parent_folder_id: number | null; name: string };
+
+/** The folder and all its ancestors up to the top level, innermost first. */
+export async function folderPath(db: Db, tenantId: string, folderId: number): Promise<PathFolder[]> {
   const result = await db.raw(
     `WITH RECURSIVE path AS (
-       SELECT folder_id, parent_folder_id, 1 AS depth FROM folders WHERE tenant_id = ? AND folder_id = ?
+       SELECT folder_id, project_id, parent_folder_id, name, 1 AS depth FROM folders WHERE tenant_id = ? AND folder_id = ?
        UNION ALL
-       SELECT f.folder_id, f.parent_folder_id, p.depth + 1 FROM folders f JOIN path p ON f.folder_id = p.parent_folder_id
+       SELECT f.folder_id, f.project_id, f.parent_folder_id, f.name, p.depth + 1 FROM folders f JOIN path p ON f.folder_id = p.parent_folder_id
        WHERE f.tenant_id = ? AND p.depth < 10000
-     ) SELECT folder_id FROM path`,
+     ) SELECT folder_id, project_id, parent_folder_id, name FROM path ORDER BY depth`,
     [tenantId, folderId, tenantId],
   );
-  return (result.rows as { folder_id: number | string }[]).map((row) => Number(row.folder_id));
+  return (result.rows as Record<string, unknown>[]).map((row) => ({
+    folder_id: Number(row.folder_id),
+    project_id: Number(row.project_id),
+    parent_folder_id: row.parent_folder_id === null ? null : Number(row.parent_folder_id),
+    name: String(row.name),
+  }));
+}
+
+export async function folderPathIds(db: Db, tenantId: string, folderId: number): Promise<number[]> {
+  return (await folderPath(db, tenantId, folderId)).map((folder) => folder.folder_id);
+}
+
+/**
+ * How many active folders of its parent the tree lists before this one (by name, then id, as
+ * listFolderChildren orders them): its position in its level. A range of folders_tree.
+ */
+export async function countFoldersBefore(db: Db, tenantId: string, folder: PathFolder): Promise<number> {
+  return countUnder(
+    db("folders")
+      .where({ tenant_id: tenantId, project_id: folder.project_id })
+      .whereNull("deleted_at")
+      .whereRaw("(name, folder_id) < (?, ?)", [folder.name, folder.folder_id]),
+    "parent_folder_id",
+    folder.parent_folder_id,
+  );
 }
 
 export async function softDeleteFolders(db: Db, tenantId: string, folderIds: number[]): Promise<void> {

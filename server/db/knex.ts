@@ -72,8 +72,12 @@ const migrationSource: Knex.MigrationSource<string> = {
  * find nothing left to do. PGlite belongs to one process and has one connection to hold.
  */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const config = db.client.config as { client?: unknown; searchPath?: string | string[] };
+  const config = db.client.config as { client?: unknown; searchPath?: string | string[]; connection?: { pglite?: PGlite } };
   if (config.client !== "pg") {
+    // PGlite starts its database (the WASM compiled, a new data folder's initdb) before its first
+    // statement: half a minute on a loaded machine, which Knex would count against its 60 s wait for
+    // the connection and give up on (the browser bench cases and tests failed at start that way).
+    await config.connection?.pglite?.waitReady;
     await db.migrate.latest({ migrationSource });
     return;
   }

@@ -66,6 +66,34 @@ export async function countRequirementChildren(db: Db, tenantId: string, project
   );
 }
 
+/** Where an active requirement lives: its project and folder (null = the top level). */
+export type RequirementPlace = { requirement_id: number; project_id: number; parent_folder_id: number | null };
+
+export async function findRequirementPlace(db: Db, tenantId: string, requirementId: number): Promise<RequirementPlace | undefined> {
+  const row = await db("requirements")
+    .where({ tenant_id: tenantId, requirement_id: requirementId })
+    .whereNull("deleted_at")
+    .first("project_id", "parent_folder_id");
+  if (!row) return undefined;
+  return {
+    requirement_id: requirementId,
+    project_id: Number(row.project_id),
+    parent_folder_id: row.parent_folder_id === null ? null : Number(row.parent_folder_id),
+  };
+}
+
+/** How many active requirements of its folder come before this one by id, as the tree lists them: an index-only range of requirements_tree. */
+export async function countRequirementsBefore(db: Db, tenantId: string, place: RequirementPlace): Promise<number> {
+  return countUnder(
+    db("requirements")
+      .where({ tenant_id: tenantId, project_id: place.project_id })
+      .whereNull("deleted_at")
+      .where("requirement_id", "<", place.requirement_id),
+    "parent_folder_id",
+    place.parent_folder_id,
+  );
+}
+
 /** The next `limit` active requirements in these folders after `afterRequirementId`, by id (keyset pages). */
 export async function activeRequirementIdsInFolders(
   db: Db,

@@ -85,4 +85,40 @@ describe("A folder of 5,000 requirements", () => {
     await expect.poll(() => last.count()).toBe(0);
     expect(await screen.frame.getByRole("treeitem").count()).toBeLessThan(200);
   });
+
+  it("opens a deep link to its 4,800th requirement at that requirement's window, selected and in view", async () => {
+    const { db } = harness.addonDeps;
+    const target = Number(
+      (await db("requirements").where({ parent_folder_id: folderId, name: "Load case 4800" }).first("requirement_id")).requirement_id,
+    );
+    const page = await harness.newPage();
+    const asked: { offset: number; limit: number }[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname !== `/api/item/${folderId}/descendant`) return;
+      asked.push({ offset: Number(url.searchParams.get("offset")), limit: Number(url.searchParams.get("limit")) });
+    });
+    await screen.open(`${PUMP}-requirements-${target}`, { page });
+    await screen.detail(/Load case 4800/).waitFor({ timeout: 60_000 });
+
+    const row = screen.treeItem(/Load case 4800$/);
+    await row.waitFor({ timeout: 60_000 });
+    await expect.poll(() => row.getAttribute("aria-selected")).toBe("true");
+    await expect(row.getAttribute("aria-posinset")).resolves.toBe("4800");
+    // Inside the tree's scrolled pane, not merely in the page.
+    const inPane = () =>
+      row.evaluate((element) => {
+        const pane = element.closest('[role="tree"]')?.parentElement?.getBoundingClientRect();
+        const own = element.getBoundingClientRect();
+        return pane !== undefined && own.top >= pane.top && own.bottom <= pane.bottom;
+      });
+    await expect.poll(inPane).toBe(true);
+    // Under its folder, opened for it (the folder's own row has scrolled out of the page).
+    await expect(row.getAttribute("aria-level")).resolves.toBe("2");
+
+    // The folder's first window (it opened) and the one holding requirement 4,800, each at most 500:
+    // the 4,000 requirements between were never asked for.
+    expect(asked.every((window) => window.limit <= 500)).toBe(true);
+    expect([...new Set(asked.map((window) => window.offset))].sort((a, b) => a - b)).toEqual([0, 4500]);
+  });
 });

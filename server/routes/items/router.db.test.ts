@@ -196,4 +196,105 @@ describe("the item tree", () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toEqual({ limit: ["Must be at most 1000"] });
   });
+
+  it("says where a requirement or folder deep in a large level sits, as the level's windows list it", async () => {
+    const site = await createTenant(ctx.deps.db);
+    const siteAuth = await bearer(ctx, site);
+    const typeId = (await seedRequirementTypes(ctx.deps.db, site.tenantId)).SYS;
+    const db = ctx.deps.db;
+    const folder = async (name: string, parent: number | null) =>
+      Number(
+        (
+          await db("folders")
+            .insert({ tenant_id: site.tenantId, project_id: PROJECT, parent_folder_id: parent, name, created_by: "t" })
+            .returning("folder_id")
+        )[0].folder_id,
+      );
+    const requirements = async (parent: number | null, count: number) => {
+      const rows = Array.from({ length: count }, (_, i) => ({
+        tenant_id: site.tenantId,
+        project_id: PROJECT,
+        parent_folder_id: parent,
+        requirement_type_id: typeId,
+        name: `Requirement ${i}`,
+        created_by: "t",
+      }));
+      const ids: number[] = [];
+      for (let start = 0; start < rows.length; start += 500) {
+        const inserted = await db("requirements")
+          .insert(rows.slice(start, start + 500))
+          .returning("requirement_id");
+        ids.push(...inserted.map((row) => Number(row.requirement_id)));
+      }
+      return ids;
+    };
+    // Two top-level folders of one name (the tree orders them by id), names out of order, a nested folder.
+    await folder("Zeta", null);
+    await folder("Holder", null);
+    const holder = await folder("Holder", null);
+    await folder("alpha", null);
+    await folder("Beta", holder);
+    const inner = await folder("Alpha", holder);
+    const inHolder = await requirements(holder, 1200);
+    const topLevel = await requirements(null, 1100);
+    const [deep] = await requirements(inner, 1);
+    // Deleted ones are not in the tree: the positions after them move up.
+    await db("requirements")
+      .whereIn("requirement_id", [inHolder[3], topLevel[10]] as number[])
+      .update({ deleted_at: db.fn.now() });
+
+    const position = (path: string) => api().get(path).set("Authorization", siteAuth);
+    /** The item the tree shows at `position` of a level: the one item of the window starting there. */
+    const itemAt = async (parentFolderId: number | null, offset: number) => {
+      const level = await api()
+        .get(parentFolderId === null ? "/api/item/primary" : `/api/item/${parentFolderId}/descendant`)
+        .query({ atlassian_project_id: PROJECT, offset, limit: 1 })
+        .set("Authorization", siteAuth);
+      return level.body.items[0] as { type: string; folder_id?: number; requirement_id?: number };
+    };
+    /** Each level's position names the folder the next level is in, and the last the item itself. */
+    const expectPlaced = async (levels: { parent_folder_id: number | null; position: number }[], item: object) => {
+      expect(levels[0]?.parent_folder_id).toBeNull();
+      for (const [n, level] of levels.entries()) {
+        const next = levels[n + 1];
+        await expect(itemAt(level.parent_folder_id, level.position)).resolves.toMatchObject(
+          next ? { type: "folder", folder_id: next.parent_folder_id } : item,
+        );
+      }
+    };
+
+    const nearEnd = inHolder[1190] as number;
+    const inFolder = await position(`/api/item/requirement/${nearEnd}/position`);
+    expect(inFolder.status).toBe(200);
+    // Holder's 2 folders, then its requirements by id, less the deleted one before it.
+    expect(inFolder.body).toEqual({
+      project: PROJECT,
+      levels: [
+        { parent_folder_id: null, position: expect.any(Number) },
+        { parent_folder_id: holder, position: 2 + 1190 - 1 },
+      ],
+    });
+    await expectPlaced(inFolder.body.levels, { requirement_id: nearEnd });
+
+    const deepInTop = topLevel[1050] as number;
+    const top = await position(`/api/item/requirement/${deepInTop}/position`);
+    expect(top.body).toEqual({ project: PROJECT, levels: [{ parent_folder_id: null, position: 4 + 1050 - 1 }] });
+    await expectPlaced(top.body.levels, { requirement_id: deepInTop });
+
+    const nested = await position(`/api/item/requirement/${deep}/position`);
+    expect(nested.body.levels.map((level: { parent_folder_id: number | null }) => level.parent_folder_id)).toEqual([null, holder, inner]);
+    await expectPlaced(nested.body.levels, { requirement_id: deep });
+
+    const ofFolder = await position(`/api/item/folder/${inner}/position`);
+    expect(ofFolder.status).toBe(200);
+    expect(ofFolder.body.levels).toHaveLength(2);
+    await expectPlaced(ofFolder.body.levels, { type: "folder", folder_id: inner });
+
+    const deleted = await position(`/api/item/requirement/${inHolder[3]}/position`);
+    expect(deleted.status).toBe(404);
+    expect(deleted.body).toEqual({ Result: "Requirement not found" });
+    const otherSite = await api().get(`/api/item/requirement/${nearEnd}/position`).set("Authorization", auth);
+    expect(otherSite.status).toBe(404);
+    expect((await api().get(`/api/item/folder/${inner}/position`).set("Authorization", auth)).status).toBe(404);
+  });
 });

@@ -1,9 +1,23 @@
 import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
-import { countFolderChildren, findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
+import type { ItemPosition } from "../../../common/schemas/item.js";
+import {
+  countFolderChildren,
+  countFoldersBefore,
+  findFolder,
+  folderPath,
+  type FolderRow,
+  listFolderChildren,
+  type PathFolder,
+} from "../../db/folderStore.js";
 import type { ListWindow } from "../../db/queryHelpers.js";
-import { countRequirementChildren, listRequirementChildren } from "../../db/requirementListStore.js";
+import {
+  countRequirementChildren,
+  countRequirementsBefore,
+  findRequirementPlace,
+  listRequirementChildren,
+} from "../../db/requirementListStore.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toListItem } from "../requirements/requirementViews.js";
@@ -79,6 +93,43 @@ export async function listItems(
       return { ...item, descendants: build(nested) };
     });
   return { items: build(level?.items ?? []), total: level?.total ?? 0 };
+}
+
+/**
+ * Where a requirement or a folder sits in its project's tree, for a deep link (issue 37): each level
+ * from the top down with the position in it of the folder on the way there, the item's own level
+ * last. The tree opens those folders and asks for the one window of each level that holds the
+ * position, wherever in a level of 100,000 it is. Index range counts in the order of levelWindow.
+ */
+export async function itemPosition(
+  deps: ServiceDeps,
+  actor: Actor,
+  item: { requirementId: number } | { folderId: number },
+): Promise<ItemPosition> {
+  const { db } = deps;
+  const { tenantId } = actor;
+  const foldersAbove = async (folderId: number | null): Promise<PathFolder[]> =>
+    folderId === null ? [] : (await folderPath(db, tenantId, folderId)).reverse();
+  const folderLevels = (folders: PathFolder[]) =>
+    Promise.all(
+      folders.map(async (folder) => ({
+        parent_folder_id: folder.parent_folder_id,
+        position: await countFoldersBefore(db, tenantId, folder),
+      })),
+    );
+
+  if ("folderId" in item) {
+    const folder = await getFolderRow(deps, actor, item.folderId);
+    return { project: folder.project_id, levels: await folderLevels(await foldersAbove(folder.folder_id)) };
+  }
+  const place = await findRequirementPlace(db, tenantId, item.requirementId);
+  if (!place) throw notFound("Requirement");
+  const [levels, foldersFirst, before] = await Promise.all([
+    foldersAbove(place.parent_folder_id).then(folderLevels),
+    countFolderChildren(db, tenantId, place.project_id, place.parent_folder_id),
+    countRequirementsBefore(db, tenantId, place),
+  ]);
+  return { project: place.project_id, levels: [...levels, { parent_folder_id: place.parent_folder_id, position: foldersFirst + before }] };
 }
 
 /** The folder must exist in this tenant (and in the project, when the caller names one). */
