@@ -38,7 +38,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   JOB_WORKERS: z.enum(["true", "false"]).default("true"),
-  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1, "JOB_EXPIRE_SECONDS must be at least 1").optional(),
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(2, "JOB_HEARTBEAT_SECONDS must be at least 2").default(20),
   RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
   SENTRY_DSN: z.string().url().optional(),
   SENTRY_CLIENT_DSN: z.string().url().optional(),
@@ -87,11 +87,10 @@ export type Config = {
   /** Whether the web process also works on jobs; false when `npm run worker` processes do it alone. */
   jobWorkers: boolean;
   /**
-   * How long one try of any job may run before it counts as dead (its worker was killed) and is tried
-   * again, checked as often; unset, each job's own (15 min, an import 1 h, a Word export 30 min),
-   * checked every 2 min. A try still running past it is tried again too, and still finishes once.
+   * How long a running try may go unmarked by its worker (every half of it) before it counts as dead
+   * (its worker was killed) and another worker tries it again, on PostgreSQL (JobQueueOptions.heartbeatSeconds).
    */
-  jobExpireSeconds: number | undefined;
+  jobHeartbeatSeconds: number;
   /** Sent notification keys, ended jobs and uploaded import files are deleted this many days after (the daily retention job). */
   retentionDays: number;
   /** Server errors go to Sentry only when set. */
@@ -159,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: parsed.SEED_DEMO === "true",
     rateLimits: { sitePerMinute: parsed.RATE_LIMIT_SITE_PER_MINUTE, accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     jobWorkers: parsed.JOB_WORKERS === "true",
-    jobExpireSeconds: parsed.JOB_EXPIRE_SECONDS,
+    jobHeartbeatSeconds: parsed.JOB_HEARTBEAT_SECONDS,
     retentionDays: parsed.RETENTION_DAYS,
     sentryDsn: parsed.SENTRY_DSN || undefined,
     sentryClientDsn: parsed.SENTRY_CLIENT_DSN || undefined,

@@ -28,9 +28,8 @@ export async function createDeps(config: Config, options: { works: boolean }): P
   const jobs = new JobQueue(db, logger, {
     definitions: jobDefinitions,
     sendsScheduledJobs: options.works,
-    ...(config.jobExpireSeconds
-      ? { retry: { expireInSeconds: config.jobExpireSeconds }, maintenanceIntervalSeconds: config.jobExpireSeconds }
-      : {}),
+    // Workers of other processes take over a dead one's try only on a shared PostgreSQL.
+    ...(config.databaseUrl ? { heartbeatSeconds: config.jobHeartbeatSeconds } : {}),
   });
   await jobs.start();
   return {

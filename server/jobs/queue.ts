@@ -22,8 +22,13 @@ export type JobQueueOptions = {
    * all processes, however many run it). Processes that work on jobs run it; web-only ones need not poll for it.
    */
   sendsScheduledJobs?: boolean;
-  /** How often tries that outlived their expiry (their worker died) are failed and retried; pg-boss's 2 min unless set. */
-  maintenanceIntervalSeconds?: number;
+  /**
+   * A running try is marked alive by its worker every half of this; one left unmarked this long (its
+   * worker was killed) is failed and tried again by pg-boss's maintenance, which then runs every half
+   * of it too. Unset (PGlite, one process and no other worker to take over): a try counts as dead only
+   * once it outlives its job's expiry, checked every 2 minutes.
+   */
+  heartbeatSeconds?: number;
 };
 
 /** One of this process's workers, and whether it is running a job. */
@@ -47,13 +52,17 @@ export class JobQueue {
   private readonly definitions: readonly AnyJobDefinition[];
   /** This process's workers, by queue name. */
   private readonly localWorkers = new Map<string, LocalWorker[]>();
+  /** The tries this process runs that are being marked alive, each with its stop. */
+  private readonly heartbeats = new Set<() => void>();
+  private readonly heartbeatSeconds: number | undefined;
   private started = false;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly logger: Logger,
     options: JobQueueOptions,
   ) {
+    this.heartbeatSeconds = options.heartbeatSeconds;
     // The dead-letter queue first: the others refer to it.
     this.definitions = [deadTrackedJob, ...options.definitions].map((definition) =>
       options.retry ? { ...definition, retry: { ...definition.retry, ...options.retry } } : definition,
@@ -63,7 +72,7 @@ export class JobQueue {
       schema: jobSchemaOf(db),
       schedule: options.sendsScheduledJobs ?? false,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-      ...(options.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds } : {}),
+      ...(options.heartbeatSeconds ? { maintenanceIntervalSeconds: Math.max(1, Math.floor(options.heartbeatSeconds / 2)) } : {}),
     });
     this.boss.on("error", (err) => logger.error({ err }, "job queue error"));
   }
@@ -99,6 +108,7 @@ export class JobQueue {
         worker.id = await this.boss.work<unknown>(definition.name, { includeMetadata: true }, async ([job]) => {
           if (!job) return;
           worker.busy = true;
+          const stopHeartbeat = this.keepAlive(definition, job);
           try {
             await runDefinition(deps, definition, job);
           } catch (err) {
@@ -107,6 +117,7 @@ export class JobQueue {
             if (isDatabaseUnreachable(err)) await untilDatabaseAnswers(deps.db, this.logger);
             throw err;
           } finally {
+            stopHeartbeat();
             worker.busy = false;
           }
         });
@@ -168,8 +179,58 @@ export class JobQueue {
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 30_000, wait: true });
+    for (const stopHeartbeat of this.heartbeats) stopHeartbeat();
     this.logger.debug("job queue stopped");
   }
+
+  /**
+   * pg-boss 10 tells a dead worker's try only by its expiry, which must outlast the job's longest run:
+   * an import killed with its worker waited an hour for another. So while this process runs a try, its
+   * expiry is kept `heartbeatSeconds` ahead: at once, then every half of that, never past the job's
+   * own expiry. When the process dies the marks stop, and pg-boss's maintenance fails the try and
+   * retries it as it does any expired one (after the job's retry delay). pg-boss 12 has this heartbeat
+   * built in; it needs Node.js 22 and cannot migrate pg-boss 10's schema (docs/decisions.md). Answers the stop.
+   */
+  private keepAlive(definition: AnyJobDefinition, job: PgBoss.JobWithMetadata<unknown>): () => void {
+    const seconds = this.heartbeatSeconds;
+    if (!seconds) return () => {};
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      clearTimeout(timer);
+      this.heartbeats.delete(stop);
+    };
+    const mark = async () => {
+      let nextMs = seconds * 500;
+      try {
+        // No row: the try is over (ended, or failed by its expiry after all), and nothing is left to keep alive.
+        if ((await markTryAlive(this.db, definition.name, job, seconds)) === 0) stop();
+      } catch (err) {
+        // The database away for a moment: marked again as soon as it answers, before maintenance looks.
+        this.logger.warn({ err, job: definition.name, jobId: job.id }, "a running job could not be marked alive");
+        nextMs = 1000;
+      }
+      if (!stopped) timer = setTimeout(mark, nextMs);
+    };
+    this.heartbeats.add(stop);
+    void mark();
+    return stop;
+  }
+}
+
+/**
+ * Keeps a running try's expiry (pg-boss's `started_on + expire_in`) `seconds` from now, never later
+ * than its start plus the job's expiry. It moves `started_on`, not `expire_in`: pg-boss copies
+ * `expire_in` onto the job's next try and times that try out by it, so it stays the job's own. Only
+ * this delivery's try: a later delivery of the same job counts its own.
+ */
+function markTryAlive(db: Db, queue: string, job: PgBoss.JobWithMetadata<unknown>, seconds: number): Promise<number> {
+  return db
+    .withSchema(jobSchemaOf(db))
+    .table("job")
+    .where({ name: queue, id: job.id, state: "active", retry_count: job.retryCount })
+    .update({ started_on: db.raw("least(?::timestamptz, now() + ?::interval - expire_in)", [job.startedOn, `${seconds} seconds`]) });
 }
 
 /** How long a worker waits for its database to come back before handing a failed try back anyway. */

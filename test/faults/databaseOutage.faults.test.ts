@@ -1,85 +1,32 @@
-import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ImportRequestSchema } from "../../common/schemas/csvImport.js";
-import type { HostClient } from "../../server/connect/hostClient.js";
-import { startImport } from "../../server/jobs/importRequirementsJob.js";
+import { describe, expect, it, vi } from "vitest";
 import { jobSchemaOf } from "../../server/jobs/queue.js";
 import { storageKey } from "../../server/storage/objectStorage.js";
-import {
-  bearer,
-  createTenant,
-  createTestApp,
-  postRequirement,
-  seedRequirementTypes,
-  type TestContext,
-  type TestTenant,
-} from "../helpers/app.js";
-import { putImportFile } from "../helpers/csvImport.js";
-import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
-import { fakeJira } from "../helpers/fakeJira.js";
+import { postRequirement } from "../helpers/app.js";
+import { setUpFaultSite } from "./fixture.js";
 
 const PROJECT = 10000;
 const IMPORTED_PROJECT = 30000;
 const IMPORTED_ROWS = 20_000;
 const OUTAGE_MS = 3000;
 
-let database: FaultDatabase;
-let ctx: TestContext;
-let tenant: TestTenant;
-let auth: string;
-let types: Record<string, number>;
-/** Lets the export's first Jira read through once the outage has begun, so the export runs across it. */
-let outageBegun = () => {};
-const duringOutage = new Promise<void>((resolve) => {
-  outageBegun = resolve;
-});
+const site = setUpFaultSite({ jobs: { work: true } });
 
-beforeAll(async () => {
-  database = await createFaultDatabase();
-  const jira = fakeJira([{ id: "10001", key: "PUMP-1", summary: "Dose accurately", status: "Done", issueTypeId: "10001" }]);
-  const hostClient: HostClient = {
-    call: async (tenantId, product, call) => {
-      if (call.path.startsWith("/rest/api/3/issuetype")) await duringOutage;
-      return jira.client.call(tenantId, product, call);
-    },
-  };
-  ctx = await createTestApp({ hostClient }, { database, jobs: { work: true } });
-  tenant = await createTenant(ctx.deps.db);
-  auth = await bearer(ctx, tenant);
-  types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
-}, 120_000);
-
-afterAll(async () => {
-  await ctx?.destroy();
-});
-
-const api = () => request(ctx.app);
-const statusOf = async (jobId: string) => (await api().get(`/api/job/status/${jobId}`).set("Authorization", auth)).body;
 const importedRows = async () =>
-  Number((await ctx.deps.db("requirements").where({ tenant_id: tenant.tenantId, project_id: IMPORTED_PROJECT }).count("* as n"))[0]?.n);
+  Number(
+    (await site.ctx.deps.db("requirements").where({ tenant_id: site.tenant.tenantId, project_id: IMPORTED_PROJECT }).count("* as n"))[0]?.n,
+  );
 
 describe("PostgreSQL going away (every connection of the add-on's database cut, new ones refused)", () => {
   it(`for ${OUTAGE_MS / 1000} s while the API serves reads and an import and a Word export run: 503 meanwhile, then the API recovers without a restart, the import is whole or absent and then whole, the export finishes, each job once`, async () => {
-    const requirementId = await postRequirement(ctx, auth, "Dose within 2 % of the set rate", types.SYS, PROJECT);
-    const read = () => api().get(`/api/requirement/${requirementId}`).set("Authorization", auth);
+    const requirementId = await postRequirement(site.ctx, site.auth, "Dose within 2 % of the set rate", site.types.SYS, PROJECT);
+    const read = () => site.api().get(`/api/requirement/${requirementId}`).set("Authorization", site.auth);
     expect((await read()).status).toBe(200);
 
-    const file = await putImportFile(
-      ctx.deps,
-      tenant.tenantId,
-      ["Name,ID", ...Array.from({ length: IMPORTED_ROWS }, (_, index) => `Requirement ${index},K-${index}`)].join("\n"),
-    );
-    const importId = await startImport(
-      ctx.deps,
-      { tenantId: tenant.tenantId, accountId: "557058:test-user" },
-      ImportRequestSchema.parse({ file_name: file, requirement_type: types.SYS, location: null, atlassian_project_id: IMPORTED_PROJECT }),
-    );
-    const exported = await api()
-      .post("/api/requirement/matrix/export")
-      .set("Authorization", auth)
-      .send({ atlassian_project_id: PROJECT, type: "docx", selected_issue_types: ["10001"] });
-    expect(exported.status).toBe(200);
-    await vi.waitFor(async () => expect((await statusOf(importId)).status).toBe("started"), { timeout: 20_000, interval: 50 });
+    const { jobId: importId, file } = await site.startImport(IMPORTED_ROWS, IMPORTED_PROJECT);
+    // The export's first Jira read is let through once the outage has begun, so the export runs across it.
+    const issueTypes = site.holdJira("/rest/api/3/issuetype");
+    const exportId = await site.startWordExport(PROJECT);
+    await vi.waitFor(async () => expect((await site.statusOf(importId)).status).toBe("started"), { timeout: 20_000, interval: 50 });
 
     // Reads keep coming throughout; the import is seen whole or not at all at every look the database allows.
     const answers: { status: number; duringOutage: boolean }[] = [];
@@ -95,8 +42,8 @@ describe("PostgreSQL going away (every connection of the add-on's database cut, 
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
-    const outage = database.outage(OUTAGE_MS);
-    outageBegun();
+    const outage = site.database.outage(OUTAGE_MS);
+    issueTypes.release();
     const cut = await outage;
     inOutage = false;
     const recoveredAt = Date.now();
@@ -113,29 +60,19 @@ describe("PostgreSQL going away (every connection of the add-on's database cut, 
     expect(recoveryMs).toBeLessThan(5000);
     expect(partialImports).toEqual([]);
 
-    await vi.waitFor(async () => expect(await statusOf(importId)).toMatchObject({ status: "finished", completed_rows: IMPORTED_ROWS }), {
-      timeout: 60_000,
-      interval: 250,
-    });
-    const exportStatus = await vi.waitFor(
-      async () => {
-        const status = await statusOf(exported.body.job_id);
-        expect(status.status).toBe("finished");
-        return status;
-      },
-      { timeout: 60_000, interval: 250 },
-    );
+    expect(await site.finished(importId)).toMatchObject({ completed_rows: IMPORTED_ROWS });
+    const exportStatus = await site.finished(exportId);
     expect(await importedRows()).toBe(IMPORTED_ROWS);
-    expect(await ctx.deps.db("csv_imports").where({ uuid_file_name: file })).toHaveLength(1);
-    expect(await ctx.deps.db("requirement_revisions").where({ tenant_id: tenant.tenantId })).toHaveLength(IMPORTED_ROWS + 1);
+    expect(await site.ctx.deps.db("csv_imports").where({ uuid_file_name: file })).toHaveLength(1);
+    expect(await site.ctx.deps.db("requirement_revisions").where({ tenant_id: site.tenant.tenantId })).toHaveLength(IMPORTED_ROWS + 1);
     // Each job's one delivery that ran to its end: pg-boss completed it once, after the try the outage broke.
-    const deliveries = await ctx.deps.db
-      .withSchema(jobSchemaOf(ctx.deps.db))
+    const deliveries = await site.ctx.deps.db
+      .withSchema(jobSchemaOf(site.ctx.deps.db))
       .from("job")
-      .whereIn("id", [importId, exported.body.job_id])
+      .whereIn("id", [importId, exportId])
       .select("state");
     expect(deliveries.map((delivery) => delivery.state)).toEqual(["completed", "completed"]);
-    const exportKey = storageKey(tenant.tenantId, "exports", exportStatus.result.file_name);
-    expect((await ctx.deps.storage.head(exportKey))?.size).toBeGreaterThan(0);
+    const exportKey = storageKey(site.tenant.tenantId, "exports", String(exportStatus.result?.file_name));
+    expect((await site.ctx.deps.storage.head(exportKey))?.size).toBeGreaterThan(0);
   }, 150_000);
 });

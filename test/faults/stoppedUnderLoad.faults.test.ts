@@ -1,37 +1,13 @@
 import { Agent, request as httpRequest } from "node:http";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAppToken } from "../../server/connect/appToken.js";
-import { type AddonProcess, freePort, PROCESS_TOKEN_SECRET, startAddonProcess } from "../helpers/addonProcess.js";
-import { type StubHost, startStubHost } from "../helpers/stubHost.js";
-import { createTenant, insertRequirementRow } from "../helpers/app.js";
-import { fakeJira } from "../helpers/fakeJira.js";
-import { createFaultDatabase, type FaultDatabase } from "../helpers/faultDatabase.js";
+import { describe, expect, it } from "vitest";
+import { freePort } from "../helpers/addonProcess.js";
+import { insertRequirementRow } from "../helpers/app.js";
+import { setUpFaultSite } from "./fixture.js";
 
 const CLIENTS = 16;
 const LOAD_BEFORE_STOP_MS = 1500;
 
-let database: FaultDatabase;
-let dataDir: string;
-let addon: AddonProcess | undefined;
-let jira: StubHost | undefined;
-
-beforeAll(async () => {
-  database = await createFaultDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "rmcloud-faults-"));
-}, 120_000);
-
-afterAll(async () => {
-  if (addon && addon.child.exitCode === null) {
-    addon.child.kill("SIGKILL");
-    await addon.exited;
-  }
-  await jira?.close();
-  await database?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const site = setUpFaultSite();
 
 type Outcome = { status?: number; error?: string; sentAt: number; answeredAt: number };
 
@@ -57,28 +33,20 @@ function get(agent: Agent, port: number, path: string, authorization: string): P
 
 describe("the add-on process receiving SIGTERM under load", () => {
   it(`answers every request it accepted (${CLIENTS} clients on kept-alive connections), resets none, refuses new connections only once it has stopped listening, and exits 0`, async () => {
-    const tenant = await createTenant(database.db);
-    jira = await startStubHost(database.db, tenant.tenantId, fakeJira([]).client);
-    const requirementId = await insertRequirementRow(database.db, tenant.tenantId, "Dose within 2 % of the set rate");
-    const token = await signAppToken(PROCESS_TOKEN_SECRET, {
-      tenantId: tenant.tenantId,
-      accountId: "557058:test-user",
-      product: "jira",
-      clientKey: tenant.clientKey,
-    });
+    const requirementId = await insertRequirementRow(site.ctx.deps.db, site.tenant.tenantId, "Dose within 2 % of the set rate");
     const port = await freePort();
-    addon = await startAddonProcess("main", { DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), JOB_WORKERS: "false" });
+    const addon = await site.startProcess("main", { PORT: String(port), JOB_WORKERS: "false" });
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
     // A requirement's detail: the database, and Jira's permissions (asked once, then cached).
     const path = `/api/requirement/${requirementId}`;
-    expect((await get(agent, port, path, `Bearer ${token}`)).status).toBe(200);
+    expect((await get(agent, port, path, site.auth)).status).toBe(200);
 
     const outcomes: Outcome[] = [];
     let stopped = false;
     const client = async () => {
       // Each client sends its next request as soon as the last is answered, until connections are refused.
       while (!stopped) {
-        const outcome = await get(agent, port, path, `Bearer ${token}`);
+        const outcome = await get(agent, port, path, site.auth);
         outcomes.push(outcome);
         if (outcome.error?.startsWith("ECONNREFUSED")) return;
       }
