@@ -3,7 +3,7 @@ import type { Folder } from "../../../common/schemas/folder.js";
 import type { FolderItem, Item } from "../../../common/schemas/item.js";
 import { countFolderChildren, findFolder, type FolderRow, listFolderChildren } from "../../db/folderStore.js";
 import type { ListWindow } from "../../db/queryHelpers.js";
-import { countRequirementChildren, listRequirementChildren } from "../../db/requirementListStore.js";
+import { countRequirementChildren, listRequirementChildren } from "../../db/requirements/index.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toListItem } from "../requirements/requirementViews.js";
