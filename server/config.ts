@@ -53,7 +53,7 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Connections each process may hold on PostgreSQL: replicas and workers times this must fit its max_connections. */
   databasePoolSize: number;
-  /** A site's requirement detail reads arriving together share one statement (requirementDetailStore). */
+  /** A site's requirement detail reads arriving together share one statement (db/requirements/detail.ts). */
   detailReadBatching: boolean;
   dataDir: string;
   appTokenSecret: string;

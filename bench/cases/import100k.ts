@@ -23,7 +23,7 @@ const ROWS = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000);
 /**
  * Every row the import stores for the file, as COPY input: the requirements (ids drawn from their
  * sequence beforehand), their components, and their 'created' revisions with the snapshot the
- * import freezes, in its stored form (revisionStore's StoredSnapshot). The second baseline: what
+ * import freezes, in its stored form (db/requirements/revisions.ts's StoredSnapshot). The second baseline: what
  * storing the import's rows costs the database alone.
  */
 async function storedRows(db: Db, tenantId: string, type: RequirementTypeRow, rows: string[][]): Promise<Copy[]> {

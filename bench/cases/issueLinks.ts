@@ -6,7 +6,7 @@ import { type JiraIssue, lookupIssues, searchIssuesPage } from "../../client/api
 import { issuePickerJql } from "../../client/api/jira/paging.js";
 import { startEmulator } from "../../emulator/server.js";
 import { seedUsers } from "../../emulator/seed/users.js";
-import { findRequirementDetails } from "../../server/db/requirementDetailStore.js";
+import { findRequirementDetails } from "../../server/db/requirements/index.js";
 import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
 import { addJiraLatency, JIRA_LATENCY_NOTE } from "../emulatedJira.js";
 import { createTestDatabase } from "../../test/helpers/db.js";

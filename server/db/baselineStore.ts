@@ -5,7 +5,7 @@ import type { FrozenSuspectLink } from "../../common/schemas/suspectLinks.js";
 import type { Knex } from "knex";
 import type { Db } from "./knex.js";
 import { asJson } from "./queryHelpers.js";
-import { snapshotFromStored } from "./revisionStore.js";
+import { snapshotFromStored } from "./requirements/index.js";
 import { FROZEN_SUSPECT_LINKS } from "./suspectLinkStore.js";
 
 export type BaselineRow = {

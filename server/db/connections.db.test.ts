@@ -3,7 +3,7 @@ import { loadConfig } from "../config.js";
 import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
 import { createTestDatabase } from "../../test/helpers/db.js";
 import { createDb, type Db, dbOptionsFromConfig } from "./knex.js";
-import { findRequirementDetails } from "./requirementDetailStore.js";
+import { findRequirementDetails } from "./requirements/index.js";
 
 const postgresUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
 

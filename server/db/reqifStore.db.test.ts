@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, createTestApp, insertRequirementRow, type TestContext, type TestTenant } from "../../test/helpers/app.js";
-import { displayIdHolders } from "./displayIdStore.js";
+import { displayIdHolders } from "./requirements/index.js";
 import { findReqifTargets, saveReqifTargets } from "./reqifStore.js";
 
 const PROJECT = 42000;

@@ -31,7 +31,7 @@ export const LARGE_PROJECT: LargeProject = {
   firstRevisions: false,
 };
 
-/** The snapshot a revision freezes, in its stored form (revisionStore's StoredSnapshot), built by SQL for rows aliased `r`. */
+/** The snapshot a revision freezes, in its stored form (db/requirements/revisions.ts's StoredSnapshot), built by SQL for rows aliased `r`. */
 const SNAPSHOT_SQL = `jsonb_build_object(
   'display_id', r.display_id, 'name', r.name, 'description', r.description, 'assigned_to', NULL, 'status', NULL,
   'requirement_type', jsonb_build_object('requirement_type_id', t.requirement_type_id, 'name', t.name, 'prefix', t.prefix, 'level', t.level),

@@ -32,7 +32,7 @@ export const HOT_READS: HotRead[] = [
   { name: "picker first page", method: "get", path: `/api/requirement/search?${project}&atlassian_project_id=0` },
 ];
 
-/** `name`: a statement PostgreSQL runs on its generic plan (requirementDetailStore's runOnGenericPlan). */
+/** `name`: a statement PostgreSQL runs on its generic plan (db/requirements/detail.ts's runOnGenericPlan). */
 type CapturedQuery = { sql: string; bindings: readonly unknown[]; name?: string };
 type GenericPlanOf = { name: string; sql: string; bindings: readonly unknown[] };
 

@@ -10,7 +10,7 @@ import {
 } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
 import { asJson } from "../../db/queryHelpers.js";
-import { snapshotFromStored } from "../../db/revisionStore.js";
+import { snapshotFromStored } from "../../db/requirements/index.js";
 
 let ctx: TestContext;
 let tenant: TestTenant;

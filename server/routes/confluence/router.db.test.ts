@@ -12,7 +12,7 @@ import type { HostCall, HostClient } from "../../connect/hostClient.js";
 import { HostCallError } from "../../connect/hostClientImpl.js";
 import { NOT_ON_CONFLUENCE } from "../../services/confluence/wiki.js";
 import { createRequirement as createRequirementService } from "../../services/requirements/createRequirement.js";
-import { snapshotFromStored } from "../../db/revisionStore.js";
+import { snapshotFromStored } from "../../db/requirements/index.js";
 
 const PROJECT = 10000;
 

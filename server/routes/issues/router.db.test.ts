@@ -8,7 +8,7 @@ import type { Db } from "../../db/knex.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
 import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { removeLinksOfDeletedIssue } from "../../services/issueLinks/removeLinksOfDeletedIssue.js";
-import { snapshotFromStored } from "../../db/revisionStore.js";
+import { snapshotFromStored } from "../../db/requirements/index.js";
 
 const PROJECT = 10000;
 const OTHER_PROJECT = 10001;

@@ -17,7 +17,7 @@ import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { ATTACHMENT_NOT_UPLOADED_MESSAGE } from "../../services/storage/verifyUploadedAttachment.js";
 import { storageKey } from "../../storage/objectStorage.js";
-import { snapshotFromStored } from "../../db/revisionStore.js";
+import { snapshotFromStored } from "../../db/requirements/index.js";
 
 const PROJECT = 10000;
 const ACCOUNT = "557058:test-user";

@@ -13,7 +13,7 @@ import { runImport } from "./importRequirements.js";
 import { parse } from "csv-parse/sync";
 import { storageKey } from "../../storage/objectStorage.js";
 import { signDownload } from "../storage/signDownload.js";
-import { snapshotFromStored } from "../../db/revisionStore.js";
+import { snapshotFromStored } from "../../db/requirements/index.js";
 
 const PROJECT = 10000;
 let ctx: TestContext;

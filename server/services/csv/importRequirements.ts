@@ -20,13 +20,11 @@ import {
   findCompletedImport,
   importErrorPages,
   importErrorSummary,
-  insertStagedRequirements,
   isAlreadyImported,
-  isDisplayIdTaken,
   recordImport,
   setImportedRows,
-  stageImportRows,
 } from "../../db/csvImportStore.js";
+import { insertStagedRequirements, isDisplayIdUniqueViolation, stageImportRows } from "../../db/requirements/index.js";
 import { countActiveFolders, findFolder } from "../../db/folderStore.js";
 import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
@@ -181,7 +179,18 @@ async function stageFile(
     // A file with a refused row is kept nowhere: its rows need no folders, nor staging.
     if (refused) continue;
     const rows = [];
-    for (const row of event.rows) rows.push({ ...row, parentFolderId: await folders.folderOf(row.folderPath) });
+    for (const row of event.rows) {
+      rows.push({
+        parent_folder_id: await folders.folderOf(row.folderPath),
+        display_id: row.displayId,
+        name: row.name,
+        description: row.description,
+        status_id: row.statusId,
+        assigned_to: row.assignedTo,
+        component_ids: row.componentIds,
+        attributes: row.attributes,
+      });
+    }
     await stageImportRows(trx, staged + 1, rows);
     staged += rows.length;
   }
@@ -249,7 +258,7 @@ async function insertStaged(
       }
     });
   } catch (error) {
-    if (!isDisplayIdTaken(error)) throw error;
+    if (!isDisplayIdUniqueViolation(error)) throw error;
     await addRefusedDisplayIds(trx, actor.tenantId, request.atlassian_project_id, DISPLAY_ID_REASONS);
     await refuseOnErrors(deps, trx, actor);
     throw error;

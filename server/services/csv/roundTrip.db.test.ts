@@ -14,7 +14,7 @@ import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { createAttribute } from "../attributes/createAttribute.js";
 import type { Actor } from "../context.js";
 import { seedDefaultRequirementTypes } from "../requirementTypes/seedDefaultRequirementTypes.js";
-import { addLinks } from "../../db/requirementLinkStore.js";
+import { addLinks } from "../../db/requirements/index.js";
 import { EXPORT_CSV_OPTIONS, exportRequirementRows } from "./exportRequirements.js";
 import { writeXlsx } from "./xlsxExport.js";
 import { runImport } from "./importRequirements.js";

@@ -1,5 +1,5 @@
 import { insertFolder } from "../../db/folderStore.js";
-import { projectHasRequirements } from "../../db/requirementListStore.js";
+import { projectHasRequirements } from "../../db/requirements/index.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";

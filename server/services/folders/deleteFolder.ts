@@ -1,5 +1,5 @@
 import { findFolder, folderSubtreeIds, lockFolderTree, softDeleteFolders } from "../../db/folderStore.js";
-import { activeRequirementIdsInFolders } from "../../db/requirementListStore.js";
+import { activeRequirementIdsInFolders } from "../../db/requirements/index.js";
 import { notFound } from "../../errors.js";
 import { deleteRequirementsIn } from "../requirements/deleteRequirements.js";
 import { WRITE_BATCH_ROWS } from "../batches.js";

@@ -17,7 +17,7 @@ import {
   countRequirementsBefore,
   findRequirementPlace,
   listRequirementChildren,
-} from "../../db/requirementListStore.js";
+} from "../../db/requirements/index.js";
 import { notFound } from "../../errors.js";
 import type { Actor, ServiceDeps } from "../context.js";
 import { toListItem } from "../requirements/requirementViews.js";

@@ -1,6 +1,6 @@
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { addIssueLinks, removeIssueLinks, requirementIdsLinkedToIssue } from "../../db/issueLinkStore.js";
-import type { RequirementRow } from "../../db/requirementRows.js";
+import type { RequirementRow } from "../../db/requirements/index.js";
 import { fieldErrors, forbidden } from "../../errors.js";
 import { ACCESS_MESSAGES, mayAccessProject, requireProjectAccess } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";

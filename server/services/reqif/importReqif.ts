@@ -5,7 +5,7 @@ import { FOLDER_NAME_MAX } from "../../../common/schemas/folder.js";
 import { MAX_ATTACHMENT_BYTES } from "../../../common/schemas/storage.js";
 import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../../../common/schemas/reqif.js";
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
-import { displayIdHolders } from "../../db/displayIdStore.js";
+import { displayIdHolders } from "../../db/requirements/index.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
 import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
 import { findReqifTargets, lockReqifImports, type ReqifTarget, saveReqifTargets } from "../../db/reqifStore.js";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { RequirementDetail } from "../../../common/schemas/requirement.js";
-import { insertImportBatch } from "../../db/csvImportStore.js";
+import { insertImportBatch } from "../../db/requirements/index.js";
 import { type FolderRow, insertFolder, updateFolder } from "../../db/folderStore.js";
 import type { Db } from "../../db/knex.js";
 import type { RequirementTypeRow } from "../../db/requirementTypeStore.js";
@@ -73,16 +73,16 @@ export class ReqifWriter {
       this.actor.tenantId,
       type,
       requirements.map((requirement) => ({
-        projectId: this.projectId,
-        parentFolderId: requirement.parentFolderId,
-        requirementTypeId: type.requirement_type_id,
-        displayId: requirement.displayId,
+        project_id: this.projectId,
+        parent_folder_id: requirement.parentFolderId,
+        requirement_type_id: type.requirement_type_id,
+        display_id: requirement.displayId,
         name: requirement.name,
         description: requirement.description,
-        statusId: null,
-        assignedTo: null,
-        createdBy: this.actor.accountId,
-        componentIds: [],
+        status_id: null,
+        assigned_to: null,
+        created_by: this.actor.accountId,
+        component_ids: [],
         attributes: requirement.attributes,
       })),
     );

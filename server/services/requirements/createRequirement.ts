@@ -1,12 +1,12 @@
 import type { CreateRequirementValues, RequirementDetail } from "../../../common/schemas/requirement.js";
-import { addLinks } from "../../db/requirementLinkStore.js";
 import {
+  addLinks,
   insertRequirement,
   replaceAttributeValues,
   replaceComponents,
   replaceContentLinks,
   replaceIssueLinks,
-} from "../../db/requirementWriteStore.js";
+} from "../../db/requirements/index.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";
@@ -48,15 +48,15 @@ export async function createRequirementIn(
   const attributes = await validateAttributeValues(deps, actor, input.project, input.attributes);
 
   const requirementId = await insertRequirement(tx, tenantId, {
-    projectId: input.project,
-    parentFolderId: input.parent_folder_id,
-    requirementTypeId: type.requirement_type_id,
-    displayId: input.display_id,
+    project_id: input.project,
+    parent_folder_id: input.parent_folder_id,
+    requirement_type_id: type.requirement_type_id,
+    display_id: input.display_id,
     name: input.name,
     description: input.description,
-    statusId: input.status,
-    assignedTo: input.assigned_to,
-    createdBy: actor.accountId,
+    status_id: input.status,
+    assigned_to: input.assigned_to,
+    created_by: actor.accountId,
   });
   await replaceComponents(tx, tenantId, requirementId, input.components);
   await replaceIssueLinks(tx, tenantId, requirementId, input.issues);

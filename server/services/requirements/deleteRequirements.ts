@@ -1,5 +1,4 @@
-import { linkedRequirementIds, removeAllLinks } from "../../db/requirementLinkStore.js";
-import { setRequirementColumns } from "../../db/requirementWriteStore.js";
+import { linkedRequirementIds, removeAllLinks, setRequirementColumns } from "../../db/requirements/index.js";
 import { notFound } from "../../errors.js";
 import { batches } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";

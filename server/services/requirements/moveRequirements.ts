@@ -1,5 +1,5 @@
 import { findFolder } from "../../db/folderStore.js";
-import { setRequirementColumns } from "../../db/requirementWriteStore.js";
+import { setRequirementColumns } from "../../db/requirements/index.js";
 import { fieldError, notFound } from "../../errors.js";
 import { batches } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";

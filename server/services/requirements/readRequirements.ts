@@ -1,9 +1,15 @@
 import { type PageFields, type PageQuery, pageOf } from "../../../common/schemas/paging.js";
 import { requirementIdLabel } from "../../../common/labels.js";
 import type { RequirementDetail, RequirementLite, Revision } from "../../../common/schemas/requirement.js";
-import { findRequirementDetail, findRequirementDetails } from "../../db/requirementDetailStore.js";
-import { type ListPage, listRequirements, type RequirementFilter } from "../../db/requirementLiteStore.js";
-import { listRevisions, type RevisionRow } from "../../db/revisionStore.js";
+import {
+  findRequirementDetail,
+  findRequirementDetails,
+  type ListPage,
+  listRequirements,
+  listRevisions,
+  type RequirementFilter,
+  type RevisionRow,
+} from "../../db/requirements/index.js";
 import { listSuspectReviews } from "../../db/suspectLinkStore.js";
 import { withReviews } from "../suspectLinks/suspectLinks.js";
 import { notFound } from "../../errors.js";

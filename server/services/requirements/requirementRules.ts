@@ -1,9 +1,8 @@
 import { GLOBAL_PROJECT_ID } from "../../../common/constants.js";
 import { CONTENT_LIMIT_MESSAGE, MAX_LINKED_CONTENTS } from "../../../common/schemas/requirement.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
-import { findRequirements, lockRequirements } from "../../db/requirementLiteStore.js";
+import { findRequirements, isDisplayIdTaken, lockRequirements } from "../../db/requirements/index.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
-import { isDisplayIdTaken } from "../../db/displayIdStore.js";
 import { isUniqueViolationOf } from "../../db/queryHelpers.js";
 import { AppError, fieldError, fieldErrors } from "../../errors.js";
 import type { AccessDecision } from "../access/projectAccess.js";

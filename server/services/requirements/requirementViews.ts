@@ -1,9 +1,13 @@
 import { requirementCategory, requirementLabel } from "../../../common/labels.js";
 import type { RequirementListItem } from "../../../common/schemas/item.js";
 import type { LinkedRequirement, RequirementDetail, RequirementLite, RequirementSnapshot } from "../../../common/schemas/requirement.js";
-import { findRequirementDetails, type LinkedRequirementRow, type RequirementDetailRow } from "../../db/requirementDetailStore.js";
-import type { RequirementItemRow } from "../../db/requirementListStore.js";
-import type { RequirementListRow } from "../../db/requirementLiteStore.js";
+import {
+  findRequirementDetails,
+  type LinkedRequirementRow,
+  type RequirementDetailRow,
+  type RequirementItemRow,
+  type RequirementListRow,
+} from "../../db/requirements/index.js";
 import type { SuspectLinkRow } from "../../db/suspectLinkStore.js";
 import type { SuspectLink } from "../../../common/schemas/suspectLinks.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -25,8 +29,8 @@ export const toLite = (row: RequirementListRow, { withDescription = false } = {}
   project: row.project_id,
   requirement_type_id: row.requirement_type_id,
   level: row.level,
-  has_suspect_links: row.hasSuspectLinks,
-  ...(row.issueLinkSuspect === undefined ? {} : { issue_link_suspect: row.issueLinkSuspect }),
+  has_suspect_links: row.has_suspect_links,
+  ...(row.issue_link_suspect === undefined ? {} : { issue_link_suspect: row.issue_link_suspect }),
 });
 
 const toLinked = (row: LinkedRequirementRow): LinkedRequirement => ({
@@ -75,7 +79,7 @@ export const toDetail = (row: RequirementDetailRow): RequirementDetail => ({
   parent_folder_id: row.parent_folder_id,
   project: row.project_id,
   revision: row.revision,
-  suspect_links: row.suspectLinks.map(toSuspectLink),
+  suspect_links: row.suspect_links.map(toSuspectLink),
 });
 
 /** A mark as the API names it: a requirement link's target is the other requirement's id, a number. */
@@ -124,7 +128,7 @@ export function eventStateOf(detail: RequirementDetail): RequirementEventState {
 
 /**
  * The changed fields of a requirement's 'created' revision: those it was created with a value for.
- * The import's SQL lists the same (csvImportStore; importRequirements.db.test.ts checks it against this).
+ * The import's SQL lists the same (db/requirements/bulkInsert.ts; importRequirements.db.test.ts checks it against this).
  */
 export function filledFields(detail: RequirementDetail): string[] {
   return [

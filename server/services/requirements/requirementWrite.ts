@@ -1,10 +1,7 @@
 import type { RequirementDetail, RevisionAction } from "../../../common/schemas/requirement.js";
 import { lockFolderTree, lockFolderTreeOf } from "../../db/folderStore.js";
 import type { Tx } from "../../db/knex.js";
-import { lockRequirements } from "../../db/requirementLiteStore.js";
-import type { RequirementRow } from "../../db/requirementRows.js";
-import { bumpRevisions } from "../../db/requirementWriteStore.js";
-import { insertRevisions } from "../../db/revisionStore.js";
+import { bumpRevisions, insertRevisions, lockRequirements, type RequirementRow } from "../../db/requirements/index.js";
 import { markLinksSuspect, type SuspectCause } from "../../db/suspectLinkStore.js";
 import { batches } from "../batches.js";
 import type { Actor, ServiceDeps } from "../context.js";
@@ -191,11 +188,11 @@ async function onRequirementsWritten(deps: WriteDeps, actor: Actor, written: Wri
     deps.db,
     actor.tenantId,
     written.map(({ requirementId, action, changedFields, after }) => ({
-      requirementId,
+      requirement_id: requirementId,
       revision: after.revision,
-      accountId: actor.accountId,
+      account_id: actor.accountId,
       action,
-      changedFields,
+      changed_fields: changedFields,
       snapshot: snapshotOf(after, action === "deleted"),
     })),
   );

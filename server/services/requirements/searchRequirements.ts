@@ -1,6 +1,6 @@
 import { requirementCategory } from "../../../common/labels.js";
 import type { RequirementSearchHit, RequirementSearchQuery } from "../../../common/schemas/requirementSearch.js";
-import { SEARCH_TIERS, type SearchHitRow, searchRequirements as findRequirements } from "../../db/requirementSearchStore.js";
+import { SEARCH_TIERS, type SearchHitRow, searchRequirements as findRequirements } from "../../db/requirements/index.js";
 import { listRequirementTypes, type RequirementTypeRow } from "../../db/requirementTypeStore.js";
 import { accessDepsOf, browsableOf, browsableProjectIds } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";

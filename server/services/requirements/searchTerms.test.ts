@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MATCH_END, MATCH_START } from "../../db/requirementSearchStore.js";
+import { MATCH_END, MATCH_START } from "../../db/requirements/index.js";
 import { highlightOf, searchTermsOf } from "./searchTerms.js";
 
 const types = [

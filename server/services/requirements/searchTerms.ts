@@ -1,6 +1,6 @@
 /** The typed text of a search, parsed into what the store looks for, and its answer's highlights. */
 import type { Highlight } from "../../../common/schemas/requirementSearch.js";
-import { MATCH_END, MATCH_START, type SearchTerms } from "../../db/requirementSearchStore.js";
+import { MATCH_END, MATCH_START, type SearchTerms } from "../../db/requirements/index.js";
 import type { RequirementTypeRow } from "../../db/requirementTypeStore.js";
 
 /** More words than this add nothing a person would type into a picker; the rest are ignored. */

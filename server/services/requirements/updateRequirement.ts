@@ -1,15 +1,16 @@
 import type { Attachment, RequirementDetail, UpdateRequirementValues } from "../../../common/schemas/requirement.js";
-import { addLinks, removeLinks } from "../../db/requirementLinkStore.js";
 import {
+  addLinks,
   attachmentsOwnedElsewhere,
-  type RequirementChanges,
+  removeLinks,
   replaceAttachments,
   replaceAttributeValues,
   replaceComponents,
   replaceContentLinks,
   replaceIssueLinks,
+  type RequirementChanges,
   setRequirementColumns,
-} from "../../db/requirementWriteStore.js";
+} from "../../db/requirements/index.js";
 import { findRequirementType } from "../../db/requirementTypeStore.js";
 import { conflict, fieldError, notFound } from "../../errors.js";
 import { validateAttributeValues } from "../attributes/validateAttributeValues.js";

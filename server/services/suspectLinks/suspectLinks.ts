@@ -1,9 +1,7 @@
 import { type RequirementSnapshot, REVIEWED_ACTION, type Revision, type SuspectChange } from "../../../common/schemas/requirement.js";
 import type { ReviewSuspectLinksSchema, SuspectLinkType } from "../../../common/schemas/suspectLinks.js";
 import type { z } from "zod";
-import { findRequirementDetails } from "../../db/requirementDetailStore.js";
-import { findRequirements, lockRequirements } from "../../db/requirementLiteStore.js";
-import { findRevisionSnapshots } from "../../db/revisionStore.js";
+import { findRequirementDetails, findRequirements, findRevisionSnapshots, lockRequirements } from "../../db/requirements/index.js";
 import { clearSuspectLinks, insertSuspectReviews, linkExists, type SuspectReviewRow } from "../../db/suspectLinkStore.js";
 import { notFound } from "../../errors.js";
 import { type AccessDeps, browsableOf } from "../access/projectAccess.js";
@@ -82,7 +80,7 @@ export async function suspectChange(
 ): Promise<SuspectChange> {
   const { tenantId } = actor;
   const [detail] = await findRequirementDetails(deps.db, tenantId, [requirementId]);
-  const mark = detail?.suspectLinks.find((candidate) => candidate.linkType === link.link_type && candidate.targetId === link.target_id);
+  const mark = detail?.suspect_links.find((candidate) => candidate.linkType === link.link_type && candidate.targetId === link.target_id);
   if (!mark) throw notFound("Suspect link");
   const [changed] = await findRequirements(deps.db, tenantId, [mark.changedRequirementId]);
   if (!changed || (await browsableOf(deps, actor, [changed.project_id])).length === 0) throw notFound("Suspect link");

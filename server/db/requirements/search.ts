@@ -2,7 +2,7 @@
  * The requirement search (migration 0021's indexes): by ID, by words of the name and description
  * (`search_document`), by words of custom-field text. Ranked in the database, at most `limit` rows.
  */
-import type { Db } from "./knex.js";
+import type { Db } from "../knex.js";
 
 /** What the search looks for, already parsed from the typed text (services/requirements/searchTerms.ts). */
 export type SearchTerms = {

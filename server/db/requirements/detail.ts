@@ -1,10 +1,10 @@
 /** One requirement with everything hanging off it, as the detail panel and revisions need it. */
 import DataLoader from "dataloader";
 import type { Knex } from "knex";
-import type { Db } from "./knex.js";
-import { asJson } from "./queryHelpers.js";
-import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
-import { SUSPECT_LINKS_JSON, type SuspectLinkRow, toSuspectLinkRow } from "./suspectLinkStore.js";
+import type { Db } from "../knex.js";
+import { asJson } from "../queryHelpers.js";
+import { type RequirementRow, selectRequirements, toRow } from "./rows.js";
+import { SUSPECT_LINKS_JSON, type SuspectLinkRow, toSuspectLinkRow } from "../suspectLinkStore.js";
 
 /** A linked requirement as the detail lists it. */
 export type LinkedRequirementRow = Pick<
@@ -21,7 +21,7 @@ export type RequirementDetailRow = RequirementRow & {
   attachments: { original_file_name: string; uuid_file_name: string }[];
   /** Active requirements linked either way, by id. */
   linked: LinkedRequirementRow[];
-  suspectLinks: SuspectLinkRow[];
+  suspect_links: SuspectLinkRow[];
 };
 
 const toLinkedRow = (row: Record<string, unknown>): LinkedRequirementRow => ({
@@ -163,7 +163,7 @@ export async function findRequirementDetails(
     attributes: Object.fromEntries(Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)])),
     attachments: asJson(row.attachments, []),
     linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
-    suspectLinks: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),
+    suspect_links: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),
   }));
 }
 

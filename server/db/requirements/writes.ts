@@ -1,32 +1,49 @@
-/** Writes of a requirement and of the rows hanging off it. */
+/** Writes of a requirement and of the rows hanging off it, and the lock they are made under. */
 import type { Knex } from "knex";
-import type { Tx } from "./knex.js";
+import type { Tx } from "../knex.js";
+import { type RequirementRow, selectRequirements, toRow } from "./rows.js";
 
-export type NewRequirement = {
-  projectId: number;
-  parentFolderId: number | null;
-  requirementTypeId: number;
-  displayId: string | null;
-  name: string;
-  description: string;
-  statusId: string | null;
-  assignedTo: string | null;
-  createdBy: string;
-};
+/** A requirement's own columns as a save or an import gives them (the row's other columns are the database's). */
+export type NewRequirement = Pick<
+  RequirementRow,
+  | "project_id"
+  | "parent_folder_id"
+  | "requirement_type_id"
+  | "display_id"
+  | "name"
+  | "description"
+  | "status_id"
+  | "assigned_to"
+  | "created_by"
+>;
+
+/**
+ * The one way a requirement row is locked: live requirements by id, FOR UPDATE, in id order (two
+ * writes locking overlapping sets take them in the same order), until the transaction ends.
+ * Answers the live ones locked; a missing id is deleted or another site's.
+ */
+export async function lockRequirements(tx: Tx, tenantId: string, requirementIds: number[]): Promise<RequirementRow[]> {
+  if (requirementIds.length === 0) return [];
+  const rows = await selectRequirements(tx, tenantId)
+    .whereIn("r.requirement_id", [...new Set(requirementIds)])
+    .orderBy("r.requirement_id")
+    .forUpdate("r");
+  return rows.map(toRow);
+}
 
 export async function insertRequirement(tx: Tx, tenantId: string, requirement: NewRequirement): Promise<number> {
   const [row] = await tx("requirements")
     .insert({
       tenant_id: tenantId,
-      project_id: requirement.projectId,
-      parent_folder_id: requirement.parentFolderId,
-      requirement_type_id: requirement.requirementTypeId,
-      display_id: requirement.displayId,
+      project_id: requirement.project_id,
+      parent_folder_id: requirement.parent_folder_id,
+      requirement_type_id: requirement.requirement_type_id,
+      display_id: requirement.display_id,
       name: requirement.name,
       description: requirement.description,
-      status_id: requirement.statusId,
-      assigned_to: requirement.assignedTo,
-      created_by: requirement.createdBy,
+      status_id: requirement.status_id,
+      assigned_to: requirement.assigned_to,
+      created_by: requirement.created_by,
     })
     .returning("requirement_id");
   return Number(row.requirement_id);

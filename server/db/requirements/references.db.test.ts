@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
-import type { Db } from "./knex.js";
-import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
+import { createTenant, insertRequirementRow } from "../../../test/helpers/app.js";
+import type { Db } from "../knex.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
 
 /** Components and revisions refer to an existing requirement of their own site (foreign keys declared again by migration 0018). */
 describe("a requirement's components and revisions", () => {

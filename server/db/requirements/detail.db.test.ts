@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, insertRequirementRow } from "../../test/helpers/app.js";
-import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
-import { captureQueries } from "../../test/helpers/hotReads.js";
-import { findRequirementDetail } from "./requirementDetailStore.js";
+import { createTenant, insertRequirementRow } from "../../../test/helpers/app.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
+import { captureQueries } from "../../../test/helpers/hotReads.js";
+import { findRequirementDetail } from "./detail.js";
 
 describe("reading one requirement's detail while others are read", () => {
   let database: TestDatabase;

@@ -1,7 +1,7 @@
-/** Requirements without their relations: pickers, filters by project, issue or page, and locks. */
-import type { Db, Tx } from "./knex.js";
-import { type RequirementRow, selectRequirements, toRow } from "./requirementRows.js";
-import { HAS_SUSPECT_LINKS } from "./suspectLinkStore.js";
+/** Requirements without their relations: pickers and filters by project, issue or page. */
+import type { Db } from "../knex.js";
+import { type RequirementRow, selectRequirements, toRow } from "./rows.js";
+import { HAS_SUSPECT_LINKS } from "../suspectLinkStore.js";
 
 export type RequirementFilter = {
   projectIds?: number[];
@@ -16,7 +16,7 @@ export type RequirementFilter = {
  * A listed requirement: whether any of its links is suspect, and with an issue filter, whether
  * its link to that issue is.
  */
-export type RequirementListRow = RequirementRow & { hasSuspectLinks: boolean; issueLinkSuspect?: boolean };
+export type RequirementListRow = RequirementRow & { has_suspect_links: boolean; issue_link_suspect?: boolean };
 
 /** A page of a list: `limit` rows after the first `offset`. */
 export type ListPage = { offset: number; limit: number };
@@ -59,8 +59,8 @@ export async function listRequirements(
   const rows: Record<string, unknown>[] = await query;
   return rows.map((row) => ({
     ...toRow(row),
-    hasSuspectLinks: row.has_suspect_links === true,
-    ...(row.issue_link_suspect === undefined ? {} : { issueLinkSuspect: row.issue_link_suspect === true }),
+    has_suspect_links: row.has_suspect_links === true,
+    ...(row.issue_link_suspect === undefined ? {} : { issue_link_suspect: row.issue_link_suspect === true }),
   }));
 }
 
@@ -73,18 +73,4 @@ export async function findRequirements(
   if (requirementIds.length === 0) return [];
   const query = selectRequirements(db, tenantId, options).whereIn("r.requirement_id", requirementIds).orderBy("r.requirement_id");
   return (await query).map(toRow);
-}
-
-/**
- * The one way a requirement row is locked: live requirements by id, FOR UPDATE, in id order (two
- * writes locking overlapping sets take them in the same order), until the transaction ends.
- * Answers the live ones locked; a missing id is deleted or another site's.
- */
-export async function lockRequirements(tx: Tx, tenantId: string, requirementIds: number[]): Promise<RequirementRow[]> {
-  if (requirementIds.length === 0) return [];
-  const rows = await selectRequirements(tx, tenantId)
-    .whereIn("r.requirement_id", [...new Set(requirementIds)])
-    .orderBy("r.requirement_id")
-    .forUpdate("r");
-  return rows.map(toRow);
 }

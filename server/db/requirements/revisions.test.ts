@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { RequirementSnapshot } from "../../common/schemas/requirement.js";
-import { snapshotFromStored, storedSnapshotOf } from "./revisionStore.js";
+import type { RequirementSnapshot } from "../../../common/schemas/requirement.js";
+import { snapshotFromStored, storedSnapshotOf } from "./revisions.js";
 
 const id = fc.integer({ min: 1, max: 2 ** 31 });
 const text = fc.string({ maxLength: 20 });

@@ -1,14 +1,14 @@
-import type { PageQuery } from "../../common/schemas/paging.js";
-import type { RequirementSnapshot, RevisionAction } from "../../common/schemas/requirement.js";
-import type { Db } from "./knex.js";
-import { asJson } from "./queryHelpers.js";
+import type { PageQuery } from "../../../common/schemas/paging.js";
+import type { RequirementSnapshot, RevisionAction } from "../../../common/schemas/requirement.js";
+import type { Db } from "../knex.js";
+import { asJson } from "../queryHelpers.js";
 
 export type NewRevision = {
-  requirementId: number;
+  requirement_id: number;
   revision: number;
-  accountId: string;
+  account_id: string;
   action: RevisionAction;
-  changedFields: string[];
+  changed_fields: string[];
   snapshot: RequirementSnapshot;
 };
 
@@ -27,11 +27,11 @@ export async function insertRevisions(db: Db, tenantId: string, revisions: NewRe
     await db("requirement_revisions").insert(
       revisions.slice(start, start + 1000).map((revision) => ({
         tenant_id: tenantId,
-        requirement_id: revision.requirementId,
+        requirement_id: revision.requirement_id,
         revision: revision.revision,
-        account_id: revision.accountId,
+        account_id: revision.account_id,
         action: revision.action,
-        changed_fields: revision.changedFields,
+        changed_fields: revision.changed_fields,
         snapshot: JSON.stringify(storedSnapshotOf(revision.snapshot)),
       })),
     );
@@ -59,7 +59,7 @@ type DerivedKey = "requirement_id" | "prefix" | "requirement_type_id";
  * (the requirement id, the type's id and prefix) and without the lists, attributes and flag that
  * hold their empty value. Most revisions, every imported requirement's first among them, have no
  * links, issues, pages or attachments, so a stored snapshot is about half the whole one, and the
- * import writes it in less time (csvImportStore writes the same form).
+ * import writes it in less time (bulkInsert.ts writes the same form).
  */
 export type StoredSnapshot = Omit<RequirementSnapshot, DerivedKey | OmittedWhenEmpty> &
   Partial<Pick<RequirementSnapshot, OmittedWhenEmpty>>;

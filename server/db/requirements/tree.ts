@@ -1,7 +1,7 @@
 /** The tree: requirements under folders, light enough for folders of thousands. */
-import type { Db } from "./knex.js";
-import { byParents, countUnder, type ListWindow } from "./queryHelpers.js";
-import { type RequirementRow, withRequirementTypes } from "./requirementRows.js";
+import type { Db } from "../knex.js";
+import { byParents, countUnder, type ListWindow } from "../queryHelpers.js";
+import { type RequirementRow, withRequirementTypes } from "./rows.js";
 
 /** What a tree item shows: no description or dates, so a folder of thousands stays light. */
 export type RequirementItemRow = Pick<RequirementRow, "requirement_id" | "parent_folder_id" | "display_id" | "name" | "prefix" | "level">;

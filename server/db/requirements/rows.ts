@@ -1,6 +1,6 @@
 /** The requirement row with its type, as every read of whole requirements selects it. */
 import type { Knex } from "knex";
-import type { Db } from "./knex.js";
+import type { Db } from "../knex.js";
 
 /** A requirement row with its type, as the tree, pickers and the detail need it. */
 export type RequirementRow = {

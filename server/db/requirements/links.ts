@@ -1,4 +1,4 @@
-import type { Db } from "./knex.js";
+import type { Db } from "../knex.js";
 
 /** Links are undirected and stored once, lower id first (see the schema). */
 const ordered = (a: number, b: number) => (a < b ? [a, b] : [b, a]) as [number, number];

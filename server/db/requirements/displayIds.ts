@@ -1,5 +1,6 @@
 /** The user-chosen ID of a requirement, unique among the live ones of its project. */
-import type { Db } from "./knex.js";
+import type { Db } from "../knex.js";
+import { isUniqueViolationOf } from "../queryHelpers.js";
 
 export async function isDisplayIdTaken(
   db: Db,
@@ -24,4 +25,9 @@ export async function displayIdHolders(db: Db, tenantId: string, projectId: numb
   return new Map(
     (rows as { display_id: string; requirement_id: string | number }[]).map((row) => [row.display_id, Number(row.requirement_id)]),
   );
+}
+
+/** A custom ID the project's active requirements already use (requirements_display_id_unique, migration 0001). */
+export function isDisplayIdUniqueViolation(error: unknown): boolean {
+  return isUniqueViolationOf(error, "requirements_display_id_unique");
 }
