@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -6,6 +7,8 @@ import { DEFAULT_SITE } from "../emulator/sites.js";
 import { findInstallationByClientKey } from "../server/db/installationStore.js";
 import { seedLargeProject } from "../server/scripts/seedLarge.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { median, round } from "./measure.js";
+import type { BenchResult } from "./types.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -18,14 +21,17 @@ export const RUNS = 5;
  * its default site seeded (seed:large): PUMP with 100,000 requirements in 500 folders (the first
  * holding 5,000) and 500,000 issue links, and PAY with 1,000 requirements in 10 folders (the first
  * holding 50) as the baseline of the same shape; with `flat`, ROVER with 100,000 at its top level.
+ * On the embedded PGlite, or with `postgresUrl` on a database of its own on that server (a bench
+ * case's postgres run), as production runs.
  */
-export async function startLargeSite({ flat }: { flat: boolean }) {
+export async function startLargeSite({ flat, postgresUrl }: { flat: boolean; postgresUrl?: string }) {
   const { build } = await import("vite");
   await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "error" });
   // In production ACE accepts installs only from Atlassian's hosts (README, AC_HOST_WHITELIST); it reads process.env.
   const whitelist = process.env.AC_HOST_WHITELIST;
   process.env.AC_HOST_WHITELIST = "localhost";
   const harness = await startHarness({
+    postgresUrl,
     addonEnv: {
       NODE_ENV: "production",
       APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij",
@@ -67,14 +73,43 @@ export async function openProjectPage(
   return { page, frame: () => addonFrame(page, harness.addonUrl) };
 }
 
-/** Median of RUNS samples. */
-export async function median(sample: () => Promise<number>): Promise<number> {
-  const samples: number[] = [];
-  for (let run = 0; run < RUNS; run++) samples.push(await sample());
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+/**
+ * Medians of `runs` samples of each, taken in turns (one of each, `runs` times): on a shared machine the
+ * load drifts over the minutes a browser case takes, and it must fall on both sides alike.
+ */
+export async function alternatingMedians(
+  first: () => Promise<number>,
+  second: () => Promise<number>,
+  runs = RUNS,
+): Promise<[number, number]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let run = 0; run < runs; run++) {
+    samples[0].push(await first());
+    samples[1].push(await second());
+  }
+  return [median(samples[0]), median(samples[1])];
 }
 
 /** The add-on page's JavaScript heap in bytes (Chromium's performance.memory). */
 export const usedHeapBytes = (frame: Frame) =>
   frame.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? Number.NaN);
+
+/**
+ * A row of a browser case, its note saying what was timed and the machine's load as it ended: these
+ * times are the page's whole way through Chromium, which on a shared machine follows its load.
+ */
+export function browserResult(
+  db: BenchResult["db"],
+  row: { case: string; ours: number; baseline: number; unit?: string; what?: string },
+): BenchResult {
+  const load = `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`;
+  return {
+    case: row.case,
+    db,
+    ours: round(row.ours),
+    baseline: round(row.baseline),
+    unit: row.unit ?? "ms",
+    ratio: round(row.ours / row.baseline),
+    note: `Chromium, production build${row.what ? `: ${row.what}` : ""}; ${load}`,
+  };
+}

@@ -4,8 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { freePort } from "../test/e2e/harness.js";
+import { createOwnDatabase, type OwnDatabase } from "../test/helpers/ownDatabase.js";
 import { startEmulatedJira } from "./emulatedJira.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,36 +26,23 @@ export type EmulatedSiteInfo = { name: string; baseUrl: string; jira: { clientKe
  */
 export class ProductionStack {
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rmcloud-load-"));
-  readonly databaseUrl: string;
   readonly apiUrls: string[] = [];
   /** The bare endpoint of each API process, in the same order as `apiUrls`. */
   readonly bareUrls: string[] = [];
   emulatorUrl = "";
   private readonly started: Started[] = [];
-  private readonly database: string;
+  private database: OwnDatabase | undefined;
   private readonly secret = randomBytes(32).toString("hex");
-  private databaseCreated = false;
 
-  constructor(private readonly adminUrl: string) {
-    this.database = `rmcloud_load_${process.pid}`;
-    const url = new URL(adminUrl);
-    url.pathname = `/${this.database}`;
-    this.databaseUrl = url.toString();
-  }
+  constructor(private readonly adminUrl: string) {}
 
-  private async admin(sql: string): Promise<void> {
-    const client = new pg.Client({ connectionString: this.adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
+  get databaseUrl(): string {
+    if (!this.database) throw new Error("createDatabase() first");
+    return this.database.url;
   }
 
   async createDatabase(): Promise<void> {
-    await this.admin(`CREATE DATABASE ${this.database}`);
-    this.databaseCreated = true;
+    this.database = await createOwnDatabase(this.adminUrl, "rmcloud_load");
   }
 
   /** `npm run build`: the client bundle and the compiled server the processes run. */
@@ -185,11 +172,7 @@ export class ProductionStack {
   /** Every process it started, then the database and the files; each step runs even when one before failed. */
   async stop(): Promise<void> {
     await Promise.allSettled(this.started.map(stopProcess));
-    if (this.databaseCreated) {
-      await this.admin(`DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`).catch((error: unknown) => {
-        process.stderr.write(`could not drop database ${this.database}: ${(error as Error).message}\n`);
-      });
-    }
+    await this.database?.drop();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
-import { median, openProjectPage, PROJECTS, startLargeSite, usedHeapBytes } from "../largeSite.js";
+import { alternatingMedians, browserResult, openProjectPage, PROJECTS, startLargeSite, usedHeapBytes } from "../largeSite.js";
 import { round } from "../measure.js";
-import type { BenchCase, BenchResult } from "../types.js";
+import type { BenchCase } from "../types.js";
 
 /**
  * Issue 37, in headless Chromium on the production build: the traceability matrix of 100,000
@@ -12,8 +12,7 @@ import type { BenchCase, BenchResult } from "../types.js";
 const matrixFirstRows100k: BenchCase = {
   name: "matrix-first-rows-100k",
   async run(context) {
-    if (context.db !== "pglite") return [];
-    const { harness } = await startLargeSite({ flat: false });
+    const { harness } = await startLargeSite({ flat: false, postgresUrl: context.databaseUrl });
     try {
       const firstRows = (project: { id: number; key: string }) => async () => {
         const started = performance.now();
@@ -26,8 +25,7 @@ const matrixFirstRows100k: BenchCase = {
         await page.context().close();
         return took;
       };
-      const large = await median(firstRows(PROJECTS.large));
-      const small = await median(firstRows(PROJECTS.small));
+      const [large, small] = await alternatingMedians(firstRows(PROJECTS.large), firstRows(PROJECTS.small));
 
       const { page, frame } = await openProjectPage(harness, PROJECTS.large, "traceability");
       const addon = await frame();
@@ -47,18 +45,15 @@ const matrixFirstRows100k: BenchCase = {
       process.stdout.write(
         `  first rows: ${round(large)} ms (100,000 × 500,000 links) vs ${round(small)} ms (1,000); middle rows ${round(scrolled)} ms after a jump; heap ${round(heap / 1e6)} MB\n`,
       );
-      const result = (name: string, ours: number, baseline: number, unit = "ms"): BenchResult => ({
-        case: name,
-        db: "pglite",
-        ours: round(ours),
-        baseline: round(baseline),
-        unit,
-        ratio: round(ours / baseline),
-      });
       return [
-        result("matrix-first-rows-100k", large, small),
-        result("matrix-first-rows-100k:middle-after-jump-vs-first-rows", scrolled, large),
-        result("matrix-first-rows-100k:heap", heap, 200e6, "bytes"),
+        browserResult(context.db, {
+          case: "matrix-first-rows-100k",
+          ours: large,
+          baseline: small,
+          what: "navigation to the matrix's first rows, 100,000 requirements × 500,000 issue links against 1,000",
+        }),
+        browserResult(context.db, { case: "matrix-first-rows-100k:middle-after-jump-vs-first-rows", ours: scrolled, baseline: large }),
+        browserResult(context.db, { case: "matrix-first-rows-100k:heap", ours: heap, baseline: 200e6, unit: "bytes" }),
       ];
     } finally {
       await harness.stop();

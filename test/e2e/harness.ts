@@ -8,10 +8,12 @@ import { type Browser, chromium, type Frame, type Page } from "playwright-core";
 import { type Emulator, startEmulator } from "../../emulator/server.js";
 import type { AppDeps } from "../../server/deps.js";
 import { startAddon } from "../../server/main.js";
+import { createOwnDatabase } from "../helpers/ownDatabase.js";
 
 /**
  * The whole product on this machine for browser specs: the add-on (in-process, embedded PGlite in
- * a temporary folder), the emulated Jira/Confluence, and Debian's Chromium through playwright-core.
+ * a temporary folder, or with `postgresUrl` a database of its own on that PostgreSQL server, dropped
+ * at stop), the emulated Jira/Confluence, and Debian's Chromium through playwright-core.
  * Nothing is downloaded: CHROMIUM_PATH or /usr/bin/chromium must exist.
  */
 
@@ -69,7 +71,10 @@ export async function freePort(range?: { from: number; to: number }): Promise<nu
   throw new Error(`No free port in ${range.from}-${range.to}`);
 }
 
-export async function startHarness(options: { addonEnv?: Record<string, string>; browser?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { addonEnv?: Record<string, string>; browser?: boolean; postgresUrl?: string } = {},
+): Promise<Harness> {
+  const database = options.postgresUrl ? await createOwnDatabase(options.postgresUrl, "rmcloud_e2e") : undefined;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rmcloud-e2e-"));
   // The add-on must know the key server before the emulator installs it, so both ports are chosen first.
   const [emulatorPort, addonPort] = [await freePort(), await freePort({ from: 20000, to: 40000 })];
@@ -87,6 +92,7 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
     CONNECT_KEYS_CDN_URL: `${emulatorUrl}/_emulator/connect-keys`,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     SEED_DEMO: "false",
+    ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.addonEnv,
   });
   const emulator = await startEmulator({ port: emulatorPort, addonUrl, dataDir, outboxDir, log: () => {} });
@@ -94,6 +100,7 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
   if (failed.length > 0) {
     await emulator.stop();
     await addon.stop();
+    await database?.drop();
     throw new Error(`The emulator could not install the add-on: ${JSON.stringify(failed)}`);
   }
   const browser =
@@ -113,6 +120,7 @@ export async function startHarness(options: { addonEnv?: Record<string, string>;
       await browser?.close();
       await emulator.stop();
       await addon.stop();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
