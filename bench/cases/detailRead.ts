@@ -1,26 +1,14 @@
-import type { AddressInfo } from "node:net";
 import express from "express";
-import pino from "pino";
 import type { Config } from "../../server/config.js";
 import type { Db } from "../../server/db/knex.js";
-import { bearer, createTestApp, type TestContext, testConfig } from "../../test/helpers/app.js";
-import { createTestDatabase } from "../../test/helpers/db.js";
-import { type RealisticTenant, seedRealisticTenant } from "../../test/helpers/realisticTenant.js";
-import { httpLoad, type LoadOptions, type LoadResult } from "../load.js";
+import { testConfig } from "../../test/helpers/app.js";
 import { median, round } from "../measure.js";
+import { MEMBER_NOTE, measureRounds, ROUNDS, rateRows, spreadRequests, withMemberLoad } from "../memberLoad.js";
+import { listen } from "../statementEndpoint.js";
 import type { BenchCase, BenchResult } from "../types.js";
 
-/** One site of 100,000 requirements, and 20 sites of 5,000 sharing the load as production spreads it over sites. */
-const BIG_SITE = 100_000;
-const SITES = 20;
-const SITE_REQUIREMENTS = 5_000;
-const CONNECTIONS = 50;
-const DURATION_SECONDS = Number(process.env.DETAIL_READ_SECONDS ?? 10);
-const WARMUP_SECONDS = 2;
-/** Rounds of every endpoint, alternating; each figure is the median of its rounds. */
-const ROUNDS = Number(process.env.DETAIL_READ_ROUNDS ?? 3);
-/** Level-1 requirements spread over every project of a site, each with a link, two issues and a field value. */
-const detailIds = (requirements: number) => Array.from({ length: requirements / 100 }, (_, i) => 5 + i * 100);
+/** Level-1 requirements of the project the member browses (project 10000: requirements 1 to 1,000), each with a link, two issues and a field value. */
+const DETAIL_IDS = Array.from({ length: 50 }, (_, i) => 5 + i * 20);
 
 /**
  * The same rows as GET /api/requirement/{id}, by the plain SQL a developer would write first, sent
@@ -69,155 +57,67 @@ function constantApp(): express.Express {
   return app;
 }
 
-async function listen(app: express.Express): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** Requests the load generator abandoned at the end still wait for a connection: let them finish. */
-async function settle(db: Db): Promise<void> {
-  const pool = (db.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
-  for (let waited = 0; pool && waited < 30_000 && pool.numUsed() + pool.numPendingAcquires() > 0; waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * Our app as production runs it: NODE_ENV=production (Express reads it when the app is built), the
- * request logger at info into /dev/null (a fast read logs nothing at info; a slow one is written),
- * responses not checked against the schemas, and detail reads batched per site or not.
- */
-async function productionApp(database: Awaited<ReturnType<typeof createTestDatabase>>, config: Config): Promise<TestContext> {
-  const logger = pino({ level: "info" }, pino.destination("/dev/null"));
-  return createTestApp({ config, logger }, { database, checkResponses: false });
-}
-
-/** `before` prepares the run (our app's batching switched on or off). */
-type Load = { name: string; url: string; requests: LoadOptions["requests"]; before?: () => void };
-
-/** The loads of one spread (one site, or twenty), measured in alternating rounds. */
-async function measureRounds(db: Db, loads: Load[]): Promise<Map<string, LoadResult[]>> {
-  const results = new Map<string, LoadResult[]>(loads.map((load) => [load.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const load of loads) {
-      load.before?.();
-      await httpLoad({ url: load.url, requests: load.requests, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-      const result = await httpLoad({
-        url: load.url,
-        requests: load.requests,
-        connections: CONNECTIONS,
-        durationSeconds: DURATION_SECONDS,
-      });
-      results.get(load.name)?.push(result);
-      await settle(db);
-    }
-  }
-  return results;
-}
-
 /**
  * Requirement detail under load, as users open requirements: 50 connections for 10 s on our
- * endpoint (token, validation, logging, service; in production mode), batched per site and
- * unbatched, against a bare Express + pg endpoint sending the same reads as a prepared statement,
- * over one site of 100,000 requirements and over 20 sites of 5,000 at once (production spreads its
- * load over sites, so per-site batching helps less). ROUNDS alternating rounds of every endpoint;
- * each figure is the median of its rounds. Ratio = our req/s over the bare endpoint's (goal: at
- * least 0.8 for both spreads); p99 next to the bare endpoint's and to the floor of an endpoint that
- * reads nothing under the same load.
+ * endpoint (token, validation, logging, the access check, service; in production mode), batched per
+ * site and unbatched, against a bare Express + pg endpoint sending the same reads as a prepared
+ * statement, over one site of 100,000 requirements and over 20 sites of 5,000 at once (production
+ * spreads its load over sites, so per-site batching helps less). The requests come from a member
+ * who is no Jira administrator, for requirements of the project she may browse; her access is asked
+ * of the emulated Jira (memberLoad.ts), and a row counts those calls (goal: one per account per
+ * minute at most). ROUNDS alternating rounds of every endpoint; each figure is the median of its
+ * rounds. Ratio = our req/s over the bare endpoint's (goal: at least 0.8 for both spreads); p99
+ * next to the bare endpoint's and to the floor of an endpoint that reads nothing under the same load.
  */
 const detailRead: BenchCase = {
   name: "detail-read",
-  async run(context) {
-    const previousEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = "production";
-    const database = await createTestDatabase({ postgresUrl: context.databaseUrl });
-    const big = await seedRealisticTenant(database.db, BIG_SITE);
-    const sites: RealisticTenant[] = [];
-    for (let site = 0; site < SITES; site++) sites.push(await seedRealisticTenant(database.db, SITE_REQUIREMENTS));
+  run(context) {
     // Read by the service on every request: the runs switch batching on and off between them.
     const config: Config = { ...testConfig(), detailReadBatching: true };
-    const ctx = await productionApp(database, config);
-    const servers = {
-      ours: await listen(ctx.app),
-      bare: await listen(bareApp(database.db)),
-      constant: await listen(constantApp()),
-    };
-    try {
-      const requestsOf = async (
-        spread: RealisticTenant[],
-        size: number,
-        path: (site: RealisticTenant, id: number) => string,
-        withToken: boolean,
-      ): Promise<LoadOptions["requests"]> => {
-        const tokens = new Map(
-          await Promise.all(spread.map(async (site) => [site.tenantId, withToken ? await bearer(ctx, site) : ""] as const)),
-        );
-        // Interleaved: consecutive requests go to different sites, as many sites' users would send them.
-        return detailIds(size).flatMap((id) =>
-          spread.map((site) => ({
-            path: path(site, id),
-            headers: withToken ? { authorization: tokens.get(site.tenantId) ?? "" } : undefined,
-          })),
-        );
+    return withMemberLoad(context, "detail-read", config, async ({ db, ctx, spreads }) => {
+      const servers = {
+        ours: await listen(ctx.app),
+        bare: await listen(bareApp(db)),
+        constant: await listen(constantApp()),
       };
-      const results: BenchResult[] = [];
-      for (const [spreadName, spread, size] of [
-        ["1 site", [big], BIG_SITE],
-        [`${SITES} sites`, sites, SITE_REQUIREMENTS],
-      ] as const) {
-        const ours = await requestsOf([...spread], size, (_site, id) => `/api/requirement/${id}`, true);
-        const bare = await requestsOf([...spread], size, (site, id) => `/site/${site.tenantId}/requirement/${id}`, false);
-        const loads = await measureRounds(database.db, [
-          { name: "batched", url: servers.ours.url, requests: ours, before: () => (config.detailReadBatching = true) },
-          { name: "unbatched", url: servers.ours.url, requests: ours, before: () => (config.detailReadBatching = false) },
-          { name: "bare", url: servers.bare.url, requests: bare },
-          { name: "constant", url: servers.constant.url, requests: bare },
-        ]);
-        const rate = (name: string) => median((loads.get(name) ?? []).map((load) => load.requestsPerSecond));
-        const p99 = (name: string) => median((loads.get(name) ?? []).map((load) => load.p99Ms));
-        const note = `${spreadName}, median of ${ROUNDS} alternating rounds`;
-        const suffix = spreadName === "1 site" ? "" : `-${SITES}-sites`;
-        for (const variant of ["batched", "unbatched"] as const) {
-          const name = variant === "batched" ? `detail-read${suffix}` : `detail-read${suffix}-unbatched`;
-          results.push(
-            {
-              case: name,
-              db: context.db,
-              ours: round(rate(variant), 1),
-              baseline: round(rate("bare"), 1),
-              unit: "req/s",
-              ratio: round(rate(variant) / rate("bare")),
-              note,
-            },
-            {
-              case: `${name}-p99`,
-              db: context.db,
-              ours: p99(variant),
-              baseline: p99("bare"),
-              unit: "ms",
-              ratio: round(p99(variant) / p99("bare")),
-              note,
-            },
+      try {
+        const results: BenchResult[] = [];
+        for (const spread of spreads) {
+          const ours = await spreadRequests(ctx, spread.sites, DETAIL_IDS, (_tenant, id) => `/api/requirement/${id}`, true);
+          const bare = await spreadRequests(
+            ctx,
+            spread.sites,
+            DETAIL_IDS,
+            (tenant, id) => `/site/${tenant.tenantId}/requirement/${id}`,
+            false,
           );
+          const loads = await measureRounds(db, [
+            { name: "batched", url: servers.ours.url, requests: ours, before: () => (config.detailReadBatching = true) },
+            { name: "unbatched", url: servers.ours.url, requests: ours, before: () => (config.detailReadBatching = false) },
+            { name: "bare", url: servers.bare.url, requests: bare },
+            { name: "constant", url: servers.constant.url, requests: bare },
+          ]);
+          const note = `${spread.name}, median of ${ROUNDS} alternating rounds, ${MEMBER_NOTE}`;
+          results.push(
+            ...rateRows(`detail-read${spread.suffix}`, context.db, loads, "batched", "bare", note),
+            ...rateRows(`detail-read${spread.suffix}-unbatched`, context.db, loads, "unbatched", "bare", note),
+          );
+          const p99 = (name: string) => median((loads.get(name) ?? []).map((load) => load.p99Ms));
+          results.push({
+            case: `detail-read${spread.suffix}-p99-floor`,
+            db: context.db,
+            ours: p99("batched"),
+            baseline: p99("constant"),
+            unit: "ms",
+            ratio: round(p99("batched") / p99("constant")),
+            note,
+          });
         }
-        results.push({
-          case: `detail-read${suffix}-p99-floor`,
-          db: context.db,
-          ours: p99("batched"),
-          baseline: p99("constant"),
-          unit: "ms",
-          ratio: round(p99("batched") / p99("constant")),
-          note,
-        });
+        return results;
+      } finally {
+        for (const server of Object.values(servers)) await server.close();
       }
-      return results;
-    } finally {
-      for (const server of Object.values(servers)) await server.close();
-      await ctx.destroy();
-      process.env.NODE_ENV = previousEnv;
-    }
+    });
   },
 };
 
