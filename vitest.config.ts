@@ -14,7 +14,9 @@ export default defineConfig({
   test: {
     pool: "forks",
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // A file's setup starts an embedded PGlite and migrates it: seconds on a quiet machine, but over
+    // two minutes on two cores under a full run's load, where the whole file was then skipped.
+    hookTimeout: 300_000,
     projects: [
       {
         extends: true,
