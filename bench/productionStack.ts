@@ -115,7 +115,13 @@ export class ProductionStack {
       const api = this.spawn(
         `api${index + 1}`,
         process.execPath,
-        ["--import", "tsx", "bench/apiProcess.ts"],
+        [
+          // LOAD_PROFILE_DIR: the first API process writes a CPU profile there when it stops (node --cpu-prof).
+          ...(index === 0 && process.env.LOAD_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE_DIR}`] : []),
+          "--import",
+          "tsx",
+          "bench/apiProcess.ts",
+        ],
         this.productEnv({ ...apiEnv, PORT: new URL(url).port, BARE_PORT: new URL(this.bareUrls[index] ?? "").port, JOB_WORKERS: "false" }),
       );
       await waitFor(
