@@ -79,3 +79,15 @@ describe("the first screen's size budget", () => {
     expect(sources.filter((source) => /node_modules\/(@atlaskit|@tanstack|zod)\//.test(source))).toEqual([]);
   });
 });
+
+describe("one form library", () => {
+  it("bundles react-hook-form and no final-form, which Atlaskit's Form and inline edit brought (issue 38)", () => {
+    const assets = path.join(distDir, "assets");
+    const sources = fs
+      .readdirSync(assets)
+      .filter((file) => file.endsWith(".js.map"))
+      .flatMap((map) => (JSON.parse(fs.readFileSync(path.join(assets, map), "utf8")) as { sources: string[] }).sources);
+    expect(sources.some((source) => source.includes("node_modules/react-hook-form/"))).toBe(true);
+    expect(sources.filter((source) => /node_modules\/final-form/.test(source))).toEqual([]);
+  });
+});

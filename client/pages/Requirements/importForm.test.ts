@@ -1,3 +1,4 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
 import { type ImportFormValues, importFormSchema, importRequest } from "./importForm.js";
@@ -20,18 +21,22 @@ const upload = {
   statuses: [{ id: "3", name: "Open" }],
 };
 
-const messagesOf = (values: Partial<ImportFormValues>) => {
-  const parsed = importFormSchema.safeParse({ ...chosen, ...values });
-  return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
+/** The messages the dialog shows at its fields: what the form's resolver makes of the schema's issues. */
+const messagesOf = async (values: Partial<ImportFormValues>) => {
+  const { errors } = await zodResolver(importFormSchema)({ ...chosen, ...values }, undefined, {
+    fields: {},
+    shouldUseNativeValidation: false,
+  });
+  return Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, error?.message]));
 };
 
 describe("the import dialog's form", () => {
-  it("asks for a file and a requirement type with the spec's messages", () => {
-    expect(messagesOf({ file: undefined, requirement_type: undefined })).toEqual({
+  it("asks for a file and a requirement type with the spec's messages", async () => {
+    expect(await messagesOf({ file: undefined, requirement_type: undefined })).toEqual({
       file: "No file selected",
       requirement_type: "Required",
     });
-    expect(messagesOf({})).toEqual({});
+    expect(await messagesOf({})).toEqual({});
   });
 
   it("sends the choices as POST /api/import-issues's fields, which the server's schema accepts", () => {

@@ -7,7 +7,6 @@ import { IMPORT_NO_FILE_MESSAGE, ImportRequestSchema, type ImportRequestInput } 
  * and the chosen file, which the dialog uploads before it sends the request ('No file selected').
  */
 export const importFormSchema = ImportRequestSchema.pick({
-  requirement_type: true,
   additional_headers: true,
   assign_based_on_component: true,
   left_out_columns: true,
@@ -15,6 +14,11 @@ export const importFormSchema = ImportRequestSchema.pick({
   sheet: true,
 }).extend({
   file: z.custom<File>((value) => value instanceof File, IMPORT_NO_FILE_MESSAGE),
+  // The server's rule is a union (an id as a number or as digits), whose own 'Required' the form's
+  // resolver does not show (it names the first branch's message): a type not chosen is told here.
+  requirement_type: z
+    .number({ error: "Required" })
+    .refine((typeId) => ImportRequestSchema.shape.requirement_type.safeParse(typeId).success, "Must be an id"),
   /** The folder the requirements go into (null: the top level), as the folder picker names it. */
   location: z.number().nullable(),
   /** The folders above it, outermost first: opened after the import so that its requirements show. */
