@@ -45,6 +45,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.e2e.test.ts"],
+          globalSetup: ["test/e2e/builtClient.ts"],
           testTimeout: 120_000,
           fileParallelism: false,
         },

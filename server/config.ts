@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   RETENTION_DAYS: z.coerce.number().int().min(1, "RETENTION_DAYS must be at least 1").default(30),
   SENTRY_DSN: z.string().url().optional(),
   SENTRY_CLIENT_DSN: z.string().url().optional(),
+  CLIENT_DIST_DIR: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -56,6 +57,11 @@ export type Config = {
   /** A site's requirement detail reads arriving together share one statement (db/requirements/detail.ts). */
   detailReadBatching: boolean;
   dataDir: string;
+  /**
+   * A built client (`vite build`'s output) to serve instead of Vite's development server outside
+   * production: the browser specs load the app as users get it, without compiling it on first use.
+   */
+  clientDistDir: string | undefined;
   appTokenSecret: string;
   connectKeysCdnUrl: string | undefined;
   /** Origins besides Atlassian's that may frame the pages (CSP sources), for a host an operator runs. */
@@ -135,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
     detailReadBatching: parsed.DETAIL_READ_BATCHING === "true",
     dataDir: path.resolve(parsed.DATA_DIR),
+    clientDistDir: parsed.CLIENT_DIST_DIR ? path.resolve(parsed.CLIENT_DIST_DIR) : undefined,
     appTokenSecret: parsed.APP_TOKEN_SECRET ?? developmentSecret(path.resolve(parsed.DATA_DIR)),
     connectKeysCdnUrl: parsed.CONNECT_KEYS_CDN_URL,
     extraFrameAncestors: listOf(parsed.FRAME_ANCESTORS),

@@ -68,10 +68,10 @@ function pageHeaders(config: Config): RequestHandler {
  * built dist/client in production. Only the spec's routes answer html; anything else falls through.
  */
 export async function mountSpa(app: Express, config: Config, options: SpaOptions = {}): Promise<void> {
-  const mode = options.mode ?? (config.env === "production" ? "static" : "vite");
+  const mode = options.mode ?? (config.env === "production" || config.clientDistDir ? "static" : "vite");
   const headers = pageHeaders(config);
   app.use((req: Request, res: Response, next: NextFunction) => (spaEntryOf(req.path) ? headers(req, res, next) : next()));
-  if (mode === "static") mountStatic(app, options.distDir ?? path.join(projectRoot, "dist", "client"), config);
+  if (mode === "static") mountStatic(app, options.distDir ?? config.clientDistDir ?? path.join(projectRoot, "dist", "client"), config);
   else await mountVite(app, config);
 }
 

@@ -16,7 +16,6 @@ export const itemKeys = {
   all: (projectId: number) => ["items", projectId] as const,
   window: (projectId: number, parentFolderId: number | null, window: number) =>
     ["items", projectId, parentFolderId ?? "top", window] as const,
-  position: (projectId: number, item: string) => ["items", projectId, "position", item] as const,
 };
 
 /** Window `window` of a level (the top level, or a folder's children): items window*500 to window*500+499. */
@@ -100,10 +99,11 @@ export function useLevelWindows(projectId: number, windows: readonly LevelWindow
 
 /**
  * Where the open requirement or folder sits in the tree (GET /api/item/…/position): the folders to
- * open and, in each level on the way, the window that holds it. Under the project's items, so any
- * change to the tree asks again.
+ * open and, in each level on the way, the window that holds it. Asked afresh each time an item is
+ * to be revealed (nothing kept once no screen reveals it), and not again on later changes to the
+ * tree: the reveal has happened by then, and the item may be gone.
  */
-export function useItemPosition(projectId: number, item: { requirementId?: number; folderId?: number }) {
+export function useItemPosition(projectId: number, item: { requirementId?: number; folderId?: number }, enabled: boolean) {
   const path =
     item.requirementId !== undefined
       ? `/api/item/requirement/${item.requirementId}/position`
@@ -111,9 +111,11 @@ export function useItemPosition(projectId: number, item: { requirementId?: numbe
         ? `/api/item/folder/${item.folderId}/position`
         : undefined;
   return useQuery({
-    queryKey: itemKeys.position(projectId, path ?? "none"),
+    queryKey: ["item-position", projectId, path ?? "none"],
     queryFn: () => api.get<ItemPosition>(path ?? ""),
-    enabled: path !== undefined,
+    enabled: enabled && path !== undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
   });
 }
 

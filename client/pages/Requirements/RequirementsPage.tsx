@@ -70,7 +70,7 @@ function RequirementsScreen({ projectId }: { projectId: number }) {
   const shown = uncoveredFilter ? uncovered : tree;
   const narrow = useNarrowFrame();
   const current = { requirementId: nav?.requirementId, folderId: nav?.folderId };
-  useRevealInTree(projectId, current, setFolderOpen, tree.loadWindows);
+  useRevealInTree(projectId, current, tree.rows, setFolderOpen, tree.loadWindows);
   // A deep link or an older history entry may name a requirement of another project: it is shown in
   // its own project, whose folders, statuses and custom fields its edit and move dialogs offer.
   const shownProject = useRequirement(current.requirementId).data?.project;

@@ -147,8 +147,14 @@ describe("Jira answering 429 with Retry-After, then 503, then 500, then slowly",
     expect((afterLimit?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1000);
     // A comment Jira answered 503 or 500 to is not sent again by the host client (only the 429 is):
     // each ended its job's try, and the job's next try posted it (three tries).
+    // This revision's job: the requirement posted before these tests was told as well, in a job of its own.
     const job = () =>
-      ctx.deps.db.withSchema(jobSchemaOf(ctx.deps.db)).from("job").where({ name: requirementSavedJob.name }).first("retry_count", "state");
+      ctx.deps.db
+        .withSchema(jobSchemaOf(ctx.deps.db))
+        .from("job")
+        .where({ name: requirementSavedJob.name })
+        .whereRaw("data->>'requirementId' = '42' and data->>'revision' = '2'")
+        .first("retry_count", "state");
     await vi.waitFor(async () => expect(await job()).toEqual({ retry_count: 2, state: "completed" }), { timeout: 5000, interval: 100 });
 
     // The same revision told again (a repeated delivery, a second save of it) posts nothing more.
