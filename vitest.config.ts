@@ -23,14 +23,15 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{common,server,client,emulator,test,bench}/**/*.test.{ts,tsx}"],
-          exclude: ["**/*.db.test.ts", "test/e2e/**", "test/faults/**", "**/node_modules/**"],
+          exclude: ["**/*.{db,pglite,postgres}.test.ts", "test/e2e/**", "test/faults/**", "**/node_modules/**"],
         },
       },
       ...dbProjects.map((project) => ({
         extends: true as const,
         test: {
           name: project.name,
-          include: ["{server,emulator,test}/**/*.db.test.ts"],
+          // A test only one database can run is in a `.pglite.test.ts` or `.postgres.test.ts` file, collected there alone, not skipped.
+          include: ["{server,emulator,test}/**/*.db.test.ts", `{server,emulator,test}/**/*.${project.env.TEST_DB}.test.ts`],
           exclude: ["test/e2e/**", "**/node_modules/**"],
           env: project.env,
         },

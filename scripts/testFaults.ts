@@ -16,6 +16,7 @@ type FaultTestFile = { file: string; about: string };
 const FAULT_TESTS: FaultTestFile[] = [
   { file: "server/routes/abuse.db.test.ts", about: "Bodies built to cost CPU, caching of answers, error bodies" },
   { file: "server/middleware/rateLimit.db.test.ts", about: "A flood from one site or one person" },
+  { file: "server/middleware/rateLimit.postgres.test.ts", about: "A flood spread over the add-on's replicas" },
   { file: "server/listen.test.ts", about: "Slow clients, load balancers' kept-alive connections and stopping under them" },
   { file: "test/faults/stoppedUnderLoad.faults.test.ts", about: "The add-on's process stopped (SIGTERM) under load" },
   { file: "test/faults/databaseOutage.faults.test.ts", about: "PostgreSQL going away while the API serves and jobs run" },
@@ -47,12 +48,12 @@ const PROJECTS: Project[] = [
   {
     name: "unit",
     label: "unit",
-    matches: (file) => !file.endsWith(".db.test.ts") && !file.startsWith("test/e2e/") && !file.startsWith("test/faults/"),
+    matches: (file) => !/\.(db|pglite|postgres)\.test\.ts$/.test(file) && !file.startsWith("test/e2e/") && !file.startsWith("test/faults/"),
   },
-  { name: "db-pglite", label: "PGlite", matches: (file) => file.endsWith(".db.test.ts") },
+  { name: "db-pglite", label: "PGlite", matches: (file) => /\.(db|pglite)\.test\.ts$/.test(file) },
   ...(process.env.TEST_DATABASE_URL
     ? [
-        { name: "db-postgres", label: "PostgreSQL", matches: (file: string) => file.endsWith(".db.test.ts") },
+        { name: "db-postgres", label: "PostgreSQL", matches: (file: string) => /\.(db|postgres)\.test\.ts$/.test(file) },
         { name: "faults", label: "PostgreSQL, a database of its own", matches: (file: string) => file.startsWith("test/faults/") },
       ]
     : []),

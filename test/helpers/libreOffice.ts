@@ -1,12 +1,8 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-
-/** LibreOffice's command, when the machine has it (Debian's libreoffice-calc). */
-export const soffice = ["/usr/bin/soffice", "/usr/bin/libreoffice"].find((candidate) => existsSync(candidate));
 
 /**
  * A file as LibreOffice opens it and saves it again, headless: `convertTo` is soffice's
@@ -23,7 +19,7 @@ export async function throughLibreOffice(
   try {
     await writeFile(path.join(dir, file.name), file.bytes);
     await promisify(execFile)(
-      soffice as string,
+      "soffice",
       [
         "--headless",
         `-env:UserInstallation=file://${path.join(dir, "profile")}`,
@@ -35,7 +31,10 @@ export async function throughLibreOffice(
         path.join(dir, file.name),
       ],
       { timeout: 120_000 },
-    );
+    ).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      throw new Error("This test needs LibreOffice: soffice is not on the PATH (apt-get install libreoffice-calc-nogui)");
+    });
     const [converted] = await readdir(path.join(dir, "out"));
     if (!converted) throw new Error(`LibreOffice did not convert ${file.name} to ${convertTo}`);
     return await readFile(path.join(dir, "out", converted));

@@ -87,21 +87,6 @@ describe("a requirement's components and revisions", () => {
     expect(await database.db("requirements").where({ tenant_id: siteB, requirement_id: requirementOfB })).toHaveLength(1);
   });
 
-  // Two transactions at once need two connections: PGlite is one connection in the process.
-  it.runIf(process.env.TEST_DB === "postgres")("hold their requirement against a concurrent delete until they commit", async () => {
-    const requirementId = await insertRequirementRow(database.db, siteB, "Free-flow protection");
-    await database.db.transaction(async (trx) => {
-      await trx("requirement_components").insert(component(siteB, requirementId, "10100"));
-      await expect(
-        database.db.transaction(async (other) => {
-          await other.raw("SET LOCAL lock_timeout = '300ms'");
-          await other("requirements").where({ tenant_id: siteB, requirement_id: requirementId }).delete();
-        }),
-      ).rejects.toMatchObject({ code: "55P03" });
-    });
-    expect(await database.db("requirement_components").where({ tenant_id: siteB, requirement_id: requirementId })).toHaveLength(1);
-  });
-
   // The triggers of migrations 0013–0015 once read a site's whole folder per row here; a foreign key reads its primary key.
   it("are checked one requirement read per row, though the connection first checked them when the site was nearly empty", async () => {
     const { tenantId } = await createTenant(database.db);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant } from "../../../test/helpers/app.js";
 import { csvFixture, PUMP_COMPONENTS, PUMP_STATUSES, pumpHostClient, putImportFile } from "../../../test/helpers/csvImport.js";
-import { CSV_UTF8, soffice, TO_CSV_UTF8, throughLibreOffice } from "../../../test/helpers/libreOffice.js";
+import { CSV_UTF8, TO_CSV_UTF8, throughLibreOffice } from "../../../test/helpers/libreOffice.js";
 import { listRequirementTypes } from "../../db/requirementTypeStore.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
 import { storageKey } from "../../storage/objectStorage.js";
@@ -154,38 +154,34 @@ describe("importing an .xlsx", () => {
     });
   });
 
-  it.runIf(soffice)(
-    "imports an .xlsx LibreOffice saved from a Jira CSV export as the CSV itself imports",
-    async () => {
-      const csv = csvFixture("jira-export-valid.csv");
-      // Opened as a person opens it in Calc, "Quoted field as text" ticked: otherwise Calc makes its "=HYPERLINK(...)" cell a formula.
-      const xlsx = await throughLibreOffice({ name: "jira-export-valid.csv", bytes: csv }, "xlsx", `${CSV_UTF8},,0,true`);
-      nextProject += 1;
-      const fromXlsx = nextProject;
-      expect(await importXlsx(fromXlsx, xlsx)).toMatchObject({ status: "finished", result: { imported: 7, errors: [] } });
-      nextProject += 1;
-      const fromCsv = nextProject;
-      const res = await post("/api/import-issues", {
-        file_name: await putImportFile(ctx.deps, tenant.tenantId, csv),
-        requirement_type: typeId,
-        atlassian_project_id: fromCsv,
-        atlassian_component_json: JSON.stringify(PUMP_COMPONENTS),
-        atlassian_statuses_json: JSON.stringify(PUMP_STATUSES),
-      });
-      expect(await jobEnd(res.body.job_id)).toMatchObject({ status: "finished", result: { imported: 7 } });
-      const requirements = async (projectId: number) =>
-        (
-          await ctx.deps
-            .db("requirements")
-            .where({ tenant_id: tenant.tenantId, project_id: projectId })
-            .orderBy("requirement_id")
-            .select("name", "display_id", "description", "status_id", "assigned_to")
-        ).map((requirement) => ({ ...requirement, description: unixLineEnds(requirement.description) }));
-      // A sheet's cell keeps its line breaks as LF (docs/decisions.md): the CSV's CRLF inside a cell is compared as LF.
-      expect(await requirements(fromXlsx)).toEqual(await requirements(fromCsv));
-    },
-    180_000,
-  );
+  it("imports an .xlsx LibreOffice saved from a Jira CSV export as the CSV itself imports", async () => {
+    const csv = csvFixture("jira-export-valid.csv");
+    // Opened as a person opens it in Calc, "Quoted field as text" ticked: otherwise Calc makes its "=HYPERLINK(...)" cell a formula.
+    const xlsx = await throughLibreOffice({ name: "jira-export-valid.csv", bytes: csv }, "xlsx", `${CSV_UTF8},,0,true`);
+    nextProject += 1;
+    const fromXlsx = nextProject;
+    expect(await importXlsx(fromXlsx, xlsx)).toMatchObject({ status: "finished", result: { imported: 7, errors: [] } });
+    nextProject += 1;
+    const fromCsv = nextProject;
+    const res = await post("/api/import-issues", {
+      file_name: await putImportFile(ctx.deps, tenant.tenantId, csv),
+      requirement_type: typeId,
+      atlassian_project_id: fromCsv,
+      atlassian_component_json: JSON.stringify(PUMP_COMPONENTS),
+      atlassian_statuses_json: JSON.stringify(PUMP_STATUSES),
+    });
+    expect(await jobEnd(res.body.job_id)).toMatchObject({ status: "finished", result: { imported: 7 } });
+    const requirements = async (projectId: number) =>
+      (
+        await ctx.deps
+          .db("requirements")
+          .where({ tenant_id: tenant.tenantId, project_id: projectId })
+          .orderBy("requirement_id")
+          .select("name", "display_id", "description", "status_id", "assigned_to")
+      ).map((requirement) => ({ ...requirement, description: unixLineEnds(requirement.description) }));
+    // A sheet's cell keeps its line breaks as LF (docs/decisions.md): the CSV's CRLF inside a cell is compared as LF.
+    expect(await requirements(fromXlsx)).toEqual(await requirements(fromCsv));
+  }, 180_000);
 });
 
 describe("POST /api/requirement/export/xlsx", () => {
@@ -241,15 +237,11 @@ describe("POST /api/requirement/export/xlsx", () => {
     expect(sheet?.getCell("B2").type).toBe(ExcelJS.ValueType.String);
   });
 
-  it.runIf(soffice)(
-    "opens in LibreOffice with the same rows, formula-looking texts shown as written",
-    async () => {
-      const projectId = await projectWithTrickyTexts();
-      const converted = await throughLibreOffice({ name: "export.xlsx", bytes: await exportedFile(projectId) }, TO_CSV_UTF8);
-      const rows = parseCsv(converted, { bom: true, relax_column_count: true }) as string[][];
-      expect(rows).toEqual(await csvExportRows(projectId));
-      expect(rows[1]?.[1]).toBe('=HYPERLINK("http://example.invalid","click")');
-    },
-    180_000,
-  );
+  it("opens in LibreOffice with the same rows, formula-looking texts shown as written", async () => {
+    const projectId = await projectWithTrickyTexts();
+    const converted = await throughLibreOffice({ name: "export.xlsx", bytes: await exportedFile(projectId) }, TO_CSV_UTF8);
+    const rows = parseCsv(converted, { bom: true, relax_column_count: true }) as string[][];
+    expect(rows).toEqual(await csvExportRows(projectId));
+    expect(rows[1]?.[1]).toBe('=HYPERLINK("http://example.invalid","click")');
+  }, 180_000);
 });

@@ -11,7 +11,6 @@ import {
   type TestTenant,
 } from "../../../test/helpers/app.js";
 import { uploadAttachment } from "../../../test/helpers/storage.js";
-import { openTransaction, started, untilWaiting } from "../../../test/helpers/concurrency.js";
 import { queuedJobs } from "../../../test/helpers/jobs.js";
 import { requirementSavedJob } from "../../jobs/requirementSavedJob.js";
 import { seedDefaultRequirementTypes } from "../../services/requirementTypes/seedDefaultRequirementTypes.js";
@@ -364,30 +363,6 @@ describe("editing a requirement", () => {
     const stolen = await patch(thief.requirement_id, { attachments: [two] });
     expect(stolen.status).toBe(400);
   });
-
-  // Two transactions at once need two connections: PGlite is one connection in the process.
-  it.runIf(process.env.TEST_DB === "postgres")(
-    "gives a new upload named by two saves at the same moment to one requirement, refusing the other",
-    async () => {
-      const first = await create({ name: "Pump housing" });
-      const second = await create({ name: "Pump cover" });
-      const file = await uploaded("drawing.pdf", "application/pdf");
-      const other = await openTransaction(ctx.deps.db);
-      await other
-        .trx("attachments")
-        .where({ tenant_id: tenant.tenantId, uuid_file_name: file.uuid_file_name })
-        .forUpdate()
-        .select("uuid_file_name");
-      const saves = [first, second].map((requirement) => started(patch(requirement.requirement_id, { attachments: [file] })));
-      await untilWaiting(ctx.deps.db, other.pid, 2);
-      await other.trx.commit();
-
-      const statuses = (await Promise.all(saves)).map((res) => res.status).sort();
-      expect(statuses).toEqual([200, 400]);
-      const holders = await Promise.all([first, second].map(async (requirement) => (await read(requirement.requirement_id)).attachments));
-      expect(holders.flat()).toEqual([file]);
-    },
-  );
 
   it("refuses an attachment list built from a stale revision with 409, dropping and deleting nothing", async () => {
     const created = await create({ name: "Shared files" });

@@ -5,10 +5,10 @@ import { createTestDatabase } from "../../test/helpers/db.js";
 import { createDb, type Db, dbOptionsFromConfig } from "./knex.js";
 import { findRequirementDetails } from "./requirements/index.js";
 
-const postgresUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
+const postgresUrl = process.env.TEST_DATABASE_URL;
 
 // Connection pools and plan caches per connection exist only on PostgreSQL: PGlite is one connection in the process.
-describe.runIf(postgresUrl)("a process's connections to PostgreSQL", () => {
+describe("a process's connections to PostgreSQL", () => {
   const opened: Db[] = [];
   const open = (db: Db) => {
     opened.push(db);

@@ -6,10 +6,10 @@ import { jobDefinitions } from "../jobs/index.js";
 import { JobQueue, jobSchemaOf } from "../jobs/queue.js";
 import { createDb, migrateToLatest } from "./knex.js";
 
-const postgresUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
+const postgresUrl = process.env.TEST_DATABASE_URL;
 
 // Several processes on one database exist only on PostgreSQL: PGlite belongs to the process that opened it.
-describe.runIf(postgresUrl)("add-on and worker processes started together on a new database", () => {
+describe("add-on and worker processes started together on a new database", () => {
   it("all start: the schema is migrated once and the job queues are created once", async () => {
     const connectionString = postgresUrl ?? "";
     const schema = `test_${randomBytes(6).toString("hex")}`;
