@@ -1,21 +1,11 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { ReqifExportRequestSchema } from "../../../common/schemas/reqif.js";
-import { type ReqifExportChoices, type ReqifExportFormValues, reqifExportFormSchema, reqifExportRequest } from "./reqifExportForm.js";
+import { resolveForm } from "../../../test/helpers/formResolver.js";
+import { type ReqifExportFormValues, reqifExportFormSchema, reqifExportRequest } from "./reqifExportForm.js";
 
 const chosen: ReqifExportFormValues = { scope: "project", folder_id: 7, baseline_id: 3, include_attachments: false };
 
-/** What the dialog's resolver makes of the form: the values it submits, or the messages it shows. */
-const resolve = async (values: Partial<ReqifExportFormValues>) => {
-  const { values: choices, errors } = await zodResolver(reqifExportFormSchema)({ ...chosen, ...values }, undefined, {
-    fields: {},
-    shouldUseNativeValidation: false,
-  });
-  return {
-    choices: choices as ReqifExportChoices,
-    messages: Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, error?.message])),
-  };
-};
+const resolve = (values: Partial<ReqifExportFormValues>) => resolveForm(reqifExportFormSchema, { ...chosen, ...values });
 
 describe("the ReqIF export dialog's form", () => {
   it("asks for the folder or the baseline its scope needs", async () => {
@@ -25,7 +15,7 @@ describe("the ReqIF export dialog's form", () => {
   });
 
   it("sends only the chosen scope's folder or baseline, as POST /api/requirement/export/reqif's fields", async () => {
-    const request = async (values: Partial<ReqifExportFormValues>) => reqifExportRequest((await resolve(values)).choices, 10000);
+    const request = async (values: Partial<ReqifExportFormValues>) => reqifExportRequest((await resolve(values)).values, 10000);
     expect(await request({ scope: "project" })).toEqual({
       atlassian_project_id: 10000,
       folder_id: null,

@@ -1,14 +1,7 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { type ReqifPreview, ReqifImportRequestSchema } from "../../../common/schemas/reqif.js";
-import {
-  NEW_TYPE,
-  type ReqifImportChoices,
-  type ReqifImportFormValues,
-  reqifImportDefaults,
-  reqifImportFormSchema,
-  reqifImportRequest,
-} from "./reqifImportForm.js";
+import { resolveForm } from "../../../test/helpers/formResolver.js";
+import { NEW_TYPE, type ReqifImportFormValues, reqifImportDefaults, reqifImportFormSchema, reqifImportRequest } from "./reqifImportForm.js";
 
 const objectType = (identifier: string, long_name: string) => ({ identifier, long_name, attribute_definitions: [] });
 const preview: ReqifPreview = {
@@ -20,14 +13,10 @@ const preview: ReqifPreview = {
 const existing = [{ requirement_type_id: 4, name: " business requirement", prefix: "BR", level: 1, level_editable: false }];
 const upload = { projectId: 10000, fileName: "0f8fad5b-d9cb-469f-a165-70867728950e.reqif", originalFileName: "pump.reqif" };
 
-/** What the dialog's resolver makes of the form: the values it submits, or the messages at its fields. */
-const resolve = async (values: ReqifImportFormValues) => {
-  const { values: choices, errors } = await zodResolver(reqifImportFormSchema)(values, undefined, {
-    fields: {},
-    shouldUseNativeValidation: false,
-  });
-  const prefixMessages = values.types.map((_, index) => errors.types?.[index]?.prefix?.message);
-  return { choices: choices as ReqifImportChoices, prefixMessages };
+/** The messages the dialog shows at each object type's prefix. */
+const prefixMessages = async (values: ReqifImportFormValues) => {
+  const { errors } = await resolveForm(reqifImportFormSchema, values);
+  return values.types.map((_, index) => errors.types?.[index]?.prefix?.message);
 };
 
 describe("the ReqIF import dialog's form", () => {
@@ -51,14 +40,14 @@ describe("the ReqIF import dialog's form", () => {
         { ...defaults.types[1], prefix: second },
       ] as ReqifImportFormValues["types"],
     });
-    expect((await resolve(withPrefixes("", "  "))).prefixMessages).toEqual([undefined, "Required"]);
-    expect((await resolve(withPrefixes("", "SAFETYGOALS"))).prefixMessages).toEqual([undefined, "Enter no more than 10 characters"]);
-    expect((await resolve(withPrefixes("", "SG"))).prefixMessages).toEqual([undefined, undefined]);
+    expect(await prefixMessages(withPrefixes("", "  "))).toEqual([undefined, "Required"]);
+    expect(await prefixMessages(withPrefixes("", "SAFETYGOALS"))).toEqual([undefined, "Enter no more than 10 characters"]);
+    expect(await prefixMessages(withPrefixes("", "SG"))).toEqual([undefined, undefined]);
   });
 
   it("sends the choices as POST /api/import-reqif's fields, keyed by each object type's identifier", async () => {
-    const { choices } = await resolve({ ...reqifImportDefaults(preview, existing, 7), ancestors: [3] });
-    const request = reqifImportRequest(choices, upload);
+    const { values } = await resolveForm(reqifImportFormSchema, { ...reqifImportDefaults(preview, existing, 7), ancestors: [3] });
+    const request = reqifImportRequest(values, upload);
     expect(request).toEqual({
       atlassian_project_id: 10000,
       file_name: upload.fileName,
