@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REQUIREMENT_TYPE_NAME_MAX, REQUIREMENT_TYPE_PREFIX_MAX, requirementLevelSchema } from "./requirementType.js";
+import { CreateRequirementTypeSchema } from "./requirementType.js";
 import { numericIdSchema, parentFolderIdSchema, projectParamSchema, textError } from "./item.js";
 import { UuidFileNameSchema } from "./storage.js";
 
@@ -28,14 +28,10 @@ export type ReqifPreview = z.infer<typeof ReqifPreviewSchema>;
  * (name, prefix and level; each defaults, the name to the type's LONG-NAME). Without an entry a
  * type maps onto the requirement type of the same name, else onto a new one.
  */
-export const ReqifTypeMappingSchema = z.union([
-  z.object({ requirement_type_id: numericIdSchema }),
-  z.object({
-    name: z.string().trim().min(1, "Required").max(REQUIREMENT_TYPE_NAME_MAX).optional(),
-    prefix: z.string().trim().min(1, "Required").max(REQUIREMENT_TYPE_PREFIX_MAX).optional(),
-    level: requirementLevelSchema.optional(),
-  }),
-]);
+/** A new requirement type of a ReqIF mapping: what POST /api/requirement/type takes, each part defaulting. */
+export const ReqifNewTypeSchema = CreateRequirementTypeSchema.partial();
+
+export const ReqifTypeMappingSchema = z.union([z.object({ requirement_type_id: numericIdSchema }), ReqifNewTypeSchema]);
 export type ReqifTypeMapping = z.infer<typeof ReqifTypeMappingSchema>;
 
 /** POST /api/import-reqif. `mapping.spec_object_types` is keyed by the type's IDENTIFIER. */

@@ -16,14 +16,14 @@ export type SuspectCause = {
 };
 
 /** One link of a requirement, named from that requirement's side. */
-export type LinkRef = { linkType: SuspectLinkType; targetId: string };
+export type LinkRef = { link_type: SuspectLinkType; target_id: string };
 
 /** One mark as a requirement's detail lists it, plus which end's change made it. */
 export type SuspectLinkRow = LinkRef & {
-  sinceRevision: number;
-  changedBy: string;
-  changedAt: Date;
-  changedRequirementId: number;
+  since_revision: number;
+  changed_by: string;
+  changed_at: Date;
+  changed_requirement_id: number;
 };
 
 /** Every mark of the requirement row `r`'s links, named from its side: each table read by its primary key or its index on the higher end. */
@@ -71,12 +71,12 @@ export const ISSUE_LINK_SUSPECT = `EXISTS (SELECT 1 FROM suspect_issue_links x
 /** A json column's mark, as SUSPECT_LINKS_JSON builds it. */
 export function toSuspectLinkRow(value: Record<string, unknown>): SuspectLinkRow {
   return {
-    linkType: value.link_type as SuspectLinkType,
-    targetId: String(value.target_id),
-    sinceRevision: Number(value.since_revision),
-    changedBy: String(value.changed_by),
-    changedAt: new Date(value.changed_at as string),
-    changedRequirementId: Number(value.changed_requirement_id),
+    link_type: value.link_type as SuspectLinkType,
+    target_id: String(value.target_id),
+    since_revision: Number(value.since_revision),
+    changed_by: String(value.changed_by),
+    changed_at: new Date(value.changed_at as string),
+    changed_requirement_id: Number(value.changed_requirement_id),
   };
 }
 
@@ -144,17 +144,17 @@ const hostTableOf = (linkType: "issue" | "content") => HOST_LINK_TABLES.find((en
 
 /** Whether the requirement has the link (suspect or not). */
 export async function linkExists(db: Db, tenantId: string, requirementId: number, link: LinkRef): Promise<boolean> {
-  if (link.linkType === "requirement") {
-    const other = Number(link.targetId);
+  if (link.link_type === "requirement") {
+    const other = Number(link.target_id);
     if (!Number.isSafeInteger(other)) return false;
     const row = await db("requirement_links")
       .where({ tenant_id: tenantId, requirement_id: Math.min(requirementId, other), linked_requirement_id: Math.max(requirementId, other) })
       .first("requirement_id");
     return row !== undefined;
   }
-  const { links, column } = hostTableOf(link.linkType);
+  const { links, column } = hostTableOf(link.link_type);
   const row = await db(links)
-    .where({ tenant_id: tenantId, requirement_id: requirementId, [column]: link.targetId })
+    .where({ tenant_id: tenantId, requirement_id: requirementId, [column]: link.target_id })
     .first("requirement_id");
   return row !== undefined;
 }
@@ -170,7 +170,7 @@ export async function clearSuspectLinks(
   links: LinkRef[] | "all",
 ): Promise<SuspectLinkRow[]> {
   const wanted = (type: SuspectLinkType) =>
-    links === "all" ? undefined : links.filter((link) => link.linkType === type).map((link) => link.targetId);
+    links === "all" ? undefined : links.filter((link) => link.link_type === type).map((link) => link.target_id);
   const cleared: SuspectLinkRow[] = [];
   const requirementTargets = wanted("requirement")?.map(Number).filter(Number.isSafeInteger);
   if (requirementTargets === undefined || requirementTargets.length > 0) {
@@ -210,21 +210,12 @@ export async function clearSuspectLinks(
 }
 
 /** One review as the Activity lists it. */
-export type SuspectReviewRow = LinkRef & { requirementId: number; revision: number; reviewedBy: string; reviewedAt: Date };
+export type SuspectReviewRow = LinkRef & { requirement_id: number; revision: number; reviewed_by: string; reviewed_at: Date };
 
 /** Records the reviews, one row per requirement whose Activity shows it (both ends of a requirement link). */
-export async function insertSuspectReviews(tx: Tx, tenantId: string, reviews: Omit<SuspectReviewRow, "reviewedAt">[]): Promise<void> {
+export async function insertSuspectReviews(tx: Tx, tenantId: string, reviews: Omit<SuspectReviewRow, "reviewed_at">[]): Promise<void> {
   if (reviews.length === 0) return;
-  await tx("suspect_link_reviews").insert(
-    reviews.map((review) => ({
-      tenant_id: tenantId,
-      requirement_id: review.requirementId,
-      link_type: review.linkType,
-      target_id: review.targetId,
-      revision: review.revision,
-      reviewed_by: review.reviewedBy,
-    })),
-  );
+  await tx("suspect_link_reviews").insert(reviews.map((review) => ({ tenant_id: tenantId, ...review })));
 }
 
 /** The requirement's reviews, newest first. */
@@ -244,12 +235,12 @@ export async function listSuspectReviews(
     .orderBy("review_id", "desc")
     .select("requirement_id", "link_type", "target_id", "revision", "reviewed_by", "reviewed_at");
   return rows.map((row) => ({
-    requirementId: Number(row.requirement_id),
-    linkType: row.link_type as SuspectLinkType,
-    targetId: String(row.target_id),
+    requirement_id: Number(row.requirement_id),
+    link_type: row.link_type as SuspectLinkType,
+    target_id: String(row.target_id),
     revision: Number(row.revision),
-    reviewedBy: String(row.reviewed_by),
-    reviewedAt: new Date(row.reviewed_at),
+    reviewed_by: String(row.reviewed_by),
+    reviewed_at: new Date(row.reviewed_at),
   }));
 }
 

@@ -1,8 +1,10 @@
 import Modal, { ModalBody, ModalHeader, ModalTitle } from "@atlaskit/modal-dialog";
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useForm } from "react-hook-form";
 import { useSubmitting } from "../../hooks/useSubmitting.js";
 import { FolderPicker } from "../FolderPicker/FolderPicker.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
+import { type MoveChoice, type MoveFormValues, moveFormSchema } from "./moveForm.js";
 import type { MoveRestrictions, MoveTarget } from "./moveTargets.js";
 
 export type MoveDialogProps = MoveRestrictions & {
@@ -15,8 +17,13 @@ export type MoveDialogProps = MoveRestrictions & {
 
 /** Move a folder or requirements: pick a target folder, or 'Top Level'. */
 export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictions }: MoveDialogProps) {
-  const [target, setTarget] = useState<MoveTarget | undefined>(undefined);
   const { isSubmitting, submit } = useSubmitting(onClose);
+  const { control, handleSubmit, formState } = useForm<MoveFormValues, unknown, MoveChoice>({
+    resolver: zodResolver(moveFormSchema),
+    defaultValues: { target: undefined },
+    mode: "onChange",
+  });
+  const move = handleSubmit(({ target }) => submit(() => onConfirm(target)));
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="medium">
       <ModalHeader>
@@ -24,22 +31,26 @@ export function MoveDialog({ projectId, title, onConfirm, onClose, ...restrictio
       </ModalHeader>
       <ModalBody>
         <p>Choose the folder to move to.</p>
-        <FolderPicker
-          projectId={projectId}
-          label="Target folder"
-          topLevelLabel="Top Level"
-          restrictions={restrictions}
-          value={target}
-          onChange={setTarget}
+        <Controller
+          control={control}
+          name="target"
+          render={({ field }) => (
+            <FolderPicker
+              projectId={projectId}
+              label="Target folder"
+              topLevelLabel="Top Level"
+              restrictions={restrictions}
+              value={field.value}
+              onChange={(target) => field.onChange(target)}
+            />
+          )}
         />
       </ModalBody>
       <DialogFooter
         label="Move"
         isSubmitting={isSubmitting}
-        isDisabled={target === undefined}
-        onConfirm={() => {
-          if (target !== undefined) void submit(() => onConfirm(target));
-        }}
+        isDisabled={!formState.isValid}
+        onConfirm={() => void move()}
         onCancel={onClose}
       />
     </Modal>

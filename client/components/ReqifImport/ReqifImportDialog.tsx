@@ -4,10 +4,12 @@ import SectionMessage from "@atlaskit/section-message";
 import Select from "@atlaskit/select";
 import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
-import { useEffect, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useMemo, useState } from "react";
+import { type Control, Controller, useForm, useWatch } from "react-hook-form";
 import { requirementTypeLabel } from "../../../common/labels.js";
 import { IMPORT_FAILED_PREFIX, IMPORT_SUCCESS_MESSAGE } from "../../../common/schemas/csvImport.js";
-import { prefixFor, type ReqifImportResult, type ReqifPreview, type ReqifTypeMapping } from "../../../common/schemas/reqif.js";
+import { prefixFor, type ReqifImportResult, type ReqifPreview } from "../../../common/schemas/reqif.js";
 import { uploadImportFile, useStartImport } from "../../api/csv.js";
 import { previewReqif, startReqifImport } from "../../api/reqif.js";
 import { useRequirementTypes } from "../../api/requirementTypes.js";
@@ -16,11 +18,20 @@ import { useJob } from "../../hooks/useJob.js";
 import { useAppActions, useNav } from "../../state/AppState.js";
 import { useFlags } from "../Flags/Flags.js";
 import { DialogFooter } from "../FormDialog/FormDialog.js";
-import { FolderPicker } from "../FolderPicker/FolderPicker.js";
+import { ImportTargetPicker } from "../FolderPicker/ImportTargetPicker.js";
+import {
+  NEW_TYPE,
+  type ReqifImportChoices,
+  type ReqifImportFormValues,
+  reqifImportDefaults,
+  reqifImportFormSchema,
+  reqifImportRequest,
+} from "./reqifImportForm.js";
 
-type Option = { label: string; value: number | "new" };
-/** Where the import goes: a folder (null: the top level) and the folders above it. */
-type Target = { folderId: number | null; ancestors: readonly number[] };
+type Option = { label: string; value: number | typeof NEW_TYPE };
+type ImportControl = Control<ReqifImportFormValues, unknown, ReqifImportChoices>;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Import from ReqIF (.reqif, or a .reqifz with attachments): the file is uploaded and read first
@@ -36,10 +47,19 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
   const importer = useStartImport(projectId);
   const [upload, setUpload] = useState<{ fileName: string; preview: ReqifPreview } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const [target, setTarget] = useState<Target>({ folderId: nav?.folderId ?? null, ancestors: [] });
-  const [mapping, setMapping] = useState<Record<string, ReqifTypeMapping>>({});
   const { status: job, follow } = useJob();
-  const [isSubmitting, setSubmitting] = useState(false);
+
+  const folderId = nav?.folderId ?? null;
+  const existing = types.data;
+  // The choices start from the preview and the requirement types of their names; what the person changed is kept when either arrives later.
+  const values = useMemo(() => upload && reqifImportDefaults(upload.preview, existing ?? [], folderId), [upload, existing, folderId]);
+  const { control, handleSubmit, setValue, setError, formState } = useForm<ReqifImportFormValues, unknown, ReqifImportChoices>({
+    resolver: zodResolver(reqifImportFormSchema),
+    defaultValues: { types: [], parent_folder_id: folderId, ancestors: [] },
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  const { isSubmitting, errors } = formState;
 
   useEffect(() => {
     let current = true;
@@ -47,58 +67,43 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
       const fileName = await uploadImportFile(file);
       const preview = await previewReqif(fileName);
       if (current) setUpload({ fileName, preview });
-    })().catch((error: unknown) => current && setProblem(error instanceof Error ? error.message : String(error)));
+    })().catch((error: unknown) => current && setProblem(messageOf(error)));
     return () => {
       current = false;
     };
   }, [file]);
 
-  const existing = types.data ?? [];
   const typeOptions: Option[] = [
-    { label: "A new requirement type", value: "new" },
-    ...existing.map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id })),
+    { label: "A new requirement type", value: NEW_TYPE },
+    ...(existing ?? []).map((type) => ({ label: requirementTypeLabel(type), value: type.requirement_type_id })),
   ];
-  /** The mapping shown for a spec object type: what the user chose, else the type of its name, else a new one. */
-  const mappingOf = (identifier: string, longName: string): ReqifTypeMapping => {
-    const chosen = mapping[identifier];
-    if (chosen) return chosen;
-    const same = existing.find((type) => type.name.trim().toLowerCase() === longName.trim().toLowerCase());
-    return same ? { requirement_type_id: same.requirement_type_id } : { name: longName, prefix: prefixFor(longName) };
-  };
 
-  const submit = async () => {
+  const runImport = async (choices: ReqifImportChoices) => {
     if (!upload) return;
-    setSubmitting(true);
     try {
-      const started = await startReqifImport({
-        atlassian_project_id: projectId,
-        file_name: upload.fileName,
-        original_file_name: file.name,
-        parent_folder_id: target.folderId,
-        mapping: {
-          spec_object_types: Object.fromEntries(
-            upload.preview.spec_object_types.map((type) => [type.identifier, mappingOf(type.identifier, type.long_name)]),
-          ),
-        },
-      });
+      const started = await startReqifImport(
+        reqifImportRequest(choices, { projectId, fileName: upload.fileName, originalFileName: file.name }),
+      );
       const end = await follow(started.job_id);
       if (end.status === "finished") {
         flags.success(IMPORT_SUCCESS_MESSAGE);
         await importer.refresh();
-        if (target.folderId !== null) for (const folderId of [...target.ancestors, target.folderId]) setFolderOpen(folderId, true);
+        if (choices.parent_folder_id !== null) {
+          for (const opened of [...choices.ancestors, choices.parent_folder_id]) setFolderOpen(opened, true);
+        }
       } else {
         flags.error(`${IMPORT_FAILED_PREFIX}${end.error ?? ""}`);
       }
     } catch (error) {
       if (isAbandoned(error)) return;
-      const message = error instanceof Error ? error.message : String(error);
-      setProblem(message);
-      flags.error(`${IMPORT_FAILED_PREFIX}${message}`);
+      setError("root", { message: messageOf(error) });
+      flags.error(`${IMPORT_FAILED_PREFIX}${messageOf(error)}`);
     }
-    setSubmitting(false);
   };
+  const submit = handleSubmit(runImport);
 
   const result = job?.status === "finished" ? (job.result as ReqifImportResult) : undefined;
+  const shownProblem = problem ?? errors.root?.message;
   return (
     <Modal onClose={isSubmitting ? undefined : onClose} width="large" shouldScrollInViewport>
       <ModalHeader>
@@ -106,7 +111,7 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
       </ModalHeader>
       <ModalBody>
         <p>{file.name}</p>
-        {problem ? <ErrorMessage>{problem}</ErrorMessage> : null}
+        {shownProblem ? <ErrorMessage>{shownProblem}</ErrorMessage> : null}
         {!upload && !problem ? <p role="status">Reading the file...</p> : null}
         {upload ? (
           <>
@@ -125,58 +130,34 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
                 </tr>
               </thead>
               <tbody>
-                {upload.preview.spec_object_types.map((type) => {
-                  const current = mappingOf(type.identifier, type.long_name);
-                  const chosen = "requirement_type_id" in current ? current.requirement_type_id : "new";
-                  return (
-                    <tr key={type.identifier}>
-                      <td>
-                        {type.long_name}
-                        <HelperMessage>{type.attribute_definitions.map((definition) => definition.long_name).join(", ")}</HelperMessage>
-                      </td>
-                      <td>
-                        <Select<Option>
-                          aria-label={`Requirement type for ${type.long_name}`}
-                          options={typeOptions}
-                          value={typeOptions.find((option) => option.value === chosen) ?? null}
-                          isDisabled={isSubmitting}
-                          onChange={(option) =>
-                            setMapping({
-                              ...mapping,
-                              [type.identifier]:
-                                option?.value === "new" || option === null
-                                  ? { name: type.long_name, prefix: prefixFor(type.long_name) }
-                                  : { requirement_type_id: option.value },
-                            })
-                          }
-                        />
-                      </td>
-                      <td>
-                        {"requirement_type_id" in current ? null : (
-                          <Textfield
-                            aria-label={`Prefix for ${type.long_name}`}
-                            value={current.prefix ?? ""}
-                            isDisabled={isSubmitting}
-                            onChange={(event) =>
-                              setMapping({ ...mapping, [type.identifier]: { ...current, prefix: event.currentTarget.value } })
-                            }
-                          />
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
+                {upload.preview.spec_object_types.map((type, index) => (
+                  <ObjectTypeRow
+                    key={type.identifier}
+                    control={control}
+                    index={index}
+                    objectType={type}
+                    typeOptions={typeOptions}
+                    onNewType={() => setValue(`types.${index}.prefix`, prefixFor(type.long_name))}
+                    isDisabled={isSubmitting}
+                  />
+                ))}
               </tbody>
             </table>
-            <h4 style={{ marginTop: token("space.200") }}>Import into</h4>
-            <FolderPicker
-              projectId={projectId}
-              label="Import into"
-              topLevelLabel="Top Level"
-              restrictions={{ currentFolderId: undefined }}
-              value={target.folderId}
-              onChange={(folderId, ancestors) => setTarget({ folderId, ancestors })}
-              isDisabled={isSubmitting}
+            <Controller
+              control={control}
+              name="parent_folder_id"
+              render={({ field }) => (
+                <ImportTargetPicker
+                  projectId={projectId}
+                  value={field.value}
+                  onChange={(chosen, ancestors) => {
+                    field.onChange(chosen);
+                    // Kept, as the folder is, when the choices' defaults arrive again (see `values`).
+                    setValue("ancestors", ancestors, { shouldDirty: true });
+                  }}
+                  isDisabled={isSubmitting}
+                />
+              )}
             />
           </>
         ) : null}
@@ -206,6 +187,74 @@ export function ReqifImportDialog({ projectId, file, onClose }: { projectId: num
         onCancel={onClose}
       />
     </Modal>
+  );
+}
+
+/** One spec object type of the file: the requirement type it goes onto, and a new type's prefix; it watches only its own choice. */
+function ObjectTypeRow({
+  control,
+  index,
+  objectType,
+  typeOptions,
+  onNewType,
+  isDisabled,
+}: {
+  control: ImportControl;
+  index: number;
+  objectType: ReqifPreview["spec_object_types"][number];
+  typeOptions: Option[];
+  onNewType(): void;
+  isDisabled: boolean;
+}) {
+  const chosen = useWatch({ control, name: `types.${index}.requirement_type` });
+  return (
+    <tr>
+      <td>
+        {objectType.long_name}
+        <HelperMessage>{objectType.attribute_definitions.map((definition) => definition.long_name).join(", ")}</HelperMessage>
+      </td>
+      <td>
+        <Controller
+          control={control}
+          name={`types.${index}.requirement_type`}
+          render={({ field }) => (
+            <Select<Option>
+              aria-label={`Requirement type for ${objectType.long_name}`}
+              options={typeOptions}
+              value={typeOptions.find((option) => option.value === field.value) ?? null}
+              isDisabled={isDisabled}
+              onChange={(option) => {
+                const value = option?.value ?? NEW_TYPE;
+                // A new type starts from the prefix made from its name each time it is chosen.
+                if (value === NEW_TYPE) onNewType();
+                field.onChange(value);
+              }}
+            />
+          )}
+        />
+      </td>
+      <td>
+        {chosen === NEW_TYPE ? (
+          <Controller
+            control={control}
+            name={`types.${index}.prefix`}
+            render={({ field, fieldState }) => (
+              <>
+                <Textfield
+                  aria-label={`Prefix for ${objectType.long_name}`}
+                  value={field.value}
+                  isDisabled={isDisabled}
+                  isInvalid={fieldState.invalid}
+                  onChange={(event) => field.onChange(event.currentTarget.value)}
+                  onBlur={field.onBlur}
+                />
+                {fieldState.error ? <ErrorMessage>{fieldState.error.message}</ErrorMessage> : null}
+              </>
+            )}
+          />
+        ) : null}
+      </td>
+    </tr>
   );
 }
 

@@ -4,14 +4,16 @@ import Select from "@atlaskit/select";
 import Spinner from "@atlaskit/spinner";
 import Toggle from "@atlaskit/toggle";
 import { token } from "@atlaskit/tokens";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState } from "react";
+import { type Control, useController, useForm } from "react-hook-form";
 import { baselineIdLabel } from "../../../common/constants.js";
 import { useBaselines, useComparison } from "../../api/baselines.js";
 import { RequirementDiffTable } from "../../components/BaselineDiff/RequirementDiffTable.js";
+import { type ComparedPair, type ComparisonFormValues, comparisonFormSchema } from "./comparisonForm.js";
 import { RetrieveError } from "./RetrieveError.js";
 
 type Option = { label: string; value: number };
-type Pair = { baseline1: number; baseline2: number };
 
 export const NO_DIFFERENCES_TEXT = "No differences between these baselines";
 
@@ -19,9 +21,12 @@ export const NO_DIFFERENCES_TEXT = "No differences between these baselines";
 export function BaselineComparison({ projectId }: { projectId: number }) {
   const unchangedId = useId();
   const baselines = useBaselines(projectId);
-  const [first, setFirst] = useState<number | undefined>();
-  const [second, setSecond] = useState<number | undefined>();
-  const [compared, setCompared] = useState<Pair | undefined>();
+  const { control, handleSubmit, formState } = useForm<ComparisonFormValues, unknown, ComparedPair>({
+    resolver: zodResolver(comparisonFormSchema),
+    mode: "onChange",
+  });
+  const [compared, setCompared] = useState<ComparedPair | undefined>();
+  // A view option of the comparison shown, applied as it is switched: not one of the form's choices.
   const [showUnchanged, setShowUnchanged] = useState(false);
   const comparison = useComparison(projectId, compared, showUnchanged);
   const options: Option[] = (baselines.items ?? []).map((baseline) => ({
@@ -29,19 +34,14 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
     value: baseline.baseline_id,
   }));
   const differences = comparison.data?.pages.flatMap((page) => page.requirements) ?? [];
+  const select = { control, options, isLoading: baselines.isLoading };
 
   return (
     <div>
       <div style={{ display: "flex", gap: token("space.200"), alignItems: "flex-end", flexWrap: "wrap" }}>
-        <BaselineSelect label="Baseline 1" options={options} value={first} onChange={setFirst} isLoading={baselines.isLoading} />
-        <BaselineSelect label="Baseline 2" options={options} value={second} onChange={setSecond} isLoading={baselines.isLoading} />
-        <Button
-          appearance="primary"
-          isDisabled={first === undefined || second === undefined}
-          onClick={() => {
-            if (first !== undefined && second !== undefined) setCompared({ baseline1: first, baseline2: second });
-          }}
-        >
+        <BaselineSelect {...select} label="Baseline 1" name="baseline1" />
+        <BaselineSelect {...select} label="Baseline 2" name="baseline2" />
+        <Button appearance="primary" isDisabled={!formState.isValid} onClick={() => void handleSubmit((pair) => setCompared(pair))()}>
           Compare
         </Button>
         <div style={{ display: "flex", alignItems: "center" }}>
@@ -67,27 +67,29 @@ export function BaselineComparison({ projectId }: { projectId: number }) {
 }
 
 function BaselineSelect({
+  control,
+  name,
   label,
   options,
-  value,
-  onChange,
   isLoading,
 }: {
+  control: Control<ComparisonFormValues, unknown, ComparedPair>;
+  name: keyof ComparisonFormValues;
   label: string;
   options: Option[];
-  value: number | undefined;
-  onChange(value: number | undefined): void;
   isLoading: boolean;
 }) {
   const inputId = useId();
+  const { field } = useController({ control, name });
   return (
     <div style={{ minWidth: 240 }}>
       <Label htmlFor={inputId}>{label}</Label>
       <Select<Option>
         inputId={inputId}
         options={options}
-        value={options.find((option) => option.value === value) ?? null}
-        onChange={(option) => onChange(option?.value)}
+        value={options.find((option) => option.value === field.value) ?? null}
+        onChange={(option) => field.onChange(option?.value)}
+        onBlur={field.onBlur}
         isLoading={isLoading}
       />
     </div>

@@ -34,7 +34,7 @@ import { isReqifFileName } from "../../../common/schemas/reqif.js";
 import { lazyNamed } from "../../components/Lazy/lazyNamed.js";
 import { useAppActions, useNav } from "../../state/AppState.js";
 import { DialogFooter } from "../../components/FormDialog/FormDialog.js";
-import { FolderPicker } from "../../components/FolderPicker/FolderPicker.js";
+import { ImportTargetPicker } from "../../components/FolderPicker/ImportTargetPicker.js";
 import { csvColumnValues, csvFileHeaders } from "./csvFileHeaders.js";
 import { type ImportChoices, type ImportFormValues, importFormSchema, importRequest } from "./importForm.js";
 
@@ -288,20 +288,16 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           )}
         />
 
-        <h4 style={{ marginTop: token("space.200") }}>Import into</h4>
         <Controller
           control={control}
           name="location"
           render={({ field }) => (
-            <FolderPicker
+            <ImportTargetPicker
               projectId={projectId}
-              label="Import into"
-              topLevelLabel="Top Level"
-              restrictions={{ currentFolderId: undefined }}
               value={field.value}
               onChange={(folderId, ancestors) => {
                 field.onChange(folderId);
-                setValue("ancestors", [...ancestors]);
+                setValue("ancestors", ancestors);
               }}
               isDisabled={isSubmitting}
             />

@@ -1,6 +1,6 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { ImportRequestSchema } from "../../../common/schemas/csvImport.js";
+import { resolveForm } from "../../../test/helpers/formResolver.js";
 import { type ImportFormValues, importFormSchema, importRequest } from "./importForm.js";
 
 const chosen: ImportFormValues = {
@@ -22,13 +22,7 @@ const upload = {
 };
 
 /** The messages the dialog shows at its fields: what the form's resolver makes of the schema's issues. */
-const messagesOf = async (values: Partial<ImportFormValues>) => {
-  const { errors } = await zodResolver(importFormSchema)({ ...chosen, ...values }, undefined, {
-    fields: {},
-    shouldUseNativeValidation: false,
-  });
-  return Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, error?.message]));
-};
+const messagesOf = async (values: Partial<ImportFormValues>) => (await resolveForm(importFormSchema, { ...chosen, ...values })).messages;
 
 describe("the import dialog's form", () => {
   it("asks for a file and a requirement type with the spec's messages", async () => {

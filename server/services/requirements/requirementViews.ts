@@ -84,11 +84,11 @@ export const toDetail = (row: RequirementDetailRow): RequirementDetail => ({
 
 /** A mark as the API names it: a requirement link's target is the other requirement's id, a number. */
 export const toSuspectLink = (row: SuspectLinkRow): SuspectLink => ({
-  link_type: row.linkType,
-  target_id: row.linkType === "requirement" ? Number(row.targetId) : row.targetId,
-  since_revision: row.sinceRevision,
-  changed_by: { account_id: row.changedBy },
-  changed_at: row.changedAt.toISOString(),
+  link_type: row.link_type,
+  target_id: row.link_type === "requirement" ? Number(row.target_id) : row.target_id,
+  since_revision: row.since_revision,
+  changed_by: { account_id: row.changed_by },
+  changed_at: row.changed_at.toISOString(),
 });
 
 export function snapshotOf(detail: RequirementDetail, deleted = false): RequirementSnapshot {
