@@ -49,21 +49,27 @@ function atlaskitTheme(): Plugin {
 }
 
 /**
- * host-loader.js written into each page instead of fetched by it: a script in the head that the
- * parser has to wait for would hold up the page for one more round trip, and inline it starts the
- * bridge's download (all.js, from the host's origin) at once (issue 39).
+ * The head's plain scripts written into each page instead of fetched by it: a script in the head
+ * that the parser has to wait for would hold up the page for one more round trip (issue 39).
+ * host-loader.js starts the bridge's download (all.js, from the host's origin) at once, and
+ * early-sign-in.js the token exchange, both while the app's modules are still on their way.
  */
-const HOST_LOADER_TAG = '<script src="/host-loader.js"></script>';
+const INLINE_SCRIPTS = ["host-loader.js", "early-sign-in.js"];
 
-function inlineHostLoader(): Plugin {
+function inlinePageScripts(): Plugin {
   return {
-    name: "rmcloud:inline-host-loader",
+    name: "rmcloud:inline-page-scripts",
     transformIndexHtml: {
       order: "pre",
       async handler(html) {
-        if (!html.includes(HOST_LOADER_TAG)) return html;
-        const loader = await readFile(fromRoot("./client/public/host-loader.js"), "utf8");
-        return html.replace(HOST_LOADER_TAG, () => `<script>\n${loader.trim()}\n</script>`);
+        let page = html;
+        for (const name of INLINE_SCRIPTS) {
+          const tag = `<script src="/${name}"></script>`;
+          if (!page.includes(tag)) continue;
+          const script = await readFile(fromRoot(`./client/public/${name}`), "utf8");
+          page = page.replace(tag, () => `<script>\n${script.trim()}\n</script>`);
+        }
+        return page;
       },
     },
   };
@@ -117,7 +123,7 @@ export default defineConfig({
   plugins: [
     react(),
     atlaskitTheme(),
-    inlineHostLoader(),
+    inlinePageScripts(),
     precompress(),
     // The bundle report (dist/bundle-report.html, outside the served dist/client): which module weighs what, gzipped.
     visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
