@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { visualizer } from "rollup-plugin-visualizer";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rolldown } from "vite";
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -73,6 +73,36 @@ function inlinePageScripts(): Plugin {
       },
     },
   };
+}
+
+/** The html entries, by the name of their file. */
+const ENTRIES = ["index", "panel"] as const;
+const entryHtml = (name: string) => fromRoot(`./client/${name}.html`);
+
+/**
+ * The chunk a module of the first screen goes in: the one both kinds of page load (the main pages
+ * and the issue panel), or the main pages' own; the panel's few own modules are left to the automatic
+ * splitting. Left to it all, the requirements page's first load was 28 small chunks, and over
+ * HTTP/1.1's six connections a page waits for them in turns (issue 39). The main pages' chunk imports
+ * their entry chunk, so the panel must never load it (test/bundleBudget.test.ts holds to that); the
+ * pages' own scripts (main.tsx, panel.tsx) stay in their entry chunks.
+ */
+function firstScreenChunk(moduleId: string, context: Rolldown.ChunkingContext): string | undefined {
+  const importers = context.getModuleInfo(moduleId)?.importers ?? [];
+  if (ENTRIES.some((name) => importers.includes(entryHtml(name)))) return undefined;
+  const reachedFrom = new Set<string>();
+  const seen = new Set<string>();
+  const waiting = [moduleId];
+  while (waiting.length > 0 && reachedFrom.size < ENTRIES.length) {
+    const id = waiting.pop() ?? "";
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const entry = ENTRIES.find((name) => id === entryHtml(name));
+    if (entry) reachedFrom.add(entry);
+    waiting.push(...(context.getModuleInfo(id)?.importers ?? []));
+  }
+  if (reachedFrom.size === ENTRIES.length) return "first-screen-shared";
+  return reachedFrom.has("index") ? "first-screen-index" : undefined;
 }
 
 /** Which built files get compressed copies: the scripts and stylesheets (images and fonts are compressed already). */
@@ -155,9 +185,11 @@ export default defineConfig({
     // scripts/bundleBudget.ts reads what each html entry loads from the manifest.
     manifest: true,
     rollupOptions: {
-      input: {
-        index: fromRoot("./client/index.html"),
-        panel: fromRoot("./client/panel.html"),
+      input: Object.fromEntries(ENTRIES.map((name) => [name, entryHtml(name)])),
+      output: {
+        // Only the modules the pages import before their first render ($initial), each by itself: a
+        // main page's module does not draw the shared ones it imports into the main pages' chunk.
+        codeSplitting: { groups: [{ name: firstScreenChunk, tags: ["$initial"], includeDependenciesRecursively: false }] },
       },
     },
   },
