@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { visualizer } from "rollup-plugin-visualizer";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rolldown } from "vite";
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -49,24 +49,60 @@ function atlaskitTheme(): Plugin {
 }
 
 /**
- * host-loader.js written into each page instead of fetched by it: a script in the head that the
- * parser has to wait for would hold up the page for one more round trip, and inline it starts the
- * bridge's download (all.js, from the host's origin) at once (issue 39).
+ * The head's plain scripts written into each page instead of fetched by it: a script in the head
+ * that the parser has to wait for would hold up the page for one more round trip (issue 39).
+ * host-loader.js starts the bridge's download (all.js, from the host's origin) at once, and
+ * early-sign-in.js the token exchange, both while the app's modules are still on their way.
  */
-const HOST_LOADER_TAG = '<script src="/host-loader.js"></script>';
+const INLINE_SCRIPTS = ["host-loader.js", "early-sign-in.js"];
 
-function inlineHostLoader(): Plugin {
+function inlinePageScripts(): Plugin {
   return {
-    name: "rmcloud:inline-host-loader",
+    name: "rmcloud:inline-page-scripts",
     transformIndexHtml: {
       order: "pre",
       async handler(html) {
-        if (!html.includes(HOST_LOADER_TAG)) return html;
-        const loader = await readFile(fromRoot("./client/public/host-loader.js"), "utf8");
-        return html.replace(HOST_LOADER_TAG, () => `<script>\n${loader.trim()}\n</script>`);
+        let page = html;
+        for (const name of INLINE_SCRIPTS) {
+          const tag = `<script src="/${name}"></script>`;
+          if (!page.includes(tag)) continue;
+          const script = await readFile(fromRoot(`./client/public/${name}`), "utf8");
+          page = page.replace(tag, () => `<script>\n${script.trim()}\n</script>`);
+        }
+        return page;
       },
     },
   };
+}
+
+/** The html entries, by the name of their file. */
+const ENTRIES = ["index", "panel"] as const;
+const entryHtml = (name: string) => fromRoot(`./client/${name}.html`);
+
+/**
+ * The chunk a module of the first screen goes in: the one both kinds of page load (the main pages
+ * and the issue panel), or the main pages' own; the panel's few own modules are left to the automatic
+ * splitting. Left to it all, the requirements page's first load was 28 small chunks, and over
+ * HTTP/1.1's six connections a page waits for them in turns (issue 39). The main pages' chunk imports
+ * their entry chunk, so the panel must never load it (test/bundleBudget.test.ts holds to that); the
+ * pages' own scripts (main.tsx, panel.tsx) stay in their entry chunks.
+ */
+function firstScreenChunk(moduleId: string, context: Rolldown.ChunkingContext): string | undefined {
+  const importers = context.getModuleInfo(moduleId)?.importers ?? [];
+  if (ENTRIES.some((name) => importers.includes(entryHtml(name)))) return undefined;
+  const reachedFrom = new Set<string>();
+  const seen = new Set<string>();
+  const waiting = [moduleId];
+  while (waiting.length > 0 && reachedFrom.size < ENTRIES.length) {
+    const id = waiting.pop() ?? "";
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const entry = ENTRIES.find((name) => id === entryHtml(name));
+    if (entry) reachedFrom.add(entry);
+    waiting.push(...(context.getModuleInfo(id)?.importers ?? []));
+  }
+  if (reachedFrom.size === ENTRIES.length) return "first-screen-shared";
+  return reachedFrom.has("index") ? "first-screen-index" : undefined;
 }
 
 /** Which built files get compressed copies: the scripts and stylesheets (images and fonts are compressed already). */
@@ -117,7 +153,7 @@ export default defineConfig({
   plugins: [
     react(),
     atlaskitTheme(),
-    inlineHostLoader(),
+    inlinePageScripts(),
     precompress(),
     // The bundle report (dist/bundle-report.html, outside the served dist/client): which module weighs what, gzipped.
     visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
@@ -148,10 +184,14 @@ export default defineConfig({
     emptyOutDir: true,
     // scripts/bundleBudget.ts reads what each html entry loads from the manifest.
     manifest: true,
+    // Every browser Jira and Confluence support knows modulepreload; the polyfill was one more request.
+    modulePreload: { polyfill: false },
     rollupOptions: {
-      input: {
-        index: fromRoot("./client/index.html"),
-        panel: fromRoot("./client/panel.html"),
+      input: Object.fromEntries(ENTRIES.map((name) => [name, entryHtml(name)])),
+      output: {
+        // Only the modules the pages import before their first render ($initial), each by itself: a
+        // main page's module does not draw the shared ones it imports into the main pages' chunk.
+        codeSplitting: { groups: [{ name: firstScreenChunk, tags: ["$initial"], includeDependenciesRecursively: false }] },
       },
     },
   },

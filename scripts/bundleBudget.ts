@@ -20,8 +20,10 @@ export const BUDGETS_KB: Record<string, number> = {
   "panel.html": 55,
 };
 
-type ManifestChunk = { file: string; imports?: string[]; css?: string[] };
+type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; isEntry?: boolean };
 type Manifest = Record<string, ManifestChunk>;
+
+const readManifest = (distDir: string) => JSON.parse(fs.readFileSync(path.join(distDir, ".vite", "manifest.json"), "utf8")) as Manifest;
 
 export type InitialLoad = { entry: string; files: { file: string; gzipBytes: number }[]; gzipBytes: number };
 
@@ -41,7 +43,7 @@ const gzipBytes = (file: string) => gzipSync(fs.readFileSync(file), { level: con
 
 /** Every file the built `entry` (e.g. "index.html") loads before anything is imported on demand. */
 export function initialLoad(distDir: string, entry: string, base = "/app/"): InitialLoad {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, ".vite", "manifest.json"), "utf8")) as Manifest;
+  const manifest = readManifest(distDir);
   const byFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
   const files = new Set<string>();
   const visit = (key: string) => {
@@ -60,6 +62,24 @@ export function initialLoad(distDir: string, entry: string, base = "/app/"): Ini
   const measured = [...files].map((file) => ({ file, gzipBytes: gzipBytes(path.join(distDir, file)) }));
   measured.sort((a, b) => b.gzipBytes - a.gzipBytes);
   return { entry, files: measured, gzipBytes: measured.reduce((sum, { gzipBytes }) => sum + gzipBytes, 0) };
+}
+
+/**
+ * The other html entries whose script `entry` could load, at once or on demand. Loading another
+ * page's entry chunk would start that page inside this one: vite.config.ts gathers the main pages'
+ * first-screen modules into a chunk that imports their entry chunk, which the panel must never reach.
+ */
+export function otherEntriesReached(distDir: string, entry: string): string[] {
+  const manifest = readManifest(distDir);
+  const reached = new Set<string>();
+  const waiting = [entry];
+  while (waiting.length > 0) {
+    const key = waiting.pop() ?? "";
+    if (reached.has(key)) continue;
+    reached.add(key);
+    waiting.push(...(manifest[key]?.imports ?? []), ...(manifest[key]?.dynamicImports ?? []));
+  }
+  return [...reached].filter((key) => key !== entry && manifest[key]?.isEntry);
 }
 
 /** Each entry's initial load against its budget; `over` lists the entries that exceed theirs. */

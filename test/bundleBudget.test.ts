@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUDGETS_KB, describeLoad, initialLoad } from "../scripts/bundleBudget.js";
+import { BUDGETS_KB, describeLoad, initialLoad, otherEntriesReached } from "../scripts/bundleBudget.js";
 
 /**
  * Issue 39: the production build of the requirements page and of the issue panel stays within what
@@ -72,6 +72,16 @@ describe("the first screen's size budget", () => {
       "components/RequirementDetail/RequirementDetail.tsx",
     ];
     expect(deferred.filter((part) => sources.some((source) => source.includes(part)))).toEqual([]);
+  });
+
+  it.each(Object.keys(BUDGETS_KB))("never starts another page inside %s, whatever it loads on demand", (entry) => {
+    expect(otherEntriesReached(distDir, entry)).toEqual([]);
+  });
+
+  it("loads the requirements page's and the issue panel's first screens in a few scripts each", () => {
+    for (const entry of Object.keys(BUDGETS_KB)) {
+      expect(initialLoad(distDir, entry).files.filter(({ file }) => file.endsWith(".js")).length, entry).toBeLessThanOrEqual(6);
+    }
   });
 
   it("gives the issue panel neither Atlaskit nor the query cache", () => {

@@ -17,18 +17,34 @@ export async function exchangeToken(
   source: { search: string; host: Pick<Host, "getContextToken"> },
 ): Promise<string> {
   const jwt = new URLSearchParams(source.search).get("jwt") ?? (await source.host.getContextToken());
-  const response = await fetch("/api/exchange-token", {
-    method: "POST",
-    headers: { Authorization: `JWT ${jwt}`, "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(request),
-  });
+  const body = JSON.stringify(request);
+  const response = await (earlyExchange(jwt, body) ??
+    fetch("/api/exchange-token", {
+      method: "POST",
+      headers: { Authorization: `JWT ${jwt}`, "Content-Type": "application/json", Accept: "application/json" },
+      body,
+    }));
   const text = await response.text();
-  const body: unknown = text ? safeJson(text) : undefined;
-  if (!response.ok) throw new ApiError(response.status, body);
-  const token = (body as { token?: unknown } | undefined)?.token;
+  const answer: unknown = text ? safeJson(text) : undefined;
+  if (!response.ok) throw new ApiError(response.status, answer);
+  const token = (answer as { token?: unknown } | undefined)?.token;
   if (typeof token !== "string") throw new ApiError(response.status, { Result: "The sign-in answer carried no token" });
   tokenStore.set(token, request.product);
   return token;
+}
+
+/** The exchange client/public/early-sign-in.js started in the page's head, with what it asked. */
+type EarlyExchange = { jwt: string; body: string; response: Promise<Response> };
+
+/**
+ * The early exchange's answer, taken once and only for the very request this sign-in would make
+ * (issue 39): the head's script guesses the product, and a later sign-in (a reload's) asks afresh.
+ */
+function earlyExchange(jwt: string, body: string): Promise<Response> | undefined {
+  const page = globalThis as { rmcloudEarlySignIn?: EarlyExchange };
+  const early = page.rmcloudEarlySignIn;
+  delete page.rmcloudEarlySignIn;
+  return early?.jwt === jwt && early.body === body ? early.response : undefined;
 }
 
 function safeJson(text: string): unknown {
