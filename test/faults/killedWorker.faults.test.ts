@@ -29,10 +29,16 @@ async function killAndTimeTheHandover(jobId: string, dying: AddonProcess, meanwh
   const killedAt = Date.now();
   meanwhile();
   expect((await site.statusOf(jobId)).status).toBe("started");
-  await vi.waitFor(async () => expect(await site.delivery(jobId)).toMatchObject({ state: "active", retry_count: 1 }), {
-    timeout: RETRIED_WITHIN_MS * 2,
-    interval: 100,
-  });
+  // Taken by another worker: running, or already done when its try is short (a one-row export) and
+  // ended between two looks.
+  await vi.waitFor(
+    async () => {
+      const delivery = await site.delivery(jobId);
+      expect(delivery?.retry_count).toBe(1);
+      expect(["active", "completed"]).toContain(delivery?.state);
+    },
+    { timeout: RETRIED_WITHIN_MS * 2, interval: 100 },
+  );
   const retriedMs = Date.now() - killedAt;
   console.info(`tried again ${retriedMs} ms after its worker was killed (heartbeat ${HEARTBEAT_SECONDS} s)`);
   expect(retriedMs).toBeLessThan(RETRIED_WITHIN_MS);
