@@ -10,10 +10,13 @@ import { type RealisticTenant, seedRealisticTenant } from "../../test/helpers/re
  * is sent to both, and every SELECT it ran is measured with EXPLAIN (ANALYZE, BUFFERS): a read
  * that touches more than a few buffers more for the big tenant reads more of the tenant than it
  * answers with. The slack absorbs plan flips between equally good plans (an index scan or a
- * bitmap scan of the same 20 rows differ by a few buffers as ANALYZE's sample varies); a read
- * that scans the tenant costs hundreds or thousands more.
+ * bitmap scan of the same 20 rows differ by a few buffers as ANALYZE's sample varies) and the
+ * bigger indexes' extra level, which a read of ten statements pays in each: a few buffers and a
+ * twentieth of the read (once 525 at 1,000 and 548 at 100,000 for the tree's ten statements);
+ * a read that scans the tenant costs hundreds or thousands more.
  */
 const SLACK_BUFFERS = 12;
+const SLACK_SHARE = 0.05;
 
 let ctx: TestContext;
 let small: RealisticTenant;
@@ -37,7 +40,7 @@ describe("hot reads at 1,000 and at 100,000 requirements", () => {
     expect(atBig.status).toBe(200);
     expect(atBig.queries.length).toBeGreaterThan(0);
     expect(atBig.buffers, `at 1,000:\n${describeCost(atSmall)}\nat 100,000:\n${describeCost(atBig)}`).toBeLessThanOrEqual(
-      atSmall.buffers + SLACK_BUFFERS,
+      Math.ceil(atSmall.buffers * (1 + SLACK_SHARE)) + SLACK_BUFFERS,
     );
   });
 });

@@ -199,6 +199,27 @@ describe("when Jira's answer changes or Jira is down", () => {
     expect(checks()).toHaveLength(2);
   });
 
+  it("keeps an answer a whole TTL from the moment Jira gave it, so a slow answer is not asked again sooner", async () => {
+    // Not 0: lru-cache reads an entry stored at time 0 as one without a start, which never expires.
+    let now = 1_000_000;
+    const ttl = 1000;
+    const slow: HostClient = {
+      async call<T>(tenant: string, product: "jira" | "confluence", call: HostCall): Promise<T> {
+        const answer = await hostClient.call<T>(tenant, product, call);
+        now += ttl / 2;
+        return answer;
+      },
+    };
+    const slowDeps = { ...deps, hostClient: slow, access: createAccessCache(ttl, { now: () => now }) };
+    await mayAccessProject(slowDeps, as(READER), PUMP, "browse");
+    now += ttl - 1;
+    await mayAccessProject(slowDeps, as(READER), PUMP, "browse");
+    expect(checks()).toHaveLength(1);
+    now += 2;
+    await mayAccessProject(slowDeps, as(READER), PUMP, "browse");
+    expect(checks()).toHaveLength(2);
+  });
+
   it("answers 503 with the spec's message and allows nothing when Jira cannot be asked, then asks again", async () => {
     jira.down = true;
     await expect(requireProjectAccess(deps, as(EDITOR), PUMP, "browse")).rejects.toMatchObject({
@@ -237,23 +258,16 @@ describe("a change whose access checks run inside its transaction", () => {
   });
 
   it("decides inside by Jira's answer asked before it opened, even when that answer expires in between", async () => {
-    // Every answer of Jira has expired by the time anyone reads it again: the clock moves past the TTL as Jira answers.
+    // Every answer of Jira asked before the transaction has expired once it is open: the clock moves past the TTL as it opens.
     // Not 0: lru-cache reads an entry stored at time 0 as one without a start, which never expires.
     let now = 1_000_000;
     const ttl = 1000;
-    const expiring: HostClient = {
-      async call<T>(tenant: string, product: "jira" | "confluence", call: HostCall): Promise<T> {
-        const answer = await hostClient.call<T>(tenant, product, call);
-        now += 2 * ttl;
-        return answer;
-      },
-    };
     let openTransactions = 0;
     const asked: { path: string; insideTransaction: boolean }[] = [];
     const counting: HostClient = {
       call: (tenant, product, call) => {
         asked.push({ path: call.path, insideTransaction: openTransactions > 0 });
-        return expiring.call(tenant, product, call);
+        return hostClient.call(tenant, product, call);
       },
     };
     const db = new Proxy(ctx.deps.db, {
@@ -262,6 +276,7 @@ describe("a change whose access checks run inside its transaction", () => {
         return (work: (trx: Db) => Promise<unknown>) =>
           target.transaction(async (trx) => {
             openTransactions++;
+            now += 2 * ttl;
             try {
               return await work(trx);
             } finally {

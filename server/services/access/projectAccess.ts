@@ -90,12 +90,22 @@ function assertOutsideTransaction(deps: AccessDeps): void {
   }
 }
 
-/** A cached answer that failed is forgotten at once: the next request asks the host again. */
+/**
+ * A cached answer is kept for the TTL from the moment the host gave it (not from the moment it was
+ * asked: the next ask then comes a whole TTL after this one, never a few milliseconds short of it);
+ * one that failed is forgotten at once, so the next request asks the host again. `keepExpiry`: an
+ * answer that joins an earlier one expires with it.
+ */
 export function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, answer: Promise<T>, keepExpiry = false): Promise<T> {
   cache.set(key, answer, { noUpdateTTL: keepExpiry });
-  answer.catch(() => {
-    if (cache.get(key) === answer) cache.delete(key);
-  });
+  answer.then(
+    () => {
+      if (!keepExpiry && cache.get(key) === answer) cache.set(key, answer);
+    },
+    () => {
+      if (cache.get(key) === answer) cache.delete(key);
+    },
+  );
   return answer;
 }
 
