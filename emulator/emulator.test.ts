@@ -411,6 +411,48 @@ describe("the emulated Jira and Confluence", () => {
     expect(page).toContain("APP");
   });
 
+  it("keeps a comment's properties and shows them with expand=properties, newest first with orderBy=-created", async () => {
+    const text = (words: string) => ({
+      type: "doc",
+      version: 1,
+      content: [{ type: "paragraph", content: [{ type: "text", text: words }] }],
+    });
+    const post = (body: unknown) => call("/rest/api/3/issue/PAY-5/comment", { method: "POST", as: "app", body: JSON.stringify(body) });
+    const first = await post({ body: text("First"), properties: [{ key: "rmcloud-delivery", value: { deliveryKey: "1:1:comment:x" } }] });
+    const second = await post({ body: text("Second") });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(((await first.json()) as { properties?: unknown }).properties).toBeUndefined();
+    expect((await post({ body: text("Bad"), properties: [{ key: "", value: 1 }] })).status).toBe(400);
+
+    type Page = { total: number; comments: { id: string; body: unknown; properties?: { key: string; value: unknown }[] }[] };
+    const read = async (query: string) => (await (await call(`/rest/api/3/issue/PAY-5/comment?${query}`, { as: "app" })).json()) as Page;
+    const newest = await read("orderBy=-created&expand=properties&maxResults=2");
+    expect(newest.comments.map((c) => JSON.stringify(c.body).includes("Second"))).toEqual([true, false]);
+    expect(newest.comments.map((c) => c.properties)).toEqual([[], [{ key: "rmcloud-delivery", value: { deliveryKey: "1:1:comment:x" } }]]);
+    const oldest = await read("orderBy=created");
+    expect(oldest.comments.at(-1)?.id).toBe(newest.comments[0]?.id);
+    expect(oldest.comments.every((c) => c.properties === undefined)).toBe(true);
+    expect((await call("/rest/api/3/issue/PAY-5/comment?orderBy=author", { as: "app" })).status).toBe(400);
+  });
+
+  it("can fail a call after serving it: the comment is stored though the caller hears 500", async () => {
+    const before = (await (await call("/rest/api/3/issue/PAY-6/comment", { as: "app" })).json()) as { total: number };
+    await call("/_emulator/faults", {
+      method: "POST",
+      body: JSON.stringify({ pathPattern: "/rest/api/3/issue/PAY-6/comment$", status: 500, times: 1, served: true }),
+    });
+    const posted = await call("/rest/api/3/issue/PAY-6/comment", {
+      method: "POST",
+      as: "app",
+      body: JSON.stringify({
+        body: { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "Kept" }] }] },
+      }),
+    });
+    expect(posted.status).toBe(500);
+    const after = (await (await call("/rest/api/3/issue/PAY-6/comment", { as: "app" })).json()) as { total: number };
+    expect(after.total).toBe(before.total + 1);
+  });
+
   it("deletes an issue and sends the signed jira:issue_deleted webhook", async () => {
     expect((await call("/rest/api/3/issue/PAY-5", { method: "DELETE", as: "app" })).status).toBe(204);
     expect((await call("/rest/api/3/issue/PAY-5", { as: "app" })).status).toBe(404);

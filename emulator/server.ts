@@ -46,7 +46,8 @@ export type Emulator = {
   stop(): Promise<void>;
 };
 
-type Fault = { pattern: RegExp; pathPattern: string; status: number; delayMs: number; times: number };
+/** `served`: the call does its work and only its answer is replaced (Jira stored a comment, the caller heard a 500). */
+type Fault = { pattern: RegExp; pathPattern: string; status: number; delayMs: number; times: number; served: boolean };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const acjsDist = path.resolve(here, "../node_modules/atlassian-connect-js/dist");
@@ -167,7 +168,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     withSite(async (site, _req, res) => void res.json({ ...publicSite(site), install: await install(site.name) })),
   );
   control.post("/faults", (req, res) => {
-    const body = (req.body ?? {}) as { pathPattern?: unknown; status?: unknown; delayMs?: unknown; times?: unknown };
+    const body = (req.body ?? {}) as { pathPattern?: unknown; status?: unknown; delayMs?: unknown; times?: unknown; served?: unknown };
     const pathPattern = String(body.pathPattern ?? "");
     if (!pathPattern) return void res.status(400).json({ message: "pathPattern is required" });
     const fault: Fault = {
@@ -176,9 +177,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       status: Number(body.status ?? 500),
       delayMs: Number(body.delayMs ?? 0),
       times: body.times === undefined ? Number.POSITIVE_INFINITY : Number(body.times),
+      served: body.served === true,
     };
     faults.push(fault);
-    res.status(201).json({ pathPattern, status: fault.status, delayMs: fault.delayMs, times: body.times ?? null });
+    res.status(201).json({ pathPattern, status: fault.status, delayMs: fault.delayMs, times: body.times ?? null, served: fault.served });
   });
   control.delete("/faults", (_req, res) => {
     faults = [];
@@ -240,7 +242,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (!fault) return next();
     fault.times--;
     if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault.status >= 400) return void res.status(fault.status).json({ errorMessages: [`Injected fault (${fault.status})`], errors: {} });
+    if (fault.status < 400) return next();
+    const failure = { errorMessages: [`Injected fault (${fault.status})`], errors: {} };
+    if (!fault.served) return void res.status(fault.status).json(failure);
+    const answer = res.json.bind(res);
+    res.json = () => {
+      res.status(fault.status);
+      return answer(failure);
+    };
     next();
   });
 

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, Router } from "express";
 import { decodePageToken, encodePageToken, idsRequiredBy, JqlError, parseJql, runJql } from "../jql.js";
-import { type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
+import { type SeedComment, type SeedIssue, seedIssueTypes, seedStatuses, statusCategories } from "../seed/jira.js";
 import { seedUsers } from "../seed/users.js";
 import type { Site } from "../sites.js";
 import { callerSeesIssue, callerSeesProject, checkPermissions, permissionSchemes, userMayBrowseProject } from "./permissions.js";
@@ -33,6 +33,26 @@ const intParam = (value: unknown, fallback: number, max: number) => {
   const n = Number.parseInt(String(value ?? ""), 10);
   return Number.isFinite(n) && n >= 0 ? Math.min(n, max) : fallback;
 };
+
+/** Jira's `orderBy` of an issue's comments: by creation, oldest first unless `-created`; equal times by id. */
+const byCreated = (a: SeedComment, b: SeedComment) => a.created.localeCompare(b.created) || Number(a.id) - Number(b.id);
+const commentOrders = new Map<string, (comments: SeedComment[]) => SeedComment[]>([
+  ["created", (comments) => comments.toSorted(byCreated)],
+  ["+created", (comments) => comments.toSorted(byCreated)],
+  ["-created", (comments) => comments.toSorted(byCreated).reverse()],
+]);
+
+/** `expand=a,b` or `expand=a&expand=b`. */
+const expandOf = (value: unknown) => list(value).flatMap((v) => v.split(",").map((part) => part.trim()));
+
+/** A comment's `properties` as Jira takes them on create (a list of key and JSON value); undefined when malformed. */
+function entityProperties(value: unknown): SeedComment["properties"] | undefined {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return undefined;
+  const properties = value.map((p) => p as { key?: unknown; value?: unknown });
+  const valid = properties.every((p) => typeof p.key === "string" && p.key.length > 0 && p.key.length <= 255 && p.value !== undefined);
+  return valid ? properties.map((p) => ({ key: String(p.key), value: p.value })) : undefined;
+}
 
 function findProject(site: Site, idOrKey: string) {
   return site.content.projects.find((p) => p.id === idOrKey || p.key.toLowerCase() === idOrKey.toLowerCase());
@@ -414,13 +434,18 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const site = siteOf(res);
     const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
+    const order = commentOrders.get(String(req.query.orderBy ?? "created"));
+    if (!order) return void res.status(400).json(jiraError(`The orderBy value '${String(req.query.orderBy)}' is not supported.`));
     const startAt = intParam(req.query.startAt, 0, Number.MAX_SAFE_INTEGER);
     const maxResults = intParam(req.query.maxResults, 5000, 5000);
+    const expand = expandOf(req.query.expand);
     res.json({
       startAt,
       maxResults,
       total: issue.comments.length,
-      comments: issue.comments.slice(startAt, startAt + maxResults).map((c) => commentShape(site, issue, c)),
+      comments: order(issue.comments)
+        .slice(startAt, startAt + maxResults)
+        .map((c) => commentShape(site, issue, c, expand)),
     });
   });
 
@@ -428,8 +453,11 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
     const site = siteOf(res);
     const issue = visibleIssue(res, req.params.idOrKey);
     if (!issue) return void res.status(404).json(jiraError("Issue does not exist or you do not have permission to see it."));
-    const text = adfToText((req.body as { body?: unknown } | undefined)?.body).trim();
+    const body = (req.body ?? {}) as { body?: unknown; properties?: unknown };
+    const text = adfToText(body.body).trim();
     if (!text) return void res.status(400).json({ errorMessages: [], errors: { comment: "Comment body can not be empty!" } });
+    const properties = entityProperties(body.properties);
+    if (!properties) return void res.status(400).json(jiraError("Each property needs a key of 1 to 255 characters and a value."));
     const caller = callerOf(res);
     const user = caller.kind === "user" ? findUser(caller.accountId) : undefined;
     const comment = {
@@ -443,9 +471,10 @@ export function jiraRestRouter(hooks: JiraHooks): Router {
           },
       body: text,
       created: new Date().toISOString(),
+      properties,
     };
     issue.comments.push(comment);
-    res.status(201).json(commentShape(site, issue, comment));
+    res.status(201).json(commentShape(site, issue, comment, expandOf(req.query.expand)));
   });
 
   router.post("/rest/api/3/permissions/check", (req, res) => {

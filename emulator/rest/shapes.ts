@@ -127,7 +127,8 @@ export function adfToText(value: unknown): string {
   return parts.join(node.type === "doc" ? "\n" : "");
 }
 
-export function commentShape(site: Site, issue: SeedIssue, comment: SeedIssue["comments"][number]) {
+/** A comment as Jira answers it; its entity properties only when the call expanded `properties`. */
+export function commentShape(site: Site, issue: SeedIssue, comment: SeedIssue["comments"][number], expand: string[] = []) {
   const user = findUser(comment.author.accountId);
   const author = user
     ? userShape(site, user)
@@ -147,6 +148,7 @@ export function commentShape(site: Site, issue: SeedIssue, comment: SeedIssue["c
     created: comment.created,
     updated: comment.created,
     jsdPublic: true,
+    ...(expand.includes("properties") ? { properties: comment.properties ?? [] } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export type SeedComment = {
   author: { accountId: string; displayName: string; accountType: "atlassian" | "app" };
   body: string;
   created: string;
+  /** Entity properties set when it was posted (`properties` of the POST); shown with `expand=properties`. */
+  properties?: { key: string; value: unknown }[];
 };
 export type SeedIssue = {
   id: string;

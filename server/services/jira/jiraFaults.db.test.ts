@@ -22,6 +22,7 @@ import { notifyRequirementsSaved, requirementSavedJob } from "../../jobs/require
 const PROJECT = 10000;
 const PROJECT_READ = /^\/rest\/api\/3\/project\//;
 const COMMENT = /^\/rest\/api\/3\/issue\/\d+\/comment$/;
+const COMMENT_READ = /^\/rest\/api\/3\/issue\/\d+\/comment\?/;
 
 /** What Jira answers next to calls whose path matches: a refusal (with its Retry-After), or a late answer. */
 type Fault = { status?: number; retryAfterSeconds?: number; delayMs?: number };
@@ -49,6 +50,8 @@ beforeAll(async () => {
       }
       calls.push({ method: call.method, path: call.path, at, status: 200 });
       if (COMMENT.test(call.path)) return { id: String(calls.length) } as T;
+      // A retry's look for its comment: every failed post here failed before Jira stored it.
+      if (COMMENT_READ.test(call.path)) return { startAt: 0, maxResults: 100, total: 0, comments: [] } as T;
       return fake.client.call<T>(tenantId, product, call);
     },
   };

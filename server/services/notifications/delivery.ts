@@ -19,16 +19,21 @@ export const deliveryKey = (saved: RequirementSaved, channel: "comment" | "email
 
 /**
  * Sends unless a delivery of the same key went out before, then remembers it. A crash between the
- * send and the record can still repeat that one message: the window is one database write wide.
+ * send and the record, or an answer lost after the receiver took the message (Jira stored the comment,
+ * then answered 500), leaves the key unrecorded: on a retry (never the first try, which cannot have
+ * sent before) `sentBefore` may ask the receiver whether it has the message already, and the key is
+ * then recorded without sending. Without it (mail) that one message can repeat.
  */
 export async function sendOnce(
   context: NotificationContext,
   saved: RequirementSaved,
   key: string,
   send: () => Promise<void>,
+  sentBefore?: () => Promise<boolean>,
 ): Promise<void> {
   if ((await deliveredKeys(context.db, saved.tenantId, [key])).has(key)) return;
-  await send();
+  const found = context.delivery.attempt > 0 && sentBefore !== undefined && (await sentBefore());
+  if (!found) await send();
   await markDelivered(context.db, saved.tenantId, key);
 }
 

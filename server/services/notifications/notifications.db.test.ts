@@ -1,10 +1,16 @@
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Emulator, startEmulator } from "../../../emulator/server.js";
+import { DEFAULT_SITE, type Site } from "../../../emulator/sites.js";
 import { bearer, createTenant, createTestApp, type TestContext, type TestTenant, testConfig } from "../../../test/helpers/app.js";
+import { installOnEmulatedJira } from "../../../test/helpers/emulatedSiteInstall.js";
 import { isPermissionCheck, permissionCheckAnswer } from "../../../test/helpers/fakeJira.js";
 import { jobsSettled, queuedJobs } from "../../../test/helpers/jobs.js";
 import type { HostCall, HostClient } from "../../connect/hostClient.js";
@@ -106,15 +112,15 @@ let worker: JobQueue | undefined;
 const logLines: string[] = [];
 let revision = 1;
 
-/** A worker process of its own on the test's database. */
-async function startWorker(): Promise<JobQueue> {
+/** A worker process of its own on the test's database; `deps` to give its jobs another Jira. */
+async function startWorker(deps = ctx.deps): Promise<JobQueue> {
   const queue = new JobQueue(ctx.deps.db, ctx.deps.logger, {
     definitions: [requirementSavedJob],
     pollingIntervalSeconds: 0.5,
     retry: { retryLimit: 2, retryDelaySeconds: 1, retryBackoff: false },
   });
   await queue.start();
-  await queue.work({ ...ctx.deps, jobs: queue });
+  await queue.work({ ...deps, jobs: queue });
   return queue;
 }
 
@@ -382,5 +388,98 @@ describe("delivery on the job queue", () => {
     expect(commentText(calls[0]!)).toBe(`rmCloud requirement ${label} was linked to this issue.`);
     expect(smtp.received.map((mail) => mail.to)).toEqual([["erin@example.test"]]);
     expect(decoded(smtp.received[0]!.raw)).toContain(`requirementId=${created.body.requirement_id}`);
+  });
+});
+
+describe("comments on the emulated Jira, over HTTP as the app", () => {
+  let dataDir: string;
+  let emulator: Emulator;
+  let site: Site;
+  let emulated: Awaited<ReturnType<typeof installOnEmulatedJira>>;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rmcloud-comments-"));
+    // No add-on answers at this address: the emulator then accepts the app's JWT issued as the client key.
+    emulator = await startEmulator({ port: 0, addonUrl: "http://127.0.0.1:9", dataDir, installOnStart: false, log: () => {} });
+    const found = emulator.sites.get(DEFAULT_SITE);
+    if (!found) throw new Error("the emulator has no site");
+    site = found;
+    emulated = await installOnEmulatedJira(ctx.deps.db, site);
+  });
+  beforeEach(async () => {
+    // This block's jobs talk to the emulated Jira: the file's worker makes way for one that does.
+    await worker?.stop({ timeoutMs: 1000 });
+    worker = await startWorker({ ...ctx.deps, hostClient: emulated.hostClient });
+  });
+  afterEach(async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, { method: "DELETE" });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const issue = (key: string) => {
+    const found = site.content.issues.find((i) => i.key === key);
+    if (!found) throw new Error(`The emulator has no issue ${key}`);
+    return found;
+  };
+  const fault = (body: Record<string, unknown>) =>
+    fetch(`${emulator.url}/_emulator/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  /** Links requirement 42 to the issue in a new revision, as a save would enqueue it; resolves when the worker is done. */
+  async function link(issueId: string): Promise<RequirementSaved> {
+    const saved: RequirementSaved = {
+      tenantId: emulated.tenantId,
+      accountId: "557058:editor",
+      requirementId: 42,
+      revision: revision++,
+      before: requirement(),
+      after: requirement({ issueIds: [issueId] }),
+      send: { comments: true, email: false },
+    };
+    await ctx.deps.jobs.send(ctx.deps.db, requirementSavedJob, saved);
+    await jobsSettled(ctx.deps.db, requirementSavedJob);
+    return saved;
+  }
+  const jobsOfSite = () => queuedJobs(ctx.deps.db, requirementSavedJob, emulated.tenantId);
+  const carrying = (key: string, comments: ReturnType<typeof issue>["comments"]) =>
+    comments.filter((c) =>
+      c.properties?.some((p) => p.key === "rmcloud-delivery" && JSON.stringify(p.value) === JSON.stringify({ deliveryKey: key })),
+    );
+
+  it("does not post again a comment Jira stored before answering 500, found on the retry among its newest comments", async () => {
+    const target = issue("PUMP-7");
+    // 150 comments newer than any the job posts: the retry finds its comment only on the second page.
+    for (let n = 0; n < 150; n++)
+      target.comments.push({
+        id: String(site.content.nextCommentId++),
+        author: { accountId: "addon-other", displayName: "Another app", accountType: "app" },
+        body: `Comment ${n}`,
+        created: new Date(Date.UTC(2099, 0, 1, 0, 0, n)).toISOString(),
+      });
+    const before = target.comments.length;
+    expect((await fault({ pathPattern: `/rest/api/3/issue/${target.id}/comment$`, status: 500, times: 1, served: true })).status).toBe(201);
+
+    const saved = await link(target.id);
+
+    expect(target.comments.length - before).toBe(1);
+    expect(carrying(`42:${saved.revision}:comment:${target.id}`, target.comments)).toHaveLength(1);
+    expect((await jobsOfSite()).at(-1)).toMatchObject({ state: "completed", retryCount: 1 });
+  });
+
+  it("posts on the retry a comment Jira refused before storing it, once", async () => {
+    const target = issue("PUMP-8");
+    const before = target.comments.length;
+    expect((await fault({ pathPattern: `/rest/api/3/issue/${target.id}/comment$`, status: 500, times: 1 })).status).toBe(201);
+
+    const saved = await link(target.id);
+
+    expect(target.comments.length - before).toBe(1);
+    expect(carrying(`42:${saved.revision}:comment:${target.id}`, target.comments)).toHaveLength(1);
+    expect((await jobsOfSite()).at(-1)).toMatchObject({ state: "completed", retryCount: 1 });
   });
 });
