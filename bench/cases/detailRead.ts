@@ -11,8 +11,9 @@ import type { BenchCase, BenchResult } from "../types.js";
 const DETAIL_IDS = Array.from({ length: 50 }, (_, i) => 5 + i * 20);
 
 /**
- * The same rows as GET /api/requirement/{id}, by the plain SQL a developer would write first, sent
- * as a named (prepared) statement as ours is: PostgreSQL parses it once per connection.
+ * The same rows as GET /api/requirement/{id} (its suspect-link marks too, since the detail shows
+ * them), by the plain SQL a developer would write first, sent as a named (prepared) statement as
+ * ours is: PostgreSQL parses it once per connection.
  */
 const BARE_DETAIL_SQL = `
 SELECT r.requirement_id, r.project_id, r.parent_folder_id, r.requirement_type_id, t.name AS type_name, t.prefix, t.level,
@@ -21,14 +22,28 @@ SELECT r.requirement_id, r.project_id, r.parent_folder_id, r.requirement_type_id
   (SELECT json_agg(i.atlassian_issue_id) FROM requirement_issue_links i WHERE i.tenant_id = r.tenant_id AND i.requirement_id = r.requirement_id) AS issues,
   (SELECT json_agg(p.atlassian_content_id) FROM requirement_content_links p WHERE p.tenant_id = r.tenant_id AND p.requirement_id = r.requirement_id) AS contents,
   (SELECT json_object_agg(v.attribute_id, v.value) FROM requirement_attribute_values v WHERE v.tenant_id = r.tenant_id AND v.requirement_id = r.requirement_id) AS attributes,
-  (SELECT json_agg(a.uuid_file_name) FROM attachments a WHERE a.tenant_id = r.tenant_id AND a.requirement_id = r.requirement_id) AS attachments,
-  (SELECT json_agg(json_build_object('requirement_id', o.requirement_id, 'name', o.name, 'prefix', ot.prefix, 'level', ot.level))
+  (SELECT json_agg(json_build_object('original_file_name', a.original_file_name, 'uuid_file_name', a.uuid_file_name))
+     FROM attachments a WHERE a.tenant_id = r.tenant_id AND a.requirement_id = r.requirement_id AND a.operation = 'attachment') AS attachments,
+  (SELECT json_agg(json_build_object('requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
+                                     'display_id', o.display_id, 'name', o.name, 'prefix', ot.prefix, 'level', ot.level))
      FROM requirement_links l
      JOIN requirements o ON o.tenant_id = l.tenant_id
       AND o.requirement_id = CASE WHEN l.requirement_id = r.requirement_id THEN l.linked_requirement_id ELSE l.requirement_id END
      JOIN requirement_types ot ON ot.tenant_id = o.tenant_id AND ot.requirement_type_id = o.requirement_type_id
     WHERE l.tenant_id = r.tenant_id AND (l.requirement_id = r.requirement_id OR l.linked_requirement_id = r.requirement_id)
-      AND o.deleted_at IS NULL) AS linked
+      AND o.deleted_at IS NULL) AS linked,
+  (SELECT json_agg(m) FROM (
+     SELECT 'requirement' AS link_type, s.linked_requirement_id::text AS target_id, s.since_revision, s.changed_by, s.changed_at
+       FROM suspect_requirement_links s WHERE s.tenant_id = r.tenant_id AND s.requirement_id = r.requirement_id
+     UNION ALL
+     SELECT 'requirement', s.requirement_id::text, s.since_revision, s.changed_by, s.changed_at
+       FROM suspect_requirement_links s WHERE s.tenant_id = r.tenant_id AND s.linked_requirement_id = r.requirement_id
+     UNION ALL
+     SELECT 'issue', s.atlassian_issue_id, s.since_revision, s.changed_by, s.changed_at
+       FROM suspect_issue_links s WHERE s.tenant_id = r.tenant_id AND s.requirement_id = r.requirement_id
+     UNION ALL
+     SELECT 'content', s.atlassian_content_id, s.since_revision, s.changed_by, s.changed_at
+       FROM suspect_content_links s WHERE s.tenant_id = r.tenant_id AND s.requirement_id = r.requirement_id) m) AS suspect_links
 FROM requirements r JOIN requirement_types t ON t.tenant_id = r.tenant_id AND t.requirement_type_id = r.requirement_type_id
 WHERE r.tenant_id = ? AND r.requirement_id = ? AND r.deleted_at IS NULL`;
 
