@@ -10,8 +10,10 @@ export type StoredResult = BenchResult & { measured_at: string };
 /** The results of this run in place of the stored rows of the same case and database; the others kept. */
 export function mergeResults(stored: StoredResult[], fresh: StoredResult[]): StoredResult[] {
   const key = (result: BenchResult) => `${result.case}\u0000${result.db}`;
-  const replaced = new Set(fresh.map(key));
-  return [...stored.filter((result) => !replaced.has(key(result))), ...fresh].sort(
+  // A figure measured twice in one run (the same on either database) is kept once, as last measured.
+  const latest = [...new Map(fresh.map((result) => [key(result), result])).values()];
+  const replaced = new Set(latest.map(key));
+  return [...stored.filter((result) => !replaced.has(key(result))), ...latest].sort(
     (a, b) => a.case.localeCompare(b.case) || a.db.localeCompare(b.db),
   );
 }

@@ -9,6 +9,7 @@ import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
 import { median } from "./measure.js";
 import { addJiraLatency } from "./emulatedJira.js";
+import type { BenchContext } from "./types.js";
 
 /**
  * What the first-screen cases share: the production build, the add-on serving it next to the
@@ -86,13 +87,17 @@ async function seed(harness: Harness): Promise<void> {
   await api("PUT", `/api/issue/${issueId}`, { requirements: linked });
 }
 
-/** The add-on in production mode serving dist/client beside the emulated Jira, seeded, for the length of `work`. */
-export async function withProductionPages<T>(work: (harness: Harness) => Promise<T>): Promise<T> {
+/**
+ * The add-on in production mode serving dist/client beside the emulated Jira, on the run's database
+ * (a database of its own on the run's PostgreSQL, or the embedded PGlite), seeded, for the length of `work`.
+ */
+export async function withProductionPages<T>(context: BenchContext, work: (harness: Harness) => Promise<T>): Promise<T> {
   // In production ACE accepts installs only from Atlassian's hosts (README, AC_HOST_WHITELIST); it reads process.env.
   const whitelist = process.env.AC_HOST_WHITELIST;
   process.env.AC_HOST_WHITELIST = "localhost";
   // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
   const harness = await startHarness({
+    postgresUrl: context.databaseUrl,
     addonEnv: {
       NODE_ENV: "production",
       APP_TOKEN_SECRET: "bench-only-secret-0123456789-abcdefghij",

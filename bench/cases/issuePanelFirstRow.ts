@@ -14,10 +14,9 @@ import type { BenchCase } from "../types.js";
 const issuePanelFirstRow: BenchCase = {
   name: "issue-panel-first-row",
   async run(context) {
-    if (context.db !== "pglite") return [];
     const loads = await buildOnce();
     const bytes = (entry: string) => loads.find((load) => load.entry === entry)?.gzipBytes ?? Number.NaN;
-    const { cold, warm } = await withProductionPages((harness) => firstRowTimings(harness, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW));
+    const { cold, warm } = await withProductionPages(context, (harness) => firstRowTimings(harness, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW));
     return [
       {
         case: "issue-panel-initial-load-gzip-vs-first-screen",
@@ -30,7 +29,7 @@ const issuePanelFirstRow: BenchCase = {
       {
         case: "issue-panel-cold-frame-to-row-vs-page",
         note: JIRA_LATENCY_NOTE,
-        db: "none",
+        db: context.db,
         ours: round(cold.fromFrameRequest, 1),
         baseline: round(cold.fromNavigation, 1),
         unit: "ms",
@@ -39,7 +38,7 @@ const issuePanelFirstRow: BenchCase = {
       {
         case: "issue-panel-warm-vs-cold-frame-to-row",
         note: JIRA_LATENCY_NOTE,
-        db: "none",
+        db: context.db,
         ours: round(warm.fromFrameRequest, 1),
         baseline: round(cold.fromFrameRequest, 1),
         unit: "ms",
