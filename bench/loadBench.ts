@@ -5,6 +5,8 @@ import { seedContentUsers } from "../emulator/seed/users.js";
 import { createDb, type Db } from "../server/db/knex.js";
 import { seedLargeProject } from "../server/scripts/seedLarge.js";
 import { type FinalRequirement, findLostUpdates, requirementKey } from "./lostUpdates.js";
+import type { z } from "zod";
+import { REVISION_PAGE_MAX, type RevisionsResponseSchema } from "../common/schemas/requirement.js";
 import { round } from "./measure.js";
 import { errorsOf, type KindResult, type LoadKind, type PlannedRequest, runMixedLoad } from "./mixedLoad.js";
 import { writeResults } from "./performanceDoc.js";
@@ -249,17 +251,19 @@ async function finalStates(
   for (const { site: name, requirementId } of edited) {
     const headers = sites.find((site) => site.info.name === name)?.headers[0] ?? {};
     const detail = await api<{ revision: number; description: string | null }>(url, headers, "GET", `/api/requirement/${requirementId}`);
-    const { revisions } = await api<{ revisions: { revision: number; action: string }[] }>(
-      url,
-      headers,
-      "GET",
-      `/api/requirement/${requirementId}/revision`,
-    );
-    finals.set(requirementKey(name, requirementId), {
-      revision: detail.revision,
-      description: detail.description,
-      updateRevisions: revisions.filter((revision) => revision.action === "updated").map((revision) => revision.revision),
-    });
+    const updateRevisions: number[] = [];
+    // The Activity list is paged: a hot requirement of a long run has thousands of revisions.
+    for (let offset = 0, more = true; more; offset += REVISION_PAGE_MAX) {
+      const page = await api<z.infer<typeof RevisionsResponseSchema>>(
+        url,
+        headers,
+        "GET",
+        `/api/requirement/${requirementId}/revision?offset=${offset}&limit=${REVISION_PAGE_MAX}`,
+      );
+      updateRevisions.push(...page.revisions.filter((revision) => revision.action === "updated").map((revision) => revision.revision));
+      more = page.has_more;
+    }
+    finals.set(requirementKey(name, requirementId), { revision: detail.revision, description: detail.description, updateRevisions });
   }
   return finals;
 }
