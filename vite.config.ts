@@ -52,7 +52,8 @@ function atlaskitTheme(): Plugin {
  * The head's plain scripts written into each page instead of fetched by it: a script in the head
  * that the parser has to wait for would hold up the page for one more round trip (issue 39).
  * host-loader.js starts the bridge's download (all.js, from the host's origin) at once, and
- * early-sign-in.js the token exchange, both while the app's modules are still on their way.
+ * early-sign-in.js the token exchange and, once it answers, the page's first reads (common/firstReads.ts),
+ * all while the app's modules are still on their way.
  */
 const INLINE_SCRIPTS = ["host-loader.js", "early-sign-in.js"];
 

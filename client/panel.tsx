@@ -1,5 +1,6 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { USER_ADDRESS } from "../common/firstReads.js";
 import { installReauthentication, type User, useTokenRefresh } from "./api/auth.js";
 import { api } from "./api/client.js";
 import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
@@ -36,7 +37,7 @@ async function start(): Promise<Ready | "missing-license"> {
   const requirements = issue.then(loadIssueRequirements);
   // The panel shows a failed load itself (IssuePanel); a failure before then is start()'s.
   requirements.catch(() => undefined);
-  const [known, user] = await Promise.all([issue, api.get<User>("/api/user")]);
+  const [known, user] = await Promise.all([issue, api.get<User>(USER_ADDRESS)]);
   return { issue: known, jiraBaseUrl: user.atlassian_base_url, requirements };
 }
 

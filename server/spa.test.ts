@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import express, { type Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { levelWindowAddress } from "../common/firstReads.js";
 import { PANEL_LOCATION, SPA_ROUTES } from "../common/spaRoutes.js";
 import { loadConfig } from "./config.js";
 import { confluenceDescriptor, jiraDescriptor } from "./connect/modules.js";
@@ -109,6 +110,25 @@ describe("the built app served in production", () => {
     expect(gzipped.headers["content-encoding"]).toBe("gzip");
     expect(gzipped.text).toContain("main app");
     expect((await request(app).get("/app/host-loader.js")).headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("writes each page's first reads into it, the same for every page of the entry, compressed once with it", async () => {
+    const treeRead =
+      '<meta name="rmcloud-first-read" data-location="requirements" content="/api/item/primary?atlassian_project_id={projectId}&amp;offset=0&amp;limit=500" />';
+    for (const encoding of ["br", "gzip", "identity"]) {
+      const page = await request(app).get("/authenticate/requirements?projectId=10000&jwt=x.y.z").set("Accept-Encoding", encoding);
+      expect(page.text, encoding).toContain(treeRead);
+    }
+    // The address the client's API module asks (client/api/items.ts), for the project the iframe URL names.
+    expect(levelWindowAddress("{projectId}", null, 0)).toBe("/api/item/primary?atlassian_project_id={projectId}&offset=0&limit=500");
+    expect(levelWindowAddress(10000, null, 0)).toBe("/api/item/primary?atlassian_project_id=10000&offset=0&limit=500");
+    const panel = (await request(app).get(`/authenticate/${PANEL_LOCATION}?issueId=10100&projectId=10000`)).text;
+    expect(panel.match(/<meta name="rmcloud-first-read"[^>]*>/g)).toEqual([
+      `<meta name="rmcloud-first-read" data-location="${PANEL_LOCATION}" content="/api/user" />`,
+      `<meta name="rmcloud-first-read" data-location="${PANEL_LOCATION}" content="/api/requirement?atlassian_project_id={projectId}&amp;atlassian_issue_id={issueId}" />`,
+      `<meta name="rmcloud-first-read" data-location="${PANEL_LOCATION}" content="/api/requirement?atlassian_project_id=0&amp;atlassian_issue_id={issueId}" />`,
+    ]);
+    expect(panel).not.toContain(treeRead);
   });
 
   it.each([...SPA_ROUTES, ...SPA_ROUTES.map((route) => `/authenticate${route}`)])(

@@ -7,6 +7,7 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { SENTRY_DSN_META } from "../common/errorReports.js";
+import { FIRST_READ_META, FIRST_READS } from "../common/firstReads.js";
 import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
@@ -95,6 +96,26 @@ export function withClientConfig(html: string, config: ClientConfig): string {
     ...(config.sentryClientDsn ? [`<meta name="${SENTRY_DSN_META}" content="${attribute(config.sentryClientDsn)}" />`] : []),
     ...(hostOrigins.length > 0 ? [`<meta name="${HOST_ORIGINS_META}" content="${attribute(hostOrigins.join(" "))}" />`] : []),
   ];
+  return withMetas(html, metas);
+}
+
+/**
+ * The entry's first reads (common/firstReads.ts), for client/public/early-sign-in.js to start as soon
+ * as the sign-in answers. The same for every page of the entry, so a built page is still made and
+ * compressed once.
+ */
+export function withFirstReads(html: string, entry: SpaEntry): string {
+  return withMetas(
+    html,
+    FIRST_READS[entry].map(
+      ({ location, address }) =>
+        `<meta name="${FIRST_READ_META}" data-location="${attribute(location)}" content="${attribute(address)}" />`,
+    ),
+  );
+}
+
+/** Meta tags at the top of the head, ahead of the scripts that read them. */
+function withMetas(html: string, metas: readonly string[]): string {
   if (metas.length === 0) return html;
   const tags = metas.join("\n    ");
   return /<head>/i.test(html) ? html.replace(/<head>/i, (head) => `${head}\n    ${tags}`) : `${tags}\n${html}`;
@@ -164,7 +185,7 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
     let built = pages.get(entry);
     if (!built) {
       built = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => ({
-        html: Buffer.from(withClientConfig(file, config)),
+        html: Buffer.from(withClientConfig(withFirstReads(file, entry), config)),
         encoded: new Map(),
       }));
       pages.set(entry, built);
@@ -212,7 +233,7 @@ async function mountVite(app: Express, config: Config): Promise<void> {
     if (!entry) return next();
     try {
       const template = await readFile(path.join(projectRoot, "client", htmlFile(entry)), "utf8");
-      const html = withClientConfig(await vite.transformIndexHtml(req.originalUrl, template), config);
+      const html = withClientConfig(withFirstReads(await vite.transformIndexHtml(req.originalUrl, template), entry), config);
       res.status(200).set("Content-Type", "text/html").end(html);
     } catch (error) {
       vite.ssrFixStacktrace(error as Error);

@@ -77,19 +77,47 @@ export function setApiOrigin(origin: string) {
   apiOrigin = origin.replace(/\/+$/, "");
 }
 
+/** A read client/public/early-sign-in.js started with the token of the page's early sign-in (common/firstReads.ts). */
+type EarlyRead = { address: string; read: Promise<{ token: string; response: Promise<Response>; sent: number } | undefined> };
+
+/**
+ * How long an early read stays the app's: as long as the tree trusts its prefetched first window
+ * (client/api/items.ts). An early read left unused (the host's history opened another project) is
+ * not an answer for that project's page opened minutes later.
+ */
+export const EARLY_READ_FRESH_MS = 5000;
+
+/**
+ * The answer to the read the page's head started, taken once and only for the very request the app
+ * would send now (issue 39): the same address and the same token, the headers being the same by
+ * construction, sent less than EARLY_READ_FRESH_MS ago. Its answer, an error included, is then the
+ * app's as if it had asked.
+ */
+function earlyRead(address: string, token: string | undefined): Promise<Response | undefined> | undefined {
+  const reads = (globalThis as { rmcloudFirstReads?: EarlyRead[] }).rmcloudFirstReads;
+  const n = reads?.findIndex((early) => early.address === address) ?? -1;
+  if (!reads || n < 0 || token === undefined) return undefined;
+  const [early] = reads.splice(n, 1);
+  return early?.read.then((started) =>
+    started?.token === token && Date.now() - started.sent < EARLY_READ_FRESH_MS ? started.response : undefined,
+  );
+}
+
 async function send<T>(method: Method, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+  const address = apiOrigin + buildUrl(path, options.query);
   const attempt = () => {
     const headers: Record<string, string> = { Accept: "application/json" };
     const token = tokenStore.get();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(apiOrigin + buildUrl(path, options.query), {
+    return fetch(address, {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   };
-  let response = await attempt();
+  const early = method === "GET" ? earlyRead(address, tokenStore.get()) : undefined;
+  let response = (early && (await early)) || (await attempt());
   if (response.status === 401 && reauthenticate && (await reauthenticate().catch(() => false))) {
     response = await attempt();
   }

@@ -1,5 +1,6 @@
 import { queryOptions, type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { levelWindowAddress, TREE_WINDOW_ITEMS } from "../../common/firstReads.js";
 import type { Item, ItemPosition, ItemsResponse, RequirementListItem } from "../../common/schemas/item.js";
 import { api } from "./client.js";
 
@@ -9,8 +10,7 @@ export type RequirementItem = RequirementListItem;
 /** A row of the tree as the item endpoints answer it: a folder or a requirement. */
 export type TreeItem = Item;
 
-/** Items per window the tree asks for: many screens' worth, half the API's maximum. */
-export const TREE_WINDOW_ITEMS = 500;
+export { TREE_WINDOW_ITEMS } from "../../common/firstReads.js";
 
 export const itemKeys = {
   all: (projectId: number) => ["items", projectId] as const,
@@ -47,21 +47,17 @@ function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<Items
 
 /**
  * One window of a level. The top level's first is also fetched ahead, as the page loads
- * (client/firstScreen.ts): that answer is still fresh when the tree mounts a moment later, so the
- * tree does not ask again; a change the app makes invalidates it at once whatever its age. Only the
- * page's first tree trusts that freshness: a tree mounted again (back from another tab) asks anew,
- * since requirements may have been made elsewhere meanwhile (useLevelWindows).
+ * (client/firstScreen.ts, which takes the answer to the same request the page's head sent as soon as
+ * it had a token, common/firstReads.ts): that answer is still fresh when the tree mounts a moment
+ * later, so the tree does not ask again; a change the app makes invalidates it at once whatever its
+ * age. Only the page's first tree trusts that freshness: a tree mounted again (back from another tab)
+ * asks anew, since requirements may have been made elsewhere meanwhile (useLevelWindows).
  */
 const levelWindowQuery = (projectId: number, { parentFolderId, window }: LevelWindow) =>
   queryOptions({
     queryKey: itemKeys.window(projectId, parentFolderId, window),
     staleTime: 5000,
-    queryFn: () =>
-      api.get<ItemsResponse>(parentFolderId === null ? "/api/item/primary" : `/api/item/${parentFolderId}/descendant`, {
-        atlassian_project_id: projectId,
-        offset: window * TREE_WINDOW_ITEMS,
-        limit: TREE_WINDOW_ITEMS,
-      }),
+    queryFn: () => api.get<ItemsResponse>(levelWindowAddress(projectId, parentFolderId, window)),
   });
 
 /** The tree's first window of its top level, as the tree asks for it. */

@@ -4,7 +4,8 @@
 // here is a guess from the location's name (signInTarget decides), and a wrong guess is asked again.
 (() => {
   const { pathname, search } = window.location;
-  const jwt = new URLSearchParams(search).get("jwt");
+  const query = new URLSearchParams(search);
+  const jwt = query.get("jwt");
   const location = /^\/authenticate\/([^/]+)\/?$/.exec(pathname)?.[1];
   if (!jwt || !location) return;
   const body = JSON.stringify({
@@ -20,4 +21,33 @@
   // Unused when the app asks something else; its failure is the app's to report when it takes it.
   response.catch(() => undefined);
   window.rmcloudEarlySignIn = { jwt, body, response };
+
+  // The page's first reads, as the server wrote them into it for this location (common/firstReads.ts),
+  // sent with the exchange's token the moment it answers, as the app's API client would send them.
+  // client/api/client.ts takes an answer only for the very request it would make, with the same token.
+  const token = response
+    .then((answer) => (answer.ok ? answer.clone().json() : undefined))
+    .then(
+      (answer) => (typeof answer?.token === "string" ? answer.token : undefined),
+      () => undefined,
+    );
+  const reads = [];
+  for (const meta of document.querySelectorAll('meta[name="rmcloud-first-read"]')) {
+    if (meta.getAttribute("data-location") !== location) continue;
+    let filled = true;
+    const address = (meta.getAttribute("content") ?? "").replace(/\{([^}]*)\}/g, (_, name) => {
+      const value = query.get(name) ?? "";
+      if (!/^\d+$/.test(value)) filled = false;
+      return value;
+    });
+    if (!filled || !address.startsWith("/api/") || reads.some((read) => read.address === address)) continue;
+    const read = token.then((bearer) => {
+      if (bearer === undefined) return undefined;
+      const answer = fetch(address, { headers: { Accept: "application/json", Authorization: `Bearer ${bearer}` } });
+      answer.catch(() => undefined);
+      return { token: bearer, response: answer, sent: Date.now() };
+    });
+    reads.push({ address, read });
+  }
+  window.rmcloudFirstReads = reads;
 })();

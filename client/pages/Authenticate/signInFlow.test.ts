@@ -21,7 +21,9 @@ const earlySignIn = readFileSync(new URL("../../public/early-sign-in.js", import
 /** Runs the page head's early-sign-in.js at `page` (with the stubbed fetch) and leaves what it started where the app looks. */
 function openPage(page: { pathname: string; search: string }): void {
   const window: Record<string, unknown> = { location: page };
-  runInNewContext(earlySignIn, { window, fetch, URLSearchParams, JSON });
+  // A page without first reads (client/api/firstReads.test.ts has those).
+  const document = { querySelectorAll: () => [] };
+  runInNewContext(earlySignIn, { window, document, fetch, URLSearchParams, JSON });
   if (window.rmcloudEarlySignIn) vi.stubGlobal("rmcloudEarlySignIn", window.rmcloudEarlySignIn);
 }
 

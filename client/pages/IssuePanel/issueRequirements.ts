@@ -1,3 +1,4 @@
+import { issueRequirementsAddress } from "../../../common/firstReads.js";
 import { api } from "../../api/client.js";
 import { type IssueContext, linkableProjectIds } from "./issueContext.js";
 
@@ -21,9 +22,10 @@ export type LinkedToIssue = IssueRequirement & { projectId: number };
 export async function loadIssueRequirements(issue: IssueContext): Promise<LinkedToIssue[]> {
   const perProject = await Promise.all(
     linkableProjectIds(issue.projectId).map(async (projectId) =>
-      listOf(
-        await api.get<RequirementList>("/api/requirement", { atlassian_project_id: [projectId], atlassian_issue_id: issue.issueId }),
-      ).map((requirement) => ({ ...requirement, projectId })),
+      listOf(await api.get<RequirementList>(issueRequirementsAddress(projectId, issue.issueId))).map((requirement) => ({
+        ...requirement,
+        projectId,
+      })),
     ),
   );
   return perProject.flat();
