@@ -21,7 +21,6 @@ import {
 } from "./requirementRules.js";
 import { type AccessDecision, accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { loadRequirementDetails } from "./requirementViews.js";
 import { type RequirementWrite, withRequirementWrite } from "./requirementWrite.js";
 
 /**
@@ -77,8 +76,9 @@ export async function createRequirement(
 ): Promise<RequirementDetail> {
   const access = await askJiraBeforeTransaction(accessDepsOf(deps), actor, [input.project]);
   try {
-    const requirementId = await withRequirementWrite(deps, actor, (write) => createRequirementIn(write, input, access));
-    const [detail] = await loadRequirementDetails(deps, actor, [requirementId]);
+    const [detail] = await withRequirementWrite(deps, actor, async (write) =>
+      write.readAfter([await createRequirementIn(write, input, access)]),
+    );
     if (!detail) throw notFound("Requirement");
     return detail;
   } catch (error) {

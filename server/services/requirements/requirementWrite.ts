@@ -56,6 +56,13 @@ export type RequirementWrite = {
    * folder's delete) does it after each batch, so what it holds stays flat.
    */
   flush(): Promise<void>;
+  /**
+   * The requirements as this write leaves them, read inside its transaction after writing what was
+   * recorded: the answer to a save. Read after the commit, another save committed in between would
+   * be answered instead (its revision and text), and the client would go on from a state it never saw
+   * saved (the 10-minute load found two saves answered with the same revision).
+   */
+  readAfter(requirementIds: number[]): Promise<RequirementDetail[]>;
 };
 
 /**
@@ -93,6 +100,10 @@ export async function withRequirementWrite<T>(
         changes.clear();
         for (const batch of batches(recorded)) await finishWrite(inTransaction, actor, batch, before);
         before.clear();
+      },
+      readAfter: async (requirementIds) => {
+        await write.flush();
+        return loadRequirementDetails(inTransaction, actor, requirementIds);
       },
       record: (next) => {
         const earlier = changes.get(next.requirementId);

@@ -29,7 +29,6 @@ import {
 import { type AccessDecision, accessDepsOf, askJiraBeforeTransaction } from "../access/projectAccess.js";
 import { hiddenLinksRestricted } from "../access/restrictedRequirements.js";
 import type { Actor, ServiceDeps } from "../context.js";
-import { loadRequirementDetails } from "./requirementViews.js";
 import { withRequirementWrite } from "./requirementWrite.js";
 
 /** Any subset of the PUT body; absent fields keep their value. PATCH sends only attachments. */
@@ -61,8 +60,9 @@ export async function updateRequirement(
   if (attachments) await verifyAddedAttachments(deps, actor, requirementId, attachments);
   // Which links the person may see, and link, is decided inside the transaction by this answer alone.
   const decision = access ?? (await askJiraBeforeTransaction(accessDepsOf(deps), actor));
+  let after: RequirementDetail | undefined;
   try {
-    await withRequirementWrite(deps, actor, async (write) => {
+    after = await withRequirementWrite(deps, actor, async (write) => {
       const { tx, deps: inTransaction } = write;
       const [current] = await write.lock([requirementId], { folderId: edit.parent_folder_id });
       if (!current) throw notFound("Requirement");
@@ -151,7 +151,8 @@ export async function updateRequirement(
         }
       }
 
-      if (changedFields.length === 0) return;
+      const answer = async () => (await write.readAfter([requirementId]))[0];
+      if (changedFields.length === 0) return answer();
 
       await setRequirementColumns(tx, tenantId, [requirementId], changes);
       if (components && changedFields.includes("components")) await replaceComponents(tx, tenantId, requirementId, components);
@@ -170,12 +171,12 @@ export async function updateRequirement(
       for (const id of [...added, ...removed]) {
         write.record({ requirementId: id, action: "updated", changedFields: ["linked_requirements"] });
       }
+      return answer();
     });
   } catch (error) {
     if (isDisplayIdUniqueViolation(error)) throw displayIdTaken();
     throw error;
   }
-  const [after] = await loadRequirementDetails(deps, actor, [requirementId]);
   if (!after) throw notFound("Requirement");
   const [linked] = hiddenLinksRestricted([after.linked_requirements_v2], (projectId) => decision.browses(projectId));
   return { ...after, linked_requirements_v2: linked ?? [] };
