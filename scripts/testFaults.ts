@@ -26,6 +26,10 @@ const FAULT_TESTS: FaultTestFile[] = [
     file: "server/services/jira/jiraFaults.db.test.ts",
     about: "Jira rate limiting (429, Retry-After), overloaded (503) and slow during an export and notifications",
   },
+  {
+    file: "server/services/notifications/notifications.db.test.ts",
+    about: "Notifications retried: each comment and e-mail sent once, also when Jira stored a comment and answered 500",
+  },
   { file: "server/connect/lifecycle.db.test.ts", about: "Install callbacks: forged, replayed, misdirected, taking over a site" },
   {
     file: "server/routes/auth/router.db.test.ts",
