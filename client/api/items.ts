@@ -10,8 +10,6 @@ export type RequirementItem = RequirementListItem;
 /** A row of the tree as the item endpoints answer it: a folder or a requirement. */
 export type TreeItem = Item;
 
-export { TREE_WINDOW_ITEMS } from "../../common/firstReads.js";
-
 export const itemKeys = {
   all: (projectId: number) => ["items", projectId] as const,
   window: (projectId: number, parentFolderId: number | null, window: number) =>

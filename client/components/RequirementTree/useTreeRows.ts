@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { type LevelWindow, TREE_WINDOW_ITEMS, useLevelWindows } from "../../api/items.js";
+import { TREE_WINDOW_ITEMS } from "../../../common/firstReads.js";
+import { type LevelWindow, useLevelWindows } from "../../api/items.js";
 import { expandedFolderIds, flattenTree, windowsOfPlaceholders } from "./flattenTree.js";
 
 const TOP_LEVEL: LevelWindow = { parentFolderId: null, window: 0 };
