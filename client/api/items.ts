@@ -20,25 +20,29 @@ export const itemKeys = {
 export type LevelWindow = { parentFolderId: number | null; window: number };
 
 /**
- * One level of the tree as far as it is loaded: `items` is as long as the level (total_items), with
- * holes where a window has not come yet, so the tree can size itself and show a placeholder there.
+ * One level of the tree as far as it is loaded: how many items it holds (total_items) and the
+ * windows that have come, so the tree can size itself and show placeholders for the rest.
  */
-export type LoadedLevels = ReadonlyMap<number | null, readonly (TreeItem | undefined)[]>;
+export type LoadedLevel = {
+  total: number;
+  /** Window w holds the level's items w*windowItems to (w+1)*windowItems-1. */
+  windowItems: number;
+  windows: ReadonlyMap<number, readonly TreeItem[]>;
+};
 
-function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<ItemsResponse>[]) {
-  const levels = new Map<number | null, (TreeItem | undefined)[]>();
+export type LoadedLevels = ReadonlyMap<number | null, LoadedLevel>;
+
+function levelsOf(windows: readonly LevelWindow[], results: UseQueryResult<ItemsResponse>[]): LoadedLevels {
+  const levels = new Map<number | null, { total: number; windowItems: number; windows: Map<number, readonly TreeItem[]> }>();
   results.forEach((result, n) => {
     const asked = windows[n];
     if (!asked || !result.data) return;
     let level = levels.get(asked.parentFolderId);
     if (!level) {
-      level = new Array<TreeItem | undefined>(result.data.total_items);
+      level = { total: result.data.total_items, windowItems: TREE_WINDOW_ITEMS, windows: new Map() };
       levels.set(asked.parentFolderId, level);
     }
-    const start = asked.window * TREE_WINDOW_ITEMS;
-    result.data.items.forEach((item, offset) => {
-      if (start + offset < (level as (TreeItem | undefined)[]).length) (level as (TreeItem | undefined)[])[start + offset] = item;
-    });
+    level.windows.set(asked.window, result.data.items);
   });
   return levels;
 }
@@ -79,7 +83,7 @@ export function useLevelWindows(projectId: number, windows: readonly LevelWindow
   // flattens again only when something arrived.
   const combine = useCallback(
     (results: UseQueryResult<ItemsResponse>[]) => ({
-      levels: levelsOf(windows, results) as LoadedLevels,
+      levels: levelsOf(windows, results),
       isLoading: results[0]?.isLoading ?? true,
       isError: results.some((result) => result.isError),
     }),

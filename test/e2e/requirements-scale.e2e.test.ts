@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeAfterBulkWrite } from "../../server/db/knex.js";
+import { vacuumAfterBulkWrite } from "../../server/db/knex.js";
 import { type Harness, startHarness } from "./harness.js";
 import { PUMP, RequirementsScreen } from "./requirementsFixture.js";
 
@@ -35,7 +35,7 @@ describe("A folder of 5,000 requirements", () => {
       await db("requirements").insert(rows);
     }
     // Written past the import, so refreshed as the import refreshes what it wrote (PGlite has no autovacuum).
-    await analyzeAfterBulkWrite(db);
+    await vacuumAfterBulkWrite(db);
   }, 120_000);
 
   afterAll(async () => {

@@ -7,9 +7,9 @@ import PageIcon from "@atlaskit/icon/core/page";
 import Spinner from "@atlaskit/spinner";
 import { token } from "@atlaskit/tokens";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { requirementLabel } from "../../../common/labels.js";
-import { indexOfCurrent, rowIsCurrent, type TreeRow, type TreeSelection } from "./flattenTree.js";
+import { indexOfCurrent, rowIsCurrent, type TreeRow, type TreeRows, type TreeSelection } from "./flattenTree.js";
 import { truncated } from "../TruncatedName/truncated.js";
 import { treeKeyAction } from "./treeKeyboard.js";
 
@@ -17,7 +17,7 @@ const ROW_HEIGHT = 32;
 const INDENT = 20;
 
 export type RequirementTreeProps = {
-  rows: readonly TreeRow[];
+  rows: TreeRows;
   current: TreeSelection;
   checked: ReadonlySet<number>;
   onToggleFolder(folderId: number, open: boolean): void;
@@ -41,12 +41,14 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   // The active row's focus ring only while the tree has the keyboard, as in Atlaskit's tree.
   const [hasFocus, setHasFocus] = useState(false);
   const activeIndex = activeKey === undefined ? -1 : rows.findIndex((row) => row.key === activeKey);
+  // Stable while the rows are: the virtualiser measures every row again when it changes.
+  const itemKey = useCallback((index: number) => rows.keyAt(index), [rows]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => rows[index]?.key ?? index,
+    getItemKey: itemKey,
     overscan: 12,
   });
 
@@ -56,7 +58,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   useEffect(() => onRowsInView?.(firstInView, lastInView), [firstInView, lastInView, onRowsInView]);
 
   const currentIndex = indexOfCurrent(rows, current);
-  const currentKey = rows[currentIndex]?.key;
+  const currentKey = rows.at(currentIndex)?.key;
   const currentIndexRef = useRef(currentIndex);
   currentIndexRef.current = currentIndex;
   const followed = useRef<string | undefined>(undefined);
@@ -80,7 +82,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
     event.preventDefault();
     switch (action.type) {
       case "focus":
-        setActiveKey(rows[action.index]?.key);
+        setActiveKey(rows.at(action.index)?.key);
         virtualizer.scrollToIndex(action.index, { align: "auto" });
         return;
       case "expand":
@@ -103,7 +105,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
     treeRef.current?.focus({ preventScroll: true });
   };
 
-  const activeRow = rows[activeIndex];
+  const activeRow = rows.at(activeIndex);
   return (
     <div ref={scrollRef} style={scrollPaneStyle(180)}>
       <div
@@ -119,7 +121,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
         style={{ height: virtualizer.getTotalSize(), position: "relative", outline: "none" }}
       >
         {virtualRows.map((virtualRow) => {
-          const row = rows[virtualRow.index];
+          const row = rows.at(virtualRow.index);
           if (!row) return null;
           return (
             <TreeRowView

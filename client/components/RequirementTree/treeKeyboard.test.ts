@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { flattenTree } from "./flattenTree.js";
-import { folder, requirement } from "./treeFixtures.js";
+import { folder, requirement, wholeLevel } from "./treeFixtures.js";
 import { treeKeyAction } from "./treeKeyboard.js";
 
 // 0 Design (open) / 1 Sub (closed) / 2 In design / 3 Loading (open, children pending) / 4 … / 5 Top req
 const rows = flattenTree(
-  [folder(1, "Design", null), folder(4, "Loading", null), requirement(10, "Top req", null)],
-  new Map([[1, [folder(3, "Sub", 1), requirement(11, "In design", 1)]]]),
+  wholeLevel([folder(1, "Design", null), folder(4, "Loading", null), requirement(10, "Top req", null)]),
+  new Map([[1, wholeLevel([folder(3, "Sub", 1), requirement(11, "In design", 1)])]]),
   new Set([1, 4]),
 );
 
@@ -31,7 +31,7 @@ describe("moving through the tree with the keyboard", () => {
     expect(treeKeyAction(rows, -1, "ArrowDown")).toEqual({ type: "focus", index: 0 });
     expect(treeKeyAction(rows, -1, "ArrowUp")).toEqual({ type: "focus", index: 5 });
     expect(treeKeyAction(rows, -1, "Enter")).toBeNull();
-    expect(treeKeyAction([], -1, "ArrowDown")).toBeNull();
+    expect(treeKeyAction(flattenTree(wholeLevel([]), new Map(), new Set()), -1, "ArrowDown")).toBeNull();
   });
 
   it("expands a closed folder with the right arrow, then enters it", () => {
@@ -57,8 +57,8 @@ describe("moving through the tree with the keyboard", () => {
   });
 
   it("opens the active requirement or folder with Enter", () => {
-    expect(treeKeyAction(rows, 2, "Enter")).toEqual({ type: "open", row: rows[2] });
-    expect(treeKeyAction(rows, 1, "Enter")).toEqual({ type: "open", row: rows[1] });
+    expect(treeKeyAction(rows, 2, "Enter")).toEqual({ type: "open", row: rows.at(2) });
+    expect(treeKeyAction(rows, 1, "Enter")).toEqual({ type: "open", row: rows.at(1) });
   });
 
   it("ignores other keys", () => {

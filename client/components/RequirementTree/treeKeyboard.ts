@@ -1,4 +1,4 @@
-import type { TreeRow } from "./flattenTree.js";
+import type { TreeRow, TreeRows } from "./flattenTree.js";
 
 export type TreeKeyAction =
   | { type: "focus"; index: number }
@@ -7,20 +7,9 @@ export type TreeKeyAction =
   | { type: "toggleCheck"; requirementId: number }
   | { type: "open"; row: TreeRow };
 
-function isFocusable(row: TreeRow | undefined): boolean {
-  return row !== undefined && row.kind !== "loading";
-}
-
-function step(rows: readonly TreeRow[], from: number, direction: 1 | -1): number | undefined {
-  for (let index = from + direction; index >= 0 && index < rows.length; index += direction) {
-    if (isFocusable(rows[index])) return index;
-  }
-  return undefined;
-}
-
-function firstChildIndex(rows: readonly TreeRow[], parentIndex: number): TreeKeyAction | undefined {
-  const child = rows[parentIndex + 1];
-  return child?.parentIndex === parentIndex && isFocusable(child) ? { type: "focus", index: parentIndex + 1 } : undefined;
+function firstChildIndex(rows: TreeRows, parentIndex: number): TreeKeyAction | undefined {
+  const child = rows.at(parentIndex + 1);
+  return child?.parentIndex === parentIndex && child.kind !== "loading" ? { type: "focus", index: parentIndex + 1 } : undefined;
 }
 
 /**
@@ -28,26 +17,26 @@ function firstChildIndex(rows: readonly TreeRow[], parentIndex: number): TreeKey
  * implements: up/down move, right opens a folder or enters it, left closes it or goes to the
  * parent, Home/End jump, space checks a requirement, Enter opens the row. `null`: not ours.
  */
-export function treeKeyAction(rows: readonly TreeRow[], activeIndex: number, key: string): TreeKeyAction | null {
+export function treeKeyAction(rows: TreeRows, activeIndex: number, key: string): TreeKeyAction | null {
   const focus = (index: number | undefined): TreeKeyAction | null => (index === undefined ? null : { type: "focus", index });
-  const row = rows[activeIndex];
+  const row = rows.at(activeIndex);
   // Nothing active yet (or the active row scrolled out of the data): the first key press lands
   // on the first or last row.
   if (!row) {
-    if (key === "ArrowDown" || key === "Home") return focus(step(rows, -1, 1));
-    if (key === "ArrowUp" || key === "End") return focus(step(rows, rows.length, -1));
+    if (key === "ArrowDown" || key === "Home") return focus(rows.nextFocusable(-1, 1));
+    if (key === "ArrowUp" || key === "End") return focus(rows.nextFocusable(rows.length, -1));
     return null;
   }
 
   switch (key) {
     case "ArrowDown":
-      return focus(step(rows, activeIndex, 1));
+      return focus(rows.nextFocusable(activeIndex, 1));
     case "ArrowUp":
-      return focus(step(rows, activeIndex, -1));
+      return focus(rows.nextFocusable(activeIndex, -1));
     case "Home":
-      return focus(step(rows, -1, 1));
+      return focus(rows.nextFocusable(-1, 1));
     case "End":
-      return focus(step(rows, rows.length, -1));
+      return focus(rows.nextFocusable(rows.length, -1));
     case "ArrowRight":
       if (row.kind !== "folder" || !row.hasChildren) return null;
       if (!row.isExpanded) return { type: "expand", folderId: row.folder.folder_id };

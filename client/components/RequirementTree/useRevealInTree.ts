@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { type LevelWindow, useItemPosition, windowAt } from "../../api/items.js";
-import type { TreeRow, TreeSelection } from "./flattenTree.js";
+import type { TreeRow, TreeRows, TreeSelection } from "./flattenTree.js";
 
 /**
  * The requirement or folder the screen opens (a deep link from the issue panel or a shared URL,
@@ -16,7 +16,7 @@ import type { TreeRow, TreeSelection } from "./flattenTree.js";
 export function useRevealInTree(
   projectId: number,
   current: TreeSelection,
-  rows: readonly TreeRow[],
+  rows: TreeRows,
   setFolderOpen: (folderId: number, open: boolean) => void,
   loadWindows: (windows: readonly LevelWindow[]) => void,
 ): void {

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { TREE_WINDOW_ITEMS } from "../../../common/firstReads.js";
-import { type LevelWindow, useLevelWindows } from "../../api/items.js";
-import { expandedFolderIds, flattenTree, windowsOfPlaceholders } from "./flattenTree.js";
+import { type LevelWindow, type LoadedLevel, useLevelWindows } from "../../api/items.js";
+import { flattenTree } from "./flattenTree.js";
 
 const TOP_LEVEL: LevelWindow = { parentFolderId: null, window: 0 };
+const NOT_LOADED: LoadedLevel = { total: 0, windowItems: TREE_WINDOW_ITEMS, windows: new Map() };
 
 /** The windows asked for so far and the new ones among `wanted`; the same array when none is new. */
 const withWindows = (previous: readonly LevelWindow[], wanted: readonly LevelWindow[]) => {
@@ -26,8 +27,8 @@ export function useTreeRows(projectId: number, openFolders: ReadonlySet<number>)
   const [inView, setInView] = useState({ first: 0, last: 0 });
   const loaded = useLevelWindows(projectId, windows);
   const rows = useMemo(() => {
-    const topLevel = loaded.levels.get(null) ?? [];
-    const children = new Map([...loaded.levels].filter((entry): entry is [number, typeof topLevel] => entry[0] !== null));
+    const topLevel = loaded.levels.get(null) ?? NOT_LOADED;
+    const children = new Map([...loaded.levels].filter((entry): entry is [number, LoadedLevel] => entry[0] !== null));
     return flattenTree(topLevel, children, openFolders);
   }, [loaded.levels, openFolders]);
 
@@ -35,8 +36,8 @@ export function useTreeRows(projectId: number, openFolders: ReadonlySet<number>)
     // Windows already asked for stay (their answers are what the rows show); new ones join.
     const wanted = [
       TOP_LEVEL,
-      ...expandedFolderIds(rows).map((folderId) => ({ parentFolderId: folderId, window: 0 })),
-      ...windowsOfPlaceholders(rows.slice(inView.first, inView.last + 1), TREE_WINDOW_ITEMS),
+      ...rows.expandedFolderIds().map((folderId) => ({ parentFolderId: folderId, window: 0 })),
+      ...rows.windowsIn(inView.first, inView.last),
     ];
     setWindows((previous) => withWindows(previous, wanted));
   }, [rows, inView]);
@@ -56,6 +57,6 @@ export function useTreeRows(projectId: number, openFolders: ReadonlySet<number>)
     loadWindows,
     isLoading: loaded.isLoading,
     isError: loaded.isError,
-    isEmpty: !loaded.isLoading && loaded.levels.has(null) && (loaded.levels.get(null)?.length ?? 0) === 0,
+    isEmpty: !loaded.isLoading && loaded.levels.get(null)?.total === 0,
   };
 }

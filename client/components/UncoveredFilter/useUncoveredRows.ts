@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useState } from "react";
 import { requirementCategory } from "../../../common/labels.js";
 import { UNCOVERED_WINDOW_ITEMS, useUncoveredWindows } from "../../api/coverage.js";
-import type { TreeRow } from "../RequirementTree/flattenTree.js";
+import type { TreeItem } from "../../api/items.js";
+import { flattenTree } from "../RequirementTree/flattenTree.js";
 import type { UncoveredFilter } from "./uncoveredFilterStore.js";
 
 const FIRST_WINDOW: readonly number[] = [0];
@@ -19,19 +20,17 @@ export function useUncoveredRows(projectId: number, filter: UncoveredFilter | un
   const results = useUncoveredWindows(scope, filter?.uncovered, windows);
   const total = results[0]?.data?.total;
   const rows = useMemo(() => {
-    const setSize = total ?? 0;
-    return Array.from({ length: setSize }, (_, position): TreeRow => {
-      const placement = { level: 1, parentIndex: -1, positionInSet: position + 1, setSize };
-      const window = Math.floor(position / UNCOVERED_WINDOW_ITEMS);
-      const requirement = results[windows.indexOf(window)]?.data?.requirements[position % UNCOVERED_WINDOW_ITEMS];
-      if (!requirement) return { kind: "loading", key: `u-${position}`, ...placement };
-      return {
-        kind: "requirement",
-        key: `r${requirement.requirement_id}`,
-        ...placement,
-        requirement: { type: "requirement", ...requirement, category: requirementCategory(requirement.level) },
-      };
+    const loaded = new Map<number, TreeItem[]>();
+    windows.forEach((window, n) => {
+      const requirements = results[n]?.data?.requirements;
+      if (requirements) {
+        loaded.set(
+          window,
+          requirements.map((requirement) => ({ type: "requirement", ...requirement, category: requirementCategory(requirement.level) })),
+        );
+      }
     });
+    return flattenTree({ total: total ?? 0, windowItems: UNCOVERED_WINDOW_ITEMS, windows: loaded }, new Map(), new Set());
   }, [results, windows, total]);
 
   const showRows = useCallback(

@@ -26,7 +26,7 @@ import {
 } from "../../db/csvImportStore.js";
 import { insertStagedRequirements, isDisplayIdUniqueViolation, stageImportRows } from "../../db/requirements/index.js";
 import { countActiveFolders, findFolder } from "../../db/folderStore.js";
-import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
+import { vacuumAfterBulkWrite, type Db } from "../../db/knex.js";
 import { type RequirementTypeRow, findRequirementType } from "../../db/requirementTypeStore.js";
 import { findUpload, insertUpload } from "../../db/uploadStore.js";
 import { fieldError } from "../../errors.js";
@@ -128,7 +128,7 @@ export async function runImport(deps: ImportDeps, actor: Actor, request: ImportR
       await hooks.beforeCommit?.(trx, result);
       return result;
     });
-    await analyzeAfterBulkWrite(deps.db);
+    await vacuumAfterBulkWrite(deps.db);
     return imported;
   } catch (error) {
     if (error instanceof ImportRefused) return recordErrorsFile(deps, actor, error.result);

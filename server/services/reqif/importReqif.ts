@@ -7,7 +7,7 @@ import { prefixFor, type ReqifImportRequest, type ReqifImportResult } from "../.
 import { insertAttribute, listAttributes, lockAttributeNames } from "../../db/attributeStore.js";
 import { displayIdHolders } from "../../db/requirements/index.js";
 import { findFolder, lockFolderTree } from "../../db/folderStore.js";
-import { analyzeAfterBulkWrite, type Db } from "../../db/knex.js";
+import { vacuumAfterBulkWrite, type Db } from "../../db/knex.js";
 import { findReqifTargets, lockReqifImports, type ReqifTarget, saveReqifTargets } from "../../db/reqifStore.js";
 import {
   findRequirementType,
@@ -74,7 +74,7 @@ export async function importReqifDocument(
     await hooks.beforeCommit?.(trx, result);
     return result;
   });
-  await analyzeAfterBulkWrite(deps.db);
+  await vacuumAfterBulkWrite(deps.db);
   return imported;
 }
 
