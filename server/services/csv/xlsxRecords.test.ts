@@ -94,7 +94,10 @@ describe("reading an .xlsx sheet as import records", () => {
     const notXlsx = { status: 400, body: { file_name: ["The file is not an Excel workbook (.xlsx)"] } };
     expect(await refusal(Buffer.from("Name,ID\nA,1\n"))).toEqual(notXlsx);
     expect(await refusal(Buffer.alloc(0))).toEqual(notXlsx);
-    expect(await refusal(await zipOf("word/document.xml", "<w:document/>"))).toEqual(notXlsx);
+    expect(await refusal(await zipOf("word/document.xml", "<w:document/>"))).toEqual({
+      status: 400,
+      body: { file_name: ["The file is not an Excel workbook (.xlsx): it holds no worksheet"] },
+    });
     expect(await refusal(Buffer.from("PK\u0003\u0004 damaged beyond its first bytes"))).toMatchObject({
       status: 400,
       body: { file_name: [expect.stringMatching(/^The file is not an Excel workbook \(\.xlsx\): /)] },

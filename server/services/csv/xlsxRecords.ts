@@ -35,11 +35,13 @@ export async function* xlsxRecords(input: Readable, reading: XlsxReading): Async
   const state = workbook as unknown as ReaderState;
   const worksheets = (workbook as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
   let sheets: string[] | undefined;
+  const seen: string[] = [];
   let found = false;
   let readToEnd = false;
   try {
     for (let next = await worksheets.next(); !next.done; next = await worksheets.next()) {
       const worksheet = next.value;
+      seen.push(worksheet.name);
       if (!sheets) {
         sheets = (state.model?.sheets ?? []).map((sheet) => sheet.name);
         if (reading.sheet !== null && !sheets.includes(reading.sheet)) throw fieldError("sheet", noSuchSheetMessage(reading.sheet));
@@ -63,8 +65,13 @@ export async function* xlsxRecords(input: Readable, reading: XlsxReading): Async
     // exceljs removes the temporary copy of a sheet (one that came before the shared strings) only as it moves past it.
     if (!readToEnd) await skipRest(worksheets).catch(() => undefined);
   }
-  // A zip without a worksheet: a .docx, say, or any other archive renamed.
-  if (!found) throw fieldError("file_name", NOT_XLSX_MESSAGE);
+  // A zip without a worksheet: a .docx, say, or any other archive renamed. Or worksheets the workbook
+  // does not name (exceljs names a sheet from the workbook's relationships): said, so the file can be looked into.
+  if (!found) {
+    const why =
+      seen.length === 0 ? "it holds no worksheet" : `its worksheets (${seen.join(", ")}) are not its tabs (${(sheets ?? []).join(", ")})`;
+    throw fieldError("file_name", `${NOT_XLSX_MESSAGE}: ${why}`);
+  }
 }
 
 /** A sheet left unread: its bytes read past without parsing, so exceljs can move on (and remove its temporary copy). */
