@@ -25,18 +25,28 @@ describe("a process's connections to PostgreSQL", () => {
     expect(backends.size).toBe(2);
   });
 
-  it("plan the requirement detail once, generically, and leave every other statement to PostgreSQL's choice", async () => {
+  it("plan the requirement detail generically (one requirement's after PostgreSQL's five custom plans, several from the first read) and leave every other statement to PostgreSQL's choice", async () => {
     const database = await createTestDatabase({ postgresUrl });
     try {
       const { tenantId } = await createTenant(database.db);
       const requirementId = await insertRequirementRow(database.db, tenantId, "Dose limit");
+      const otherId = await insertRequirementRow(database.db, tenantId, "Flow rate");
       const searchPath = (database.db.client.config as { searchPath: string[] }).searchPath;
       const db = open(createDb({ kind: "postgres", connectionString: postgresUrl ?? "", searchPath: searchPath[0], poolSize: 1 }));
-      for (let read = 0; read < 3; read++) {
+      for (let read = 0; read < 8; read++) {
         expect((await findRequirementDetails(db, tenantId, [requirementId])).map((row) => row.name)).toEqual(["Dose limit"]);
       }
-      const { rows } = await db.raw("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements");
-      expect(rows).toEqual([{ name: "requirement_detail", generic_plans: 3, custom_plans: 0 }]);
+      for (let read = 0; read < 3; read++) {
+        expect((await findRequirementDetails(db, tenantId, [otherId, requirementId])).map((row) => row.name)).toEqual([
+          "Dose limit",
+          "Flow rate",
+        ]);
+      }
+      const { rows } = await db.raw("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name");
+      expect(rows).toEqual([
+        { name: "requirement_detail", generic_plans: 3, custom_plans: 0 },
+        { name: "requirement_detail_one", generic_plans: 3, custom_plans: 5 },
+      ]);
       expect((await db.raw("SHOW plan_cache_mode")).rows).toEqual([{ plan_cache_mode: "auto" }]);
     } finally {
       await database.destroy();
