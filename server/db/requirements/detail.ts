@@ -3,7 +3,7 @@ import DataLoader from "dataloader";
 import type { Knex } from "knex";
 import type { Db } from "../knex.js";
 import { asJson } from "../queryHelpers.js";
-import { type RequirementRow, selectRequirements, toRow } from "./rows.js";
+import { REQUIREMENT_COLUMNS, REQUIREMENT_TYPE_COLUMNS, type RequirementRow, selectRequirements, toRow } from "./rows.js";
 import { SUSPECT_LINKS_JSON, type SuspectLinkRow, toSuspectLinkRow } from "../suspectLinkStore.js";
 
 /** A linked requirement as the detail lists it. */
@@ -42,7 +42,7 @@ const LINKED = `(SELECT json_agg(k.linked ORDER BY k.other) FROM (
     SELECT l.other, (SELECT json_build_object(
         'requirement_id', o.requirement_id, 'project_id', o.project_id, 'requirement_type_id', o.requirement_type_id,
         'prefix', ot.prefix, 'level', ot.level, 'display_id', o.display_id, 'name', o.name)
-      FROM requirements o JOIN t ot ON ot.requirement_type_id = o.requirement_type_id
+      FROM requirements o JOIN t ot ON ot.tenant_id = o.tenant_id AND ot.requirement_type_id = o.requirement_type_id
       WHERE o.tenant_id = r.tenant_id AND o.requirement_id = l.other AND o.deleted_at IS NULL) AS linked
     FROM (SELECT x.linked_requirement_id AS other FROM requirement_links x WHERE x.tenant_id = r.tenant_id AND x.requirement_id = r.requirement_id
           UNION ALL
@@ -53,22 +53,49 @@ const LINKED = `(SELECT json_agg(k.linked ORDER BY k.other) FROM (
 const TENANT = "\u0000tenant";
 const IDS = "\u0000ids";
 const ID = "\u0000id";
+const TENANTS = "\u0000tenants";
+
+/**
+ * Which requirements a detail statement reads: one by its id, several of one site, or several of
+ * several sites (the shared batch, each id with its site).
+ */
+type Scope = "one" | "many" | "sites";
 
 /** `sql` with knex's placeholders, `nativeSql` with PostgreSQL's own ($1...), for PREPARE. */
 type Statement = { sql: string; nativeSql: string; bindings: readonly unknown[]; name: string };
 const statements = new Map<string, Statement>();
 
 /**
+ * Requirements of several sites, each row with its site, its type from the `t` of those sites'
+ * types; the rest of the detail statement correlates on the row's own tenant_id.
+ */
+function ofSites(db: Db, includeDeleted: boolean): Knex.QueryBuilder {
+  const query = db
+    .queryBuilder()
+    .withMaterialized("t", db("requirement_types").whereRaw("tenant_id = ANY(?::uuid[])", [TENANTS]).select(REQUIREMENT_TYPE_COLUMNS))
+    .from("requirements as r")
+    .join("t", (join) => join.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id"))
+    .select(["r.tenant_id", ...REQUIREMENT_COLUMNS]);
+  return includeDeleted ? query : query.whereNull("r.deleted_at");
+}
+
+/**
  * The detail statement, built with the query builder once per process (per includeDeleted, and for
  * one requirement or several): building it costs more CPU than PostgreSQL spends answering it.
  * Several ids travel as one array literal, so the text is the same for any number of them.
  */
-function detailStatement(db: Db, includeDeleted: boolean, one: boolean): Statement {
-  const key = `${includeDeleted}/${one}`;
+function detailStatement(db: Db, includeDeleted: boolean, scope: Scope): Statement {
+  const key = `${includeDeleted}/${scope}`;
   const cached = statements.get(key);
   if (cached) return cached;
-  const query = selectRequirements(db, TENANT, { includeDeleted })
-    .where((builder) => (one ? builder.where("r.requirement_id", ID) : builder.whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS])))
+  const query = (scope === "sites" ? ofSites(db, includeDeleted) : selectRequirements(db, TENANT, { includeDeleted }))
+    .where((builder) =>
+      scope === "one"
+        ? builder.where("r.requirement_id", ID)
+        : scope === "many"
+          ? builder.whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS])
+          : builder.whereRaw("(r.tenant_id, r.requirement_id) IN (SELECT * FROM unnest(?::uuid[], ?::bigint[]))", [TENANTS, IDS]),
+    )
     .orderBy("r.requirement_id")
     .select(
       db.raw(
@@ -90,7 +117,7 @@ function detailStatement(db: Db, includeDeleted: boolean, one: boolean): Stateme
     sql: query.sql,
     nativeSql: query.toNative().sql,
     bindings: query.bindings,
-    name: `requirement_detail${includeDeleted ? "_with_deleted" : ""}${one ? "_one" : ""}`,
+    name: `requirement_detail${includeDeleted ? "_with_deleted" : ""}${scope === "many" ? "" : `_${scope}`}`,
   };
   statements.set(key, statement);
   return statement;
@@ -152,6 +179,21 @@ async function runPrepared(db: Db, statement: Statement, values: unknown[]): Pro
   return (await db.raw(statement.sql, values as Knex.RawBinding[]).options(options)).rows;
 }
 
+/** A detail statement's rows as details, in the statement's order. */
+const toDetailRow = (row: Record<string, unknown>): RequirementDetailRow => ({
+  ...toRow(row),
+  components: asJson<unknown[]>(row.components, []).map(String),
+  issues: asJson<unknown[]>(row.issues, []).map(String),
+  contents: asJson<unknown[]>(row.contents, []).map(String),
+  attributes: Object.fromEntries(Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)])),
+  attachments: asJson(row.attachments, []),
+  linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
+  suspect_links: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),
+});
+
+/** Ids as one PostgreSQL array literal (never beyond bigint: callers pass safe integers). */
+const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(",")}}`;
+
 /**
  * Requirements with their relations and linked requirements in one round trip (one aggregate
  * subquery per table), in id order: the detail is read on every selection in the tree.
@@ -163,53 +205,72 @@ export async function findRequirementDetails(
   options: { includeDeleted?: boolean } = {},
 ): Promise<RequirementDetailRow[]> {
   if (requirementIds.length === 0) return [];
-  const one = requirementIds.length === 1;
-  const statement = detailStatement(db, options.includeDeleted ?? false, one);
-  const idArray = `{${requirementIds.map((id) => Math.trunc(Number(id))).join(",")}}`;
+  const ids = requirementIds.map((id) => Math.trunc(Number(id)));
+  const one = ids.length === 1;
+  const statement = detailStatement(db, options.includeDeleted ?? false, one ? "one" : "many");
   const values = statement.bindings.map((value) =>
-    value === TENANT ? tenantId : value === IDS ? idArray : value === ID ? Math.trunc(Number(requirementIds[0])) : value,
+    value === TENANT ? tenantId : value === IDS ? arrayLiteral(ids) : value === ID ? ids[0] : value,
   );
   const rows = one ? await runPrepared(db, statement, values) : await runOnGenericPlan(db, statement, values);
-  return rows.map((row) => ({
-    ...toRow(row),
-    components: asJson<unknown[]>(row.components, []).map(String),
-    issues: asJson<unknown[]>(row.issues, []).map(String),
-    contents: asJson<unknown[]>(row.contents, []).map(String),
-    attributes: Object.fromEntries(Object.entries(asJson<Record<string, unknown>>(row.attributes, {})).map(([k, v]) => [k, String(v)])),
-    attachments: asJson(row.attachments, []),
-    linked: asJson<Record<string, unknown>[]>(row.linked, []).map(toLinkedRow),
-    suspect_links: asJson<Record<string, unknown>[]>(row.suspect_links, []).map(toSuspectLinkRow),
-  }));
+  return rows.map(toDetailRow);
+}
+
+/** A read of one requirement of one site. */
+type SiteRead = { tenantId: string; requirementId: number };
+const readKey = (read: SiteRead) => `${read.tenantId}/${read.requirementId}`;
+
+/**
+ * Reads of requirements of several sites in one statement, each matched by its site and id, so a
+ * site's read never gets another site's requirement, whatever ids they share. The answers are in
+ * the reads' order, undefined where a site has no such requirement.
+ */
+async function findRequirementDetailsOfSites(db: Db, reads: readonly SiteRead[]): Promise<(RequirementDetailRow | undefined)[]> {
+  const statement = detailStatement(db, false, "sites");
+  const values = statement.bindings.map((value) =>
+    value === TENANTS
+      ? arrayLiteral(reads.map((read) => read.tenantId))
+      : value === IDS
+        ? arrayLiteral(reads.map((read) => read.requirementId))
+        : value,
+  );
+  const rows = await runOnGenericPlan(db, statement, values);
+  const found = new Map(rows.map((row) => [readKey({ tenantId: String(row.tenant_id), requirementId: Number(row.requirement_id) }), row]));
+  return reads.map((read) => {
+    const row = found.get(readKey(read));
+    return row ? toDetailRow(row) : undefined;
+  });
 }
 
 /** Requirements one batched statement reads at most; more wait for the next one. */
 const MAX_BATCHED_READS = 100;
-/** Single reads of a site waiting for this turn of the event loop to end, by database and site. */
-const pendingReads = new WeakMap<Db, Map<string, DataLoader<number, RequirementDetailRow | undefined>>>();
+/** Single reads waiting for this turn of the event loop to end, by database. */
+const pendingReads = new WeakMap<Db, DataLoader<SiteRead, RequirementDetailRow | undefined, string>>();
 
 /**
- * One requirement's detail, read in ONE statement with the site's other single reads that arrive
- * in the same turn of the event loop (DataLoader, no cache: each read still sees the latest
+ * One requirement's detail, read in ONE statement with the other single reads, of any site, that
+ * arrive in the same turn of the event loop (DataLoader, no cache: each read still sees the latest
  * commit). Every selection in the tree reads a detail: under load, one round trip then answers
  * many panels instead of each waiting for a connection of its own (docs/decisions.md, issue 14).
- * Reads are shared per database handle: a transaction's reads share only with its own, and see its writes.
+ * A server serves many sites at once, so a turn's reads are mostly of different sites: they share
+ * the statement too, each row matched by its site. Reads are shared per database handle: a
+ * transaction's reads share only with its own, and see its writes.
  */
 export function findRequirementDetail(db: Db, tenantId: string, requirementId: number): Promise<RequirementDetailRow | undefined> {
   // Beyond bigint, the statement would fail, and with it every read sharing it.
   if (!Number.isSafeInteger(requirementId) || requirementId < 0) return Promise.resolve(undefined);
-  let bySite = pendingReads.get(db);
-  if (!bySite) {
-    bySite = new Map();
-    pendingReads.set(db, bySite);
-  }
-  let loader = bySite.get(tenantId);
+  let loader = pendingReads.get(db);
   if (!loader) {
-    const site = bySite;
-    const batch = new DataLoader<number, RequirementDetailRow | undefined>(
-      async (requirementIds) => {
-        const rows = await findRequirementDetails(db, tenantId, [...requirementIds]);
-        const byId = new Map(rows.map((row) => [row.requirement_id, row]));
-        return requirementIds.map((id) => byId.get(id));
+    const batch = new DataLoader<SiteRead, RequirementDetailRow | undefined, string>(
+      async (reads) => {
+        const site = reads[0]?.tenantId ?? tenantId;
+        if (reads.some((read) => read.tenantId !== site)) return findRequirementDetailsOfSites(db, reads);
+        const byId = new Map(
+          (await findRequirementDetails(db, site, [...new Set(reads.map((read) => read.requirementId))])).map((row) => [
+            row.requirement_id,
+            row,
+          ]),
+        );
+        return reads.map((read) => byId.get(read.requirementId));
       },
       {
         cache: false,
@@ -217,13 +278,13 @@ export function findRequirementDetail(db: Db, tenantId: string, requirementId: n
         // After the poll phase: every request the event loop read in this turn has asked by then.
         batchScheduleFn: (dispatch) =>
           setImmediate(() => {
-            if (site.get(tenantId) === batch) site.delete(tenantId);
+            if (pendingReads.get(db) === batch) pendingReads.delete(db);
             dispatch();
           }),
       },
     );
     loader = batch;
-    bySite.set(tenantId, batch);
+    pendingReads.set(db, batch);
   }
-  return loader.load(requirementId);
+  return loader.load({ tenantId, requirementId });
 }
