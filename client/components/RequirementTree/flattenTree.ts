@@ -61,19 +61,15 @@ const isFocusable = (entry: TreeRow | Gap) => entry.kind === "folder" || entry.k
  * virtualised tree asks for the ones on screen.
  */
 export class TreeRows {
-  /** One entry per loaded row, one per gap; `starts[n]` is the index of entry n's first row. */
-  private readonly entries: (TreeRow | Gap)[] = [];
-  private readonly starts: number[] = [];
-  length = 0;
-
-  /** @internal flattenTree builds the rows in screen order. */
-  add(entry: TreeRow | Gap): void {
-    const count = entry.kind === "gap" ? entry.count : 1;
-    if (count === 0) return;
-    this.starts.push(this.length);
-    this.entries.push(entry);
-    this.length += count;
-  }
+  /**
+   * One entry per loaded row, one per gap, in screen order (flattenTree builds them); `starts[n]`
+   * is the index of entry n's first row.
+   */
+  constructor(
+    private readonly entries: readonly (TreeRow | Gap)[],
+    private readonly starts: readonly number[],
+    readonly length: number,
+  ) {}
 
   /** The entry holding row `index` (binary search over the entries' starts). */
   private entryAt(index: number): number {
@@ -180,7 +176,16 @@ export function flattenTree(
   childrenByFolder: ReadonlyMap<number, LoadedLevel>,
   openFolders: ReadonlySet<number>,
 ): TreeRows {
-  const rows = new TreeRows();
+  const entries: (TreeRow | Gap)[] = [];
+  const starts: number[] = [];
+  let length = 0;
+  const add = (entry: TreeRow | Gap) => {
+    const count = entry.kind === "gap" ? entry.count : 1;
+    if (count === 0) return;
+    starts.push(length);
+    entries.push(entry);
+    length += count;
+  };
   const visit = (items: LoadedLevel, level: number, parentIndex: number, parentFolderId: number | null) => {
     const setSize = items.total;
     const windowCount = Math.ceil(setSize / items.windowItems);
@@ -193,19 +198,19 @@ export function flattenTree(
         const item = loaded[offset] as TreeItem;
         const placement = { level, parentIndex, positionInSet: from + offset + 1, setSize };
         if (!isFolderItem(item)) {
-          rows.add({ kind: "requirement", key: `r${item.requirement_id}`, ...placement, requirement: item });
+          add({ kind: "requirement", key: `r${item.requirement_id}`, ...placement, requirement: item });
           continue;
         }
         const hasChildren = folderHasChildren(item);
         const isExpanded = hasChildren && openFolders.has(item.folder_id);
-        const index = rows.length;
-        rows.add({ kind: "folder", key: `f${item.folder_id}`, ...placement, folder: item, hasChildren, isExpanded });
+        const index = length;
+        add({ kind: "folder", key: `f${item.folder_id}`, ...placement, folder: item, hasChildren, isExpanded });
         if (!isExpanded) continue;
         const children = childrenByFolder.get(item.folder_id);
         if (children) visit(children, level + 1, index, item.folder_id);
-        else rows.add({ kind: "loading", key: `l${item.folder_id}`, level: level + 1, parentIndex: index, positionInSet: 1, setSize: 1 });
+        else add({ kind: "loading", key: `l${item.folder_id}`, level: level + 1, parentIndex: index, positionInSet: 1, setSize: 1 });
       }
-      rows.add({
+      add({
         kind: "gap",
         count: to - from - shown,
         level,
@@ -218,7 +223,7 @@ export function flattenTree(
     }
   };
   visit(topLevel, 1, -1, null);
-  return rows;
+  return new TreeRows(entries, starts, length);
 }
 
 export type TreeSelection = { requirementId?: number; folderId?: number };

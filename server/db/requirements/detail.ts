@@ -67,16 +67,29 @@ const statements = new Map<string, Statement>();
 
 /**
  * Requirements of several sites, each row with its site, its type from the `t` of those sites'
- * types; the rest of the detail statement correlates on the row's own tenant_id.
+ * types; the rest of the detail statement correlates on the row's own tenant_id. The reads are
+ * fenced (OFFSET 0) so that each is one probe of the primary key before its type is joined: joined
+ * freely, the planner paired every read with every type of its site first and probed once per pair.
  */
 function ofSites(db: Db, includeDeleted: boolean): Knex.QueryBuilder {
+  const reads = db.raw(
+    "(SELECT * FROM requirements WHERE (tenant_id, requirement_id) IN (SELECT * FROM unnest(?::uuid[], ?::bigint[])) OFFSET 0) AS r",
+    [TENANTS, IDS],
+  );
   const query = db
     .queryBuilder()
     .withMaterialized("t", db("requirement_types").whereRaw("tenant_id = ANY(?::uuid[])", [TENANTS]).select(REQUIREMENT_TYPE_COLUMNS))
-    .from("requirements as r")
+    .from(reads)
     .join("t", (join) => join.on("t.tenant_id", "r.tenant_id").andOn("t.requirement_type_id", "r.requirement_type_id"))
     .select(["r.tenant_id", ...REQUIREMENT_COLUMNS]);
   return includeDeleted ? query : query.whereNull("r.deleted_at");
+}
+
+/** The requirements a detail statement reads, by its scope. */
+function requirementsOf(db: Db, includeDeleted: boolean, scope: Scope): Knex.QueryBuilder {
+  if (scope === "sites") return ofSites(db, includeDeleted);
+  const ofSite = selectRequirements(db, TENANT, { includeDeleted });
+  return scope === "one" ? ofSite.where("r.requirement_id", ID) : ofSite.whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS]);
 }
 
 /**
@@ -88,14 +101,7 @@ function detailStatement(db: Db, includeDeleted: boolean, scope: Scope): Stateme
   const key = `${includeDeleted}/${scope}`;
   const cached = statements.get(key);
   if (cached) return cached;
-  const query = (scope === "sites" ? ofSites(db, includeDeleted) : selectRequirements(db, TENANT, { includeDeleted }))
-    .where((builder) =>
-      scope === "one"
-        ? builder.where("r.requirement_id", ID)
-        : scope === "many"
-          ? builder.whereRaw("r.requirement_id = ANY(?::bigint[])", [IDS])
-          : builder.whereRaw("(r.tenant_id, r.requirement_id) IN (SELECT * FROM unnest(?::uuid[], ?::bigint[]))", [TENANTS, IDS]),
-    )
+  const query = requirementsOf(db, includeDeleted, scope)
     .orderBy("r.requirement_id")
     .select(
       db.raw(
