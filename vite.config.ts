@@ -140,6 +140,17 @@ function precompress(): Plugin {
 }
 
 /**
+ * React Router 7's package exports name only its development build, whose warnings and checks cost
+ * the first screen about 20 ms of script (remix-run/react-router#14102): a build takes the
+ * production files it ships beside it. The development server keeps the warnings.
+ */
+const reactRouterDist = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist", "production");
+const REACT_ROUTER_PRODUCTION = [
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, "index.mjs") },
+  { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, "dom-export.mjs") },
+];
+
+/**
  * Everything Vite serves (modules in development, built assets in production) lives under /app/,
  * apart from our routes: otherwise client/api/*.ts would be asked for at /api/*, the server API.
  *
@@ -147,7 +158,7 @@ function precompress(): Plugin {
  * view opens it on every issue; it must not pull in the main screen's tree, matrix or baselines.
  * scripts/bundleBudget.ts holds both entries to their first-screen budgets (issue 39).
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: fromRoot("./client"),
   base: "/app/",
   publicDir: fromRoot("./client/public"),
@@ -160,10 +171,11 @@ export default defineConfig({
     visualizer({ filename: fromRoot("./dist/bundle-report.html"), template: "treemap", gzipSize: true, title: "rmCloud bundle" }),
   ],
   resolve: {
-    alias: {
+    alias: [
       // Atlaskit's feature-gate client answers only Atlassian's own rollouts: a stub that answers "off" (client/vendor/featureGates.ts).
-      "@atlaskit/feature-gate-js-client/feature-gates": fromRoot("./client/vendor/featureGates.ts"),
-    },
+      { find: "@atlaskit/feature-gate-js-client/feature-gates", replacement: fromRoot("./client/vendor/featureGates.ts") },
+      ...(command === "build" ? REACT_ROUTER_PRODUCTION : []),
+    ],
   },
   // The development server serves files by absolute path (/app/@fs/...); only what the client
   // imports may be read so. Left to Vite's default (the project folder) it handed out .data: the
@@ -196,4 +208,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -1,28 +1,43 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { topLevelItemsQuery } from "./api/items.js";
 import type { Host } from "./host/types.js";
-import { locationOfPath, signInOnce } from "./pages/Authenticate/signIn.js";
-import { initialNavState } from "./state/navigation.js";
+import { goTo, locationOfPath, signInOnce, signInTarget } from "./pages/Authenticate/signIn.js";
+import { askHostStartEarly } from "./state/hostStart.js";
+import { initialNavState, TAB_PATHS } from "./state/navigation.js";
+
+const MAIN_SCREEN_PATHS: readonly string[] = Object.values(TAB_PATHS);
 
 /**
  * The first screen's requests, started as the page loads instead of when React's effects get to them
- * (issue 39): the sign-in, whose JWT is in the iframe URL, and, once signed in, the tree's top level
- * for the project the iframe's query names, which the requirements page then finds in the query
- * cache. A host history entry that opens another place costs that one request, nothing else.
+ * (issue 39): the sign-in, whose JWT is in the iframe URL; for the main screen, the host's answer of
+ * where it opens; once signed in, the tree's top level for the project the iframe's query names,
+ * which the requirements page then finds in the query cache. A host history entry that opens another
+ * place costs that one request, nothing else.
+ *
+ * Answers once the app can render its first screen: signed in, the iframe moved to the place the
+ * sign-in leads to, and the host's answer in (the main screen would only have shown a spinner
+ * before it). The router then starts on that place: no sign-in page and no spinner are rendered on
+ * the way, each a render and commit of its own (a failed sign-in stays on the sign-in page, which
+ * reports it). Never rejects.
  */
-export function startFirstScreen(host: Pick<Host, "getContextToken">, queryClient: QueryClient, page = window.location): void {
+export function startFirstScreen(host: Host, queryClient: QueryClient, page = window.location): Promise<void> {
   const location = locationOfPath(page.pathname);
-  if (location === undefined) return;
+  if (location === undefined) return Promise.resolve();
   const signedIn = signInOnce(location, { pathname: page.pathname, search: page.search }, host);
-  void signedIn.then(
-    (url) => {
+  const opens = new URL(signInTarget(location, page.search).url, page.href).pathname;
+  const hostStart = MAIN_SCREEN_PATHS.includes(opens) ? askHostStartEarly(host) : undefined;
+  return signedIn.then(
+    async (url) => {
       const target = new URL(url, page.href);
       const nav = initialNavState({ hostState: undefined, search: target.search, pathname: target.pathname });
-      if (target.pathname === "/requirements" && nav?.tab === "requirements") {
-        return queryClient.prefetchQuery(topLevelItemsQuery(nav.projectId));
+      if (target.pathname === TAB_PATHS.requirements && nav?.tab === "requirements") {
+        void queryClient.prefetchQuery(topLevelItemsQuery(nav.projectId));
       }
+      goTo(url, (inPage) => window.history.replaceState(null, "", inPage));
+      // The missing-license page needs no answer from the host.
+      if (MAIN_SCREEN_PATHS.includes(target.pathname)) await hostStart;
     },
-    // The Authenticate page reports a failed sign-in.
+    // The sign-in page reports a failed sign-in.
     () => undefined,
   );
 }

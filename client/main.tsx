@@ -15,14 +15,15 @@ const host = getHost();
 installReauthentication(host);
 const toasts = new Toasts();
 const queryClient = createQueryClient(toasts);
-startFirstScreen(host, queryClient);
-
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");
-// No <StrictMode>: Atlaskit's Portal appends its container during render and removes it in an
-// effect cleanup, so StrictMode's simulated unmount leaves every modal and flag in a detached node.
-createRoot(root).render(
-  <ErrorBoundary>
-    <App host={host} queryClient={queryClient} toasts={toasts} />
-  </ErrorBoundary>,
+// The router starts where the sign-in leads (client/firstScreen.ts). No <StrictMode>: Atlaskit's
+// Portal appends its container during render and removes it in an effect cleanup, so StrictMode's
+// simulated unmount leaves every modal and flag in a detached node.
+void startFirstScreen(host, queryClient).then(() =>
+  createRoot(root).render(
+    <ErrorBoundary>
+      <App host={host} queryClient={queryClient} toasts={toasts} />
+    </ErrorBoundary>,
+  ),
 );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Host } from "../host/types.js";
 import { AppStore, type FrameLocation } from "./appStore.js";
+import { askHostStartEarly } from "./hostStart.js";
 
 function fakeHost(options: { state?: string; contextProjectId?: string } = {}) {
   const pushed: string[] = [];
@@ -171,5 +172,46 @@ describe("the main screen's state", () => {
     expect(store.getSnapshot().nav).toBeUndefined();
     store.selectProject(10000);
     expect(store.getSnapshot().nav).toEqual({ projectId: 10000, tab: "requirements" });
+  });
+
+  it("opens on the place the host named as the page loaded, ready in its first render, and asks again for a screen opened later", async () => {
+    const { host } = fakeHost({ state: "10000-traceability" });
+    let asked = 0;
+    const getState = host.history.getState;
+    host.history.getState = () => {
+      asked++;
+      return getState();
+    };
+    await askHostStartEarly(host);
+    const frame = fakeFrame("/requirements");
+    const store = new AppStore(host, frame);
+    expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10000, tab: "traceability" } });
+    store.start();
+    expect(frame.pathname).toBe("/traceability-matrix");
+    expect(asked).toBe(1);
+
+    const later = await started(host, fakeFrame("/requirements"));
+    expect(later.getSnapshot().nav).toEqual({ projectId: 10000, tab: "traceability" });
+    expect(asked).toBe(2);
+  });
+
+  it("waits for the page-load question when the host has not answered it yet, without asking twice", async () => {
+    const { host } = fakeHost({ contextProjectId: "10001" });
+    let asked = 0;
+    let answerState: (state: string | undefined) => void = () => undefined;
+    host.history.getState = () => {
+      asked++;
+      return new Promise((resolve) => {
+        answerState = resolve;
+      });
+    };
+    void askHostStartEarly(host);
+    const store = new AppStore(host, fakeFrame("/requirements"));
+    store.start();
+    expect(store.getSnapshot().ready).toBe(false);
+    answerState(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10001, tab: "requirements" } });
+    expect(asked).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import type { Host } from "../host/types.js";
+import { type HostStart, takeHostStart } from "./hostStart.js";
 import {
   type BaselinePage,
   formatNavState,
@@ -32,29 +33,37 @@ export class AppStore {
   private snapshot: AppSnapshot = { ready: false, nav: undefined, openFolders: new Set(), selectedRequirements: new Set() };
   private readonly listeners = new Set<() => void>();
   private startNav: NavState | undefined;
+  private readonly hostStart: Promise<HostStart>;
 
+  /** When the host has already said where the screen opens (asked as the page loaded), the store starts ready on that place. */
   constructor(
     private readonly host: Pick<Host, "history" | "getContext">,
     private readonly frame: FrameLocation,
-  ) {}
+  ) {
+    const { answered, answer } = takeHostStart(host);
+    this.hostStart = answer;
+    if (answered) {
+      this.startNav = this.navOf(answered);
+      this.snapshot = { ...this.snapshot, ready: true, nav: this.startNav };
+    }
+  }
 
   /** Resolves where the screen opens and follows back/forward; returns the unsubscribe. */
   start(): () => void {
     const stopPop = this.host.history.onPopState((state) => this.apply(parseNavState(state) ?? this.startNav));
-    void this.resolveStart().then((nav) => {
-      this.startNav = nav;
-      this.update({ ready: true });
-      this.apply(nav);
-    });
+    if (this.snapshot.ready) {
+      this.apply(this.startNav);
+    } else {
+      void this.hostStart.then((answer) => {
+        this.startNav = this.navOf(answer);
+        this.update({ ready: true });
+        this.apply(this.startNav);
+      });
+    }
     return stopPop;
   }
 
-  /** The host's state and its context are asked together: one round trip to the host before the first screen, not two (issue 39). */
-  private async resolveStart(): Promise<NavState | undefined> {
-    const [hostState, context] = await Promise.all([
-      this.host.history.getState().catch(() => undefined),
-      this.host.getContext().catch(() => undefined),
-    ]);
+  private navOf({ hostState, context }: HostStart): NavState | undefined {
     return initialNavState({ hostState, search: this.frame.search, pathname: this.frame.pathname, contextProjectId: context?.projectId });
   }
 

@@ -1,4 +1,4 @@
-import { scrollPaneStyle } from "../ScrollPane/scrollPaneStyle.js";
+import { scrollPaneRect, scrollPaneStyle } from "../ScrollPane/scrollPaneStyle.js";
 import ChevronDownIcon from "@atlaskit/icon/core/chevron-down";
 import ChevronRightIcon from "@atlaskit/icon/core/chevron-right";
 import FolderClosedIcon from "@atlaskit/icon/core/folder-closed";
@@ -15,6 +15,8 @@ import { treeKeyAction } from "./treeKeyboard.js";
 
 const ROW_HEIGHT = 32;
 const INDENT = 20;
+/** The screen's height above and below the scrolling pane. */
+const PANE_CHROME = 180;
 
 export type RequirementTreeProps = {
   rows: TreeRows;
@@ -47,6 +49,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
+    initialRect: scrollPaneRect(PANE_CHROME),
     estimateSize: () => ROW_HEIGHT,
     getItemKey: itemKey,
     overscan: 12,
@@ -107,7 +110,7 @@ export function RequirementTree({ rows, current, checked, onToggleFolder, onTogg
 
   const activeRow = rows.at(activeIndex);
   return (
-    <div ref={scrollRef} style={scrollPaneStyle(180)}>
+    <div ref={scrollRef} style={scrollPaneStyle(PANE_CHROME)}>
       <div
         ref={treeRef}
         role="tree"

@@ -1,4 +1,4 @@
-import { scrollPaneStyle } from "../../components/ScrollPane/scrollPaneStyle.js";
+import { scrollPaneRect, scrollPaneStyle } from "../../components/ScrollPane/scrollPaneStyle.js";
 import Lozenge from "@atlaskit/lozenge";
 import { token } from "@atlaskit/tokens";
 import Tooltip from "@atlaskit/tooltip";
@@ -16,6 +16,8 @@ import { useHost } from "../../host/index.js";
 import { idOf, issuesOfType, linkedIssueIds, lozengeAppearance, requirementOf, windowsInView } from "./matrixView.js";
 
 const ESTIMATED_ROW_HEIGHT = 40;
+/** The screen's height above and below the scrolling pane. */
+const PANE_CHROME = 240;
 
 type MatrixGridProps = {
   projectId: number;
@@ -60,6 +62,7 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
   const virtualizer = useVirtualizer({
     count: totalRows,
     getScrollElement: () => scrollRef.current,
+    initialRect: scrollPaneRect(PANE_CHROME),
     estimateSize: () => ESTIMATED_ROW_HEIGHT,
     overscan: 10,
   });
@@ -90,7 +93,7 @@ export function MatrixGrid({ projectId, filter, totalRows, requirementTypes, hea
   return (
     <>
       {issues.isError ? <p role="alert">{HOST_DATA_ERROR}</p> : null}
-      <div ref={scrollRef} style={scrollPaneStyle(240)}>
+      <div ref={scrollRef} style={scrollPaneStyle(PANE_CHROME)}>
         <table
           aria-label="Traceability matrix"
           aria-rowcount={totalRows + 1}
