@@ -15,8 +15,9 @@ const MAIN_SCREEN_PATHS: readonly string[] = Object.values(TAB_PATHS);
  * place costs that one request, nothing else.
  *
  * Answers once the app can render its first screen: signed in, the iframe moved to the place the
- * sign-in leads to, and the host's answer in (the main screen would only have shown a spinner
- * before it). The router then starts on that place: no sign-in page and no spinner are rendered on
+ * sign-in leads to, the host's answer in (the main screen would only have shown a spinner before
+ * it) and, when the screen opens on the tree of the project read early, that read (it would only
+ * have shown the tree loading). The router then starts on that place: no sign-in page and no spinner are rendered on
  * the way, each a render and commit of its own (a failed sign-in stays on the sign-in page, which
  * reports it). Never rejects.
  */
@@ -29,13 +30,23 @@ export function startFirstScreen(host: Host, queryClient: QueryClient, page = wi
   return signedIn.then(
     async (url) => {
       const target = new URL(url, page.href);
-      const nav = initialNavState({ hostState: undefined, search: target.search, pathname: target.pathname });
-      if (target.pathname === TAB_PATHS.requirements && nav?.tab === "requirements") {
-        void queryClient.prefetchQuery(topLevelItemsQuery(nav.projectId));
-      }
+      const named = initialNavState({ hostState: undefined, search: target.search, pathname: target.pathname });
+      const treeRead =
+        target.pathname === TAB_PATHS.requirements && named?.tab === "requirements"
+          ? queryClient.prefetchQuery(topLevelItemsQuery(named.projectId))
+          : undefined;
       goTo(url, (inPage) => window.history.replaceState(null, "", inPage));
       // The missing-license page needs no answer from the host.
-      if (MAIN_SCREEN_PATHS.includes(target.pathname)) await hostStart;
+      if (!hostStart || !MAIN_SCREEN_PATHS.includes(target.pathname)) return;
+      const { hostState, context } = await hostStart;
+      const opening = initialNavState({
+        hostState,
+        search: target.search,
+        pathname: target.pathname,
+        contextProjectId: context?.projectId,
+      });
+      // The tree's first rows render with the screen when it opens on the project read early.
+      if (opening?.tab === "requirements" && opening.projectId === named?.projectId) await treeRead;
     },
     // The sign-in page reports a failed sign-in.
     () => undefined,

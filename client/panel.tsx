@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, useState } from "react";
+import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { USER_ADDRESS } from "../common/firstReads.js";
 import { installReauthentication, type User, useTokenRefresh } from "./api/auth.js";
@@ -7,8 +7,8 @@ import { ErrorBoundary } from "./components/ErrorBoundary/ErrorBoundary.js";
 import { startErrorReporting } from "./errorReporting.js";
 import { getHost } from "./host/index.js";
 import { type IssueContext, issueContextOf } from "./pages/IssuePanel/issueContext.js";
-import { IssuePanel, LOAD_ERROR } from "./pages/IssuePanel/IssuePanel.js";
-import { type LinkedToIssue, loadIssueRequirements } from "./pages/IssuePanel/issueRequirements.js";
+import { IssuePanel, type LinkedRequirements, LOAD_ERROR, linkedRequirementsOf } from "./pages/IssuePanel/IssuePanel.js";
+import { loadIssueRequirements } from "./pages/IssuePanel/issueRequirements.js";
 import "./pages/IssuePanel/panel.css";
 import { locationOfPath, signIn } from "./pages/Authenticate/signIn.js";
 
@@ -20,7 +20,7 @@ startErrorReporting();
 const host = getHost();
 installReauthentication(host);
 
-type Ready = { issue: IssueContext; jiraBaseUrl: string; requirements: Promise<LinkedToIssue[]> };
+type Ready = { issue: IssueContext; jiraBaseUrl: string; first: LinkedRequirements };
 
 async function start(): Promise<Ready | "missing-license"> {
   const { pathname, search } = window.location;
@@ -34,49 +34,44 @@ async function start(): Promise<Ready | "missing-license"> {
     window.history.replaceState(null, "", url);
   }
   const issue = issueContextOf(window.location.search, () => host.getContext());
-  const requirements = issue.then(loadIssueRequirements);
-  // The panel shows a failed load itself (IssuePanel); a failure before then is start()'s.
-  requirements.catch(() => undefined);
+  // The panel shows a failed load of its requirements itself (IssuePanel); any other failure is start()'s.
+  const first = linkedRequirementsOf(issue.then(loadIssueRequirements));
   const [known, user] = await Promise.all([issue, api.get<User>(USER_ADDRESS)]);
-  return { issue: known, jiraBaseUrl: user.atlassian_base_url, requirements };
+  return { issue: known, jiraBaseUrl: user.atlassian_base_url, first: await first };
 }
 
-// Started as the page loads, not in an effect (issue 39): the sign-in, the user and the linked
-// requirements are asked for while React renders.
-const starting = start();
-
-function Panel() {
-  const [ready, setReady] = useState<Ready | "failed" | undefined>();
+function Panel({ started }: { started: Ready | "failed" }) {
   // An issue can stay open all day: the panel keeps its token fresh as the main app does (spec section 6).
   useTokenRefresh();
-  useEffect(() => {
-    starting.then(
-      (result) => {
-        if (result !== "missing-license") setReady(result);
-      },
-      (error: unknown) => {
-        console.error("The issue panel could not start", error);
-        setReady("failed");
-      },
-    );
-  }, []);
   useEffect(() => host.resize());
-  if (ready === undefined) return <p className="rm-panel rm-muted">Loading…</p>;
-  if (ready === "failed")
+  if (started === "failed")
     return (
       <p className="rm-panel" role="alert">
         {LOAD_ERROR}
       </p>
     );
-  return <IssuePanel host={host} issue={ready.issue} jiraBaseUrl={ready.jiraBaseUrl} firstRequirements={ready.requirements} />;
+  return <IssuePanel host={host} issue={started.issue} jiraBaseUrl={started.jiraBaseUrl} first={started.first} />;
 }
 
 const root = document.getElementById("root");
 if (!root) throw new Error("panel.html has no #root");
-createRoot(root).render(
-  <StrictMode>
-    <ErrorBoundary>
-      <Panel />
-    </ErrorBoundary>
-  </StrictMode>,
+const render = (started: Ready | "failed") =>
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        <Panel started={started} />
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+
+// Started as the page loads (issue 39): the sign-in, the user and the linked requirements are asked
+// for at once, and the panel renders once, with its requirements; panel.html says "Loading…" until then.
+start().then(
+  (started) => {
+    if (started !== "missing-license") render(started);
+  },
+  (error: unknown) => {
+    console.error("The issue panel could not start", error);
+    render("failed");
+  },
 );

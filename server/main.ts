@@ -12,6 +12,7 @@ import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
 import { mountSpa } from "./spa.js";
+import { connectTokenExchange } from "./services/auth/exchangeToken.js";
 import { createAccessCache } from "./services/access/projectAccess.js";
 import { createObjectStorage } from "./storage/index.js";
 
@@ -65,7 +66,7 @@ export async function startAddon(
   const config = loadConfig(env);
   const deps = await createDeps(config, { works: config.jobWorkers });
   const { db, jobs, logger } = deps;
-  const app = await createApp(deps, (express) => mountSpa(express, config));
+  const app = await createApp(deps, (express) => mountSpa(express, config, { signIn: connectTokenExchange(deps) }));
   if (config.jobWorkers) await jobs.work(deps);
   const { server, stop: stopHttp } = await listen(app, config.port, config.host);
   logger.info(

@@ -150,6 +150,56 @@ describe("the built app served in production", () => {
   });
 });
 
+describe("a sign-in page's user signed in while the page is served", () => {
+  const asked: Array<{ jwt: string; fullPath: string; product: string }> = [];
+  let signedIn: Express;
+  beforeAll(async () => {
+    signedIn = express();
+    await mountSpa(signedIn, loadConfig({ NODE_ENV: "production", APP_TOKEN_SECRET: "spa-test-secret-0123456789-abcdefghij" }), {
+      distDir,
+      signIn: async (jwt, body) => {
+        asked.push({ jwt, fullPath: body.fullPath, product: body.product });
+        if (jwt === "refused.jwt") throw new Error("rmCloud is not installed on this site");
+        return `token-for-${jwt}`;
+      },
+    });
+  });
+
+  it("writes the token into the page, exchanged for the page's own signed address, and lets no cache keep it", async () => {
+    asked.length = 0;
+    for (const encoding of ["br", "gzip", "identity"]) {
+      const page = await request(signedIn).get("/authenticate/requirements?projectId=10000&jwt=a.b.c").set("Accept-Encoding", encoding);
+      expect(page.status).toBe(200);
+      expect(page.text, encoding).toContain('<meta name="rmcloud-signed-in" content="token-for-a.b.c" />');
+      expect(page.text, encoding).toContain("main app");
+      expect(page.headers["cache-control"], encoding).toBe("no-store");
+    }
+    const macro = await request(signedIn).get("/authenticate/confluence-insert-requirements-macro?contentId=65537&jwt=d.e.f");
+    expect(macro.text).toContain("token-for-d.e.f");
+    expect(asked).toEqual([
+      ...Array(3).fill({ jwt: "a.b.c", fullPath: "/authenticate/requirements?projectId=10000&jwt=a.b.c", product: "jira" }),
+      { jwt: "d.e.f", fullPath: "/authenticate/confluence-insert-requirements-macro?contentId=65537&jwt=d.e.f", product: "confluence" },
+    ]);
+  });
+
+  it("leaves the page to exchange for itself, and to say why, when the sign-in is refused", async () => {
+    const page = await request(signedIn).get("/authenticate/requirements?projectId=10000&jwt=refused.jwt");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("main app");
+    expect(page.text).not.toContain("rmcloud-signed-in");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("signs no one in on a page without the host's JWT, or outside the sign-in hand-off", async () => {
+    asked.length = 0;
+    for (const address of ["/authenticate/requirements?projectId=10000", "/requirements?projectId=10000&jwt=a.b.c"]) {
+      const page = await request(signedIn).get(address);
+      expect(page.text, address).not.toContain("rmcloud-signed-in");
+    }
+    expect(asked).toEqual([]);
+  });
+});
+
 describe("what the page learns from the server", () => {
   const page = '<!doctype html><html><head><script src="/host-loader.js"></script></head><body></body></html>';
   const production = { env: "production" as const, connectKeysCdnUrl: undefined, extraFrameAncestors: [] };

@@ -8,6 +8,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import helmet from "helmet";
 import { SENTRY_DSN_META } from "../common/errorReports.js";
 import { FIRST_READ_META, FIRST_READS } from "../common/firstReads.js";
+import type { ExchangeTokenBody } from "../common/schemas/auth.js";
 import { type SpaEntry, spaEntryOf } from "../common/spaRoutes.js";
 import type { Config } from "./config.js";
 
@@ -25,7 +26,12 @@ export type SpaOptions = {
   distDir?: string;
   /** Overrides the choice made from config.env: Vite middleware in development and test, built files in production. */
   mode?: "vite" | "static";
+  /** Signs a sign-in page's user in while the page is served (tokenForPage); without it every page exchanges its JWT itself. */
+  signIn?: PageSignIn;
 };
+
+/** The token exchange's work (server/services/auth/exchangeToken.ts): the host's Connect JWT for a page, made rmCloud's app token. */
+export type PageSignIn = (connectJwt: string, body: ExchangeTokenBody) => Promise<string>;
 
 /** vite.config.ts `base`. */
 export const ASSET_BASE = "/app";
@@ -72,8 +78,9 @@ export async function mountSpa(app: Express, config: Config, options: SpaOptions
   const mode = options.mode ?? (config.env === "production" || config.clientDistDir ? "static" : "vite");
   const headers = pageHeaders(config);
   app.use((req: Request, res: Response, next: NextFunction) => (spaEntryOf(req.path) ? headers(req, res, next) : next()));
-  if (mode === "static") mountStatic(app, options.distDir ?? config.clientDistDir ?? path.join(projectRoot, "dist", "client"), config);
-  else await mountVite(app, config);
+  if (mode === "static")
+    mountStatic(app, options.distDir ?? config.clientDistDir ?? path.join(projectRoot, "dist", "client"), config, options.signIn);
+  else await mountVite(app, config, options.signIn);
 }
 
 /** The meta tag client/public/host-loader.js reads (a plain script: it cannot import this name). */
@@ -114,6 +121,37 @@ export function withFirstReads(html: string, entry: SpaEntry): string {
   );
 }
 
+/** The meta tag client/public/early-sign-in.js reads (a plain script: it cannot import this name). */
+export const SIGNED_IN_META = "rmcloud-signed-in";
+
+/**
+ * The app token for the user of a sign-in page (/authenticate/{location}), made while the page is
+ * served (issue 39): the host signed the page's own address (the JWT's qsh covers this very GET), so
+ * the exchange the page would ask for first is made now and its answer written into the page, which
+ * starts its first reads a round trip sooner. An exchange refused here (an unlicensed site, an
+ * expired JWT) leaves the page to ask for it itself, and to show why. The product is the page head's
+ * guess from the location's name, so that the app takes this answer as the one it would have asked for.
+ */
+async function tokenForPage(req: Request, signIn: PageSignIn | undefined): Promise<string | undefined> {
+  const location = /^\/authenticate\/([^/]+)\/?$/.exec(req.path)?.[1];
+  const jwt = req.query.jwt;
+  if (!signIn || !location || typeof jwt !== "string") return undefined;
+  try {
+    return await signIn(jwt, {
+      fullPath: req.originalUrl,
+      method: "GET",
+      product: location.startsWith("confluence-") ? "confluence" : "jira",
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page with its user's token in it. */
+function withSignIn(html: string, token: string): string {
+  return withMetas(html, [`<meta name="${SIGNED_IN_META}" content="${attribute(token)}" />`]);
+}
+
 /** Meta tags at the top of the head, ahead of the scripts that read them. */
 function withMetas(html: string, metas: readonly string[]): string {
   if (metas.length === 0) return html;
@@ -128,9 +166,20 @@ const ENCODINGS = [
 ] as const;
 type Encoding = (typeof ENCODINGS)[number]["name"];
 
-const compressors: Record<Encoding, (page: Buffer) => Promise<Buffer>> = {
-  br: (page) => promisify(brotliCompress)(page, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
-  gzip: (page) => promisify(gzip)(page, { level: constants.Z_BEST_COMPRESSION }),
+/**
+ * `best` for a page made once and sent to everyone; `quick` for a page made for one request (a
+ * signed-in page), where the best brotli would cost more time than the bytes it saves.
+ */
+type Effort = "best" | "quick";
+/** Brotli's default is its best (11); at 5 a page of a few kilobytes takes well under a millisecond and is still smaller than gzip's. */
+const QUICK_BROTLI_QUALITY = 5;
+const compressors: Record<Encoding, (page: Buffer, effort: Effort) => Promise<Buffer>> = {
+  br: (page, effort) =>
+    promisify(brotliCompress)(page, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: effort === "best" ? constants.BROTLI_MAX_QUALITY : QUICK_BROTLI_QUALITY },
+    }),
+  gzip: (page, effort) =>
+    promisify(gzip)(page, { level: effort === "best" ? constants.Z_BEST_COMPRESSION : constants.Z_DEFAULT_COMPRESSION }),
 };
 
 /** The first of `offered` (our order: the smallest first) that the request accepts, or undefined for the file as it is. */
@@ -165,14 +214,14 @@ function precompressedAssets(assetsDir: string): RequestHandler {
 }
 
 /** A page as the server sends it (its config written in) and its compressed forms, made once. */
-type BuiltPage = { html: Buffer; encoded: Map<Encoding, Promise<Buffer>> };
+type BuiltPage = { text: string; html: Buffer; encoded: Map<Encoding, Promise<Buffer>> };
 
 /**
  * Production: the built files. Hashed assets (a new build, new names) are cached for a year and never
  * revalidated; the pages and the unhashed files in dist/client (favicon) are revalidated on every
  * use, so that a deployment takes effect at once (issue 39).
  */
-function mountStatic(app: Express, distDir: string, config: Config): void {
+function mountStatic(app: Express, distDir: string, config: Config, signIn: PageSignIn | undefined): void {
   const assetsDir = path.join(distDir, "assets");
   app.use(`${ASSET_BASE}/assets`, precompressedAssets(assetsDir));
   app.use(`${ASSET_BASE}/assets`, express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
@@ -184,10 +233,10 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
   const page = (entry: SpaEntry) => {
     let built = pages.get(entry);
     if (!built) {
-      built = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => ({
-        html: Buffer.from(withClientConfig(withFirstReads(file, entry), config)),
-        encoded: new Map(),
-      }));
+      built = readFile(path.join(distDir, htmlFile(entry)), "utf8").then((file) => {
+        const text = withClientConfig(withFirstReads(file, entry), config);
+        return { text, html: Buffer.from(text), encoded: new Map() };
+      });
       pages.set(entry, built);
     }
     return built;
@@ -196,16 +245,24 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
     const entry = spaEntryOf(req.path);
     if (!entry) return next();
     try {
-      const built = await page(entry);
-      res.set("Cache-Control", "no-cache").vary("Accept-Encoding").type("html");
+      const [built, token] = await Promise.all([page(entry), tokenForPage(req, signIn)]);
+      res.vary("Accept-Encoding").type("html");
       const encoding = acceptedEncoding(
         req,
         ENCODINGS.map(({ name }) => name),
       );
+      if (token) {
+        // This request's page alone: no cache may keep it, and it is compressed for it.
+        res.set("Cache-Control", "no-store");
+        const html = Buffer.from(withSignIn(built.text, token));
+        if (!encoding) return res.send(html);
+        return res.set("Content-Encoding", encoding).send(await compressors[encoding](html, "quick"));
+      }
+      res.set("Cache-Control", "no-cache");
       if (!encoding) return res.send(built.html);
       let encoded = built.encoded.get(encoding);
       if (!encoded) {
-        encoded = compressors[encoding](built.html);
+        encoded = compressors[encoding](built.html, "best");
         built.encoded.set(encoding, encoded);
       }
       res.set("Content-Encoding", encoding).send(await encoded);
@@ -216,7 +273,7 @@ function mountStatic(app: Express, distDir: string, config: Config): void {
   });
 }
 
-async function mountVite(app: Express, config: Config): Promise<void> {
+async function mountVite(app: Express, config: Config, signIn: PageSignIn | undefined): Promise<void> {
   const { createServer } = await import("vite");
   const vite = await createServer({
     configFile: path.join(projectRoot, "vite.config.ts"),
@@ -233,8 +290,13 @@ async function mountVite(app: Express, config: Config): Promise<void> {
     if (!entry) return next();
     try {
       const template = await readFile(path.join(projectRoot, "client", htmlFile(entry)), "utf8");
-      const html = withClientConfig(withFirstReads(await vite.transformIndexHtml(req.originalUrl, template), entry), config);
-      res.status(200).set("Content-Type", "text/html").end(html);
+      const [transformed, token] = await Promise.all([vite.transformIndexHtml(req.originalUrl, template), tokenForPage(req, signIn)]);
+      const html = withClientConfig(withFirstReads(transformed, entry), config);
+      if (token) res.set("Cache-Control", "no-store");
+      res
+        .status(200)
+        .set("Content-Type", "text/html")
+        .end(token ? withSignIn(html, token) : html);
     } catch (error) {
       vite.ssrFixStacktrace(error as Error);
       next(error);

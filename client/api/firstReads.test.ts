@@ -39,14 +39,23 @@ const readsOf = (entry: keyof typeof FIRST_READS) =>
   FIRST_READS[entry].map(({ location, address }) => ({ "data-location": location, content: address }));
 const mainPageReads = readsOf("index");
 
-/** Runs the page head's early-sign-in.js at `page` in a page carrying `metas`, and leaves what it started where the app looks. */
-function openPage(page: { pathname: string; search: string }, metas: Array<Record<string, string>> = mainPageReads): void {
+/**
+ * Runs the page head's early-sign-in.js at `page` in a page carrying `metas` (and the token of a
+ * sign-in the server made while serving it, `signedIn`), and leaves what it started where the app looks.
+ */
+function openPage(
+  page: { pathname: string; search: string },
+  metas: Array<Record<string, string>> = mainPageReads,
+  signedIn?: string,
+): void {
   const window: Record<string, unknown> = { location: page };
   const document = {
     querySelectorAll: (selector: string) =>
       selector === 'meta[name="rmcloud-first-read"]' ? metas.map((meta) => ({ getAttribute: (name: string) => meta[name] ?? null })) : [],
+    querySelector: (selector: string) =>
+      selector === 'meta[name="rmcloud-signed-in"]' && signedIn !== undefined ? { getAttribute: () => signedIn } : null,
   };
-  runInNewContext(earlySignIn, { window, document, fetch, URLSearchParams, JSON });
+  runInNewContext(earlySignIn, { window, document, fetch, Response, URLSearchParams, JSON });
   for (const name of ["rmcloudEarlySignIn", "rmcloudFirstReads"]) if (window[name]) vi.stubGlobal(name, window[name]);
 }
 
@@ -86,6 +95,16 @@ describe("the page's first read, started by its head", () => {
       "/api/exchange-token",
       "/api/item/primary?atlassian_project_id=10000&offset=0&limit=500",
     ]);
+  });
+
+  it("reads the tree's top level at once, asking for no exchange, when the server signed the page's user in while serving it", async () => {
+    serve();
+    openPage(requirementsPage, mainPageReads, "page-token");
+    await expect(openTree()).resolves.toEqual(TREE);
+    expect(calls.map((call) => `${call.url} ${call.headers.Authorization}`)).toEqual([
+      "/api/item/primary?atlassian_project_id=10000&offset=0&limit=500 Bearer page-token",
+    ]);
+    expect(tokenStore.get()).toBe("page-token");
   });
 
   it("sends what the app itself sends for that read", async () => {

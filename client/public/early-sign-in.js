@@ -13,11 +13,16 @@
     method: "GET",
     product: location.startsWith("confluence-") ? "confluence" : "jira",
   });
-  const response = fetch("/api/exchange-token", {
-    method: "POST",
-    headers: { Authorization: `JWT ${jwt}`, "Content-Type": "application/json", Accept: "application/json" },
-    body,
-  });
+  // The server may have made the exchange already while serving the page (server/spa.ts,
+  // tokenForPage): its answer is in the page, and nothing need be asked.
+  const signedIn = document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content");
+  const response = signedIn
+    ? Promise.resolve(new Response(JSON.stringify({ token: signedIn }), { status: 200, headers: { "Content-Type": "application/json" } }))
+    : fetch("/api/exchange-token", {
+        method: "POST",
+        headers: { Authorization: `JWT ${jwt}`, "Content-Type": "application/json", Accept: "application/json" },
+        body,
+      });
   // Unused when the app asks something else; its failure is the app's to report when it takes it.
   response.catch(() => undefined);
   window.rmcloudEarlySignIn = { jwt, body, response };

@@ -22,7 +22,7 @@ const earlySignIn = readFileSync(new URL("../../public/early-sign-in.js", import
 function openPage(page: { pathname: string; search: string }): void {
   const window: Record<string, unknown> = { location: page };
   // A page without first reads (client/api/firstReads.test.ts has those).
-  const document = { querySelectorAll: () => [] };
+  const document = { querySelectorAll: () => [], querySelector: () => null };
   runInNewContext(earlySignIn, { window, document, fetch, URLSearchParams, JSON });
   if (window.rmcloudEarlySignIn) vi.stubGlobal("rmcloudEarlySignIn", window.rmcloudEarlySignIn);
 }

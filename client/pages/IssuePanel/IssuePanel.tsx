@@ -9,7 +9,17 @@ export const LINK_REQUIREMENTS_DIALOG = { key: "link-requirements-dialog", width
 /** Spec section 8. */
 export const LOAD_ERROR = "There was an error loading your requirements";
 
-type State = { status: "loading" } | { status: "failed" } | { status: "ready"; requirements: LinkedToIssue[] };
+/** The linked requirements as a load of them ended. */
+export type LinkedRequirements = { status: "failed" } | { status: "ready"; requirements: LinkedToIssue[] };
+type State = { status: "loading" } | LinkedRequirements;
+
+/** How a load of the linked requirements ends: never rejects. */
+export function linkedRequirementsOf(load: Promise<LinkedToIssue[]>): Promise<LinkedRequirements> {
+  return load.then(
+    (requirements) => ({ status: "ready", requirements }),
+    () => ({ status: "failed" }),
+  );
+}
 
 /**
  * The right panel of a Jira issue (spec section 2): the linked requirements, each opening in a
@@ -20,25 +30,21 @@ export function IssuePanel({
   host,
   issue,
   jiraBaseUrl,
-  firstRequirements,
+  first,
 }: {
   host: Host;
   issue: IssueContext;
   jiraBaseUrl: string;
-  /** The linked requirements already asked for as the page loaded (panel.tsx), shown first. */
-  firstRequirements?: Promise<LinkedToIssue[]>;
+  /** The linked requirements as the page loaded them before its first render (panel.tsx): shown in that render, not loaded again. */
+  first?: LinkedRequirements;
 }) {
-  const [state, setState] = useState<State>({ status: "loading" });
+  const [state, setState] = useState<State>(first ?? { status: "loading" });
 
-  const show = useCallback((requirements: Promise<LinkedToIssue[]>) => {
-    requirements.then(
-      (loaded) => setState({ status: "ready", requirements: loaded }),
-      () => setState({ status: "failed" }),
-    );
-  }, []);
-  const reload = useCallback(() => show(loadIssueRequirements(issue)), [issue, show]);
+  const reload = useCallback(() => void linkedRequirementsOf(loadIssueRequirements(issue)).then(setState), [issue]);
 
-  useEffect(() => show(firstRequirements ?? loadIssueRequirements(issue)), [issue, firstRequirements, show]);
+  useEffect(() => {
+    if (!first) reload();
+  }, [first, reload]);
   // The host sizes the iframe to its content only when told, so after every render.
   useEffect(() => host.resize());
 

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { ApiRouteDoc } from "../../../common/apiDoc.js";
 import { ExchangeTokenBodySchema, TokenResponseSchema, UserSchema } from "../../../common/schemas/auth.js";
-import { exchangeConnectToken, refreshAppToken } from "../../services/auth/exchangeToken.js";
+import { connectTokenExchange, refreshAppToken } from "../../services/auth/exchangeToken.js";
 import { findTenantSite } from "../../db/tenantStore.js";
 import type { AppDeps } from "../../deps.js";
 import { unauthorized } from "../../errors.js";
@@ -38,18 +38,14 @@ const CONNECT_JWT = /^JWT\s+(\S+)$/i;
 /** Routes reached without an app token (the token exchange). */
 export function publicRouter(deps: AppDeps): Router {
   const api = Router();
+  const exchange = connectTokenExchange(deps);
   api.post(
     "/api/exchange-token",
     handle(async (req, res) => {
       const connectJwt = CONNECT_JWT.exec(req.get("authorization") ?? "")?.[1];
       if (!connectJwt) throw unauthorized("A Connect JWT is required: Authorization: JWT <token>");
       const body = parse(ExchangeTokenBodySchema, req.body ?? {});
-      const token = await exchangeConnectToken(
-        deps.db,
-        { appTokenSecret: deps.config.appTokenSecret, baseUrl: deps.config.baseUrl, hostClient: deps.hostClient },
-        connectJwt,
-        body,
-      );
+      const token = await exchange(connectJwt, body);
       res.json({ token });
     }),
   );

@@ -58,6 +58,16 @@ export async function exchangeConnectToken(
   });
 }
 
+/** The sign-in hand-off as the app's dependencies make it: the exchange route's, and the page's while it is served (server/spa.ts). */
+export function connectTokenExchange(deps: {
+  db: Db;
+  config: { appTokenSecret: string; baseUrl: string };
+  hostClient: HostClient;
+}): (connectJwt: string, body: ExchangeTokenBody) => Promise<string> {
+  const options = { appTokenSecret: deps.config.appTokenSecret, baseUrl: deps.config.baseUrl, hostClient: deps.hostClient };
+  return (connectJwt, body) => exchangeConnectToken(deps.db, options, connectJwt, body);
+}
+
 /**
  * A fresh token for a caller whose installation is still enabled (an uninstalled product stops
  * refreshing) and whose site's license the host still says is active. It keeps the sign-in's time
