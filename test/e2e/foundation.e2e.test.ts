@@ -57,4 +57,21 @@ describe("Foundation: rmCloud inside the emulated Jira", () => {
     expect(labels).toEqual(expect.arrayContaining(["Infusion Pump Controller", "Mars Rover Firmware", "Payments Platform"]));
     await page.close();
   });
+
+  it("signs the user in with the page itself: its first read carries the token the server wrote into it, and no exchange is asked", async () => {
+    const page = await harness.newPage();
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().startsWith(`${harness.addonUrl}/api/`)) asked.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await page.goto(`${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=PUMP&project.id=10000`);
+    const frame = await addonFrame(page, harness.addonUrl);
+    await frame.getByText(EMPTY_STATE).waitFor({ timeout: 90_000 });
+    const signedIn = await frame.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"));
+    expect(signedIn).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await frame.evaluate(() => sessionStorage.getItem("rmcloud-token"))).toBe(signedIn);
+    expect(asked).toContain("GET /api/item/primary");
+    expect(asked).not.toContain("POST /api/exchange-token");
+    await page.close();
+  });
 });
