@@ -1,6 +1,6 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, useState } from "react";
-import { createBrowserRouter, RouterProvider } from "react-router-dom";
+import { Suspense } from "react";
+import { BrowserRouter, useRoutes } from "react-router-dom";
 import { FlagsProvider } from "./components/Flags/Flags.js";
 import type { Toasts } from "./components/Flags/toasts.js";
 import { lazyNamed } from "./components/Lazy/lazyNamed.js";
@@ -16,7 +16,7 @@ const MaintenanceNotice = lazyNamed(() => import("./pages/Maintenance/Maintenanc
  * in-page move replaces its location, and the host's history holds the user's places (AppStore).
  */
 function Screens() {
-  const [router] = useState(() => createBrowserRouter(MAIN_ROUTES));
+  const screen = useRoutes(MAIN_ROUTES);
   if (MAINTENANCE_MODE) {
     return (
       <Suspense fallback={null}>
@@ -24,7 +24,7 @@ function Screens() {
       </Suspense>
     );
   }
-  return <RouterProvider router={router} />;
+  return screen;
 }
 
 /** `toasts` is the one the query client reports failed loads and changes to (client/api/queryClient.ts). */
@@ -33,7 +33,9 @@ export function App({ host, queryClient, toasts }: { host?: Host; queryClient: Q
     <HostProvider host={host}>
       <QueryClientProvider client={queryClient}>
         <FlagsProvider toasts={toasts}>
-          <Screens />
+          <BrowserRouter>
+            <Screens />
+          </BrowserRouter>
         </FlagsProvider>
       </QueryClientProvider>
     </HostProvider>
