@@ -7,6 +7,9 @@ import { initialNavState, TAB_PATHS } from "./state/navigation.js";
 
 const MAIN_SCREEN_PATHS: readonly string[] = Object.values(TAB_PATHS);
 
+/** How long the screen waits for the tree's early read before it renders with the tree still loading: a slow read never holds back the whole screen. */
+const FIRST_ROWS_WAIT_MS = 1000;
+
 /**
  * The first screen's requests, started as the page loads instead of when React's effects get to them
  * (issue 39): the sign-in, whose JWT is in the iframe URL; for the main screen, the host's answer of
@@ -17,7 +20,7 @@ const MAIN_SCREEN_PATHS: readonly string[] = Object.values(TAB_PATHS);
  * Answers once the app can render its first screen: signed in, the iframe moved to the place the
  * sign-in leads to, the host's answer in (the main screen would only have shown a spinner before
  * it) and, when the screen opens on the tree of the project read early, that read (it would only
- * have shown the tree loading). The router then starts on that place: no sign-in page and no spinner are rendered on
+ * have shown the tree loading), for a second at most. The router then starts on that place: no sign-in page and no spinner are rendered on
  * the way, each a render and commit of its own (a failed sign-in stays on the sign-in page, which
  * reports it). Never rejects.
  */
@@ -45,8 +48,10 @@ export function startFirstScreen(host: Host, queryClient: QueryClient, page = wi
         pathname: target.pathname,
         contextProjectId: context?.projectId,
       });
-      // The tree's first rows render with the screen when it opens on the project read early.
-      if (opening?.tab === "requirements" && opening.projectId === named?.projectId) await treeRead;
+      // The tree's first rows render with the screen when it opens on the project read early, unless the read is slow.
+      if (opening?.tab === "requirements" && opening.projectId === named?.projectId) {
+        await Promise.race([treeRead, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
+      }
     },
     // The sign-in page reports a failed sign-in.
     () => undefined,

@@ -27,7 +27,7 @@ function ask(host: HostAsked): Question {
  * instead of once the screen has rendered a spinner; answers when the host has.
  */
 export function askHostStartEarly(host: HostAsked): Promise<HostStart> {
-  early ??= ask(host);
+  if (early?.host !== host) early = ask(host);
   return early.answer;
 }
 
