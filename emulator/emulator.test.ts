@@ -73,6 +73,17 @@ describe("the emulated Jira and Confluence", () => {
     expect(stub.installs[0]?.sharedSecret).toBe(site.jira.sharedSecret);
   });
 
+  it("serves the bridge script as Atlassian's CDN does: minified, compressed and cached; all-debug.js as written", async () => {
+    const script = await fetch(`${emulator.url}/atlassian-connect/all.js`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(script.headers.get("content-encoding")).toBe("gzip");
+    expect(script.headers.get("cache-control")).toBe("public, max-age=3600");
+    const minified = await script.text();
+    const debug = await (await fetch(`${emulator.url}/atlassian-connect/all-debug.js`)).text();
+    expect(minified.length).toBeLessThan(debug.length * 0.6);
+    // Both still define the bridge the pages look for.
+    for (const source of [minified, debug]) expect(source).toContain("AP");
+  });
+
   it("keeps site secrets across restarts", async () => {
     const again = await startEmulator({ port: 0, addonUrl: stub.url, dataDir, installOnStart: false, log: () => {} });
     const [record] = (await (await fetch(`${again.url}/_emulator/sites`)).json()) as SiteRecord[];

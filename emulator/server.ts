@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { type ConnectModule, type Descriptor, Descriptors, findModule, modulesOf, signSymmetric, verifyAppJwt } from "./connect.js";
 import { type InstallResult, postLifecycle, sendWebhook, signedIframeUrl } from "./install.js";
@@ -226,10 +227,27 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   app.get("/favicon.ico", (_req, res) => void res.status(204).end());
 
-  // The host script apps load from `${xdm_e}/atlassian-connect/all.js`, as Jira serves it.
+  // The host script apps load from `${xdm_e}/atlassian-connect/all.js`, as Jira serves it: minified
+  // and compressed, cached by the browser (all-debug.js as it is written).
   const allJs = `${fs.readFileSync(path.join(acjsDist, "iframe.js"), "utf8")}\n${fs.readFileSync(path.join(here, "public/ap-shim.js"), "utf8")}`;
-  app.get(["/atlassian-connect/all.js", "/atlassian-connect/all-debug.js"], (_req, res) => {
+  const hostScript = minifiedHostScript(allJs);
+  // A failure is the request's to report (500), not the process's.
+  hostScript.catch(() => undefined);
+  app.get("/atlassian-connect/all-debug.js", (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").type("application/javascript").send(allJs);
+  });
+  app.get("/atlassian-connect/all.js", async (req, res, next) => {
+    try {
+      const { code, gzipped } = await hostScript;
+      res
+        .set({ "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=3600" })
+        .vary("Accept-Encoding")
+        .type("application/javascript");
+      if (req.acceptsEncodings("gzip") === "gzip") res.set("Content-Encoding", "gzip").send(gzipped);
+      else res.send(code);
+    } catch (error) {
+      next(error);
+    }
   });
 
   // ---------------------------------------------------------------- site routes
@@ -733,4 +751,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * all.js as Atlassian's CDN sends it, minified, made once per emulator process (Vite's minifier: a
+ * development dependency, as the emulator is): the unminified ACJS build is twice the script to parse,
+ * which a page inside the real Jira never pays.
+ */
+async function minifiedHostScript(source: string): Promise<{ code: string; gzipped: Buffer }> {
+  const { minify } = await import("vite");
+  const { code } = await minify("all.js", source);
+  return { code, gzipped: gzipSync(code) };
 }
