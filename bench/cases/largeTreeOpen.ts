@@ -16,8 +16,9 @@ const largeTreeOpen: BenchCase = {
     try {
       const firstRow = (project: { id: number; key: string }) => async () => {
         const started = performance.now();
-        const { page, frame } = await openProjectPage(harness, project, "requirements");
-        await (await frame()).getByRole("treeitem").first().waitFor({ timeout: 120_000 });
+        const { page } = await openProjectPage(harness, project, "requirements");
+        // Waited for by Playwright's own events: looking for the iframe every 100 ms would add up to 100 ms to each sample.
+        await page.frameLocator(`iframe[src^="${harness.addonUrl}"]`).getByRole("treeitem").first().waitFor({ timeout: 120_000 });
         const took = performance.now() - started;
         await page.context().close();
         return took;
