@@ -73,7 +73,7 @@ describe("the emulated Jira and Confluence", () => {
     expect(stub.installs[0]?.sharedSecret).toBe(site.jira.sharedSecret);
   });
 
-  it("serves the bridge script as Atlassian's CDN does: minified, compressed and cached; all-debug.js as written", async () => {
+  it("serves the bridge script as Atlassian's CDN does, and the page's own scripts as Jira does: minified, compressed and cached; all-debug.js as written", async () => {
     const script = await fetch(`${emulator.url}/atlassian-connect/all.js`, { headers: { "Accept-Encoding": "gzip" } });
     expect(script.headers.get("content-encoding")).toBe("gzip");
     expect(script.headers.get("cache-control")).toBe("public, max-age=3600");
@@ -82,6 +82,10 @@ describe("the emulated Jira and Confluence", () => {
     expect(minified.length).toBeLessThan(debug.length * 0.6);
     // Both still define the bridge the pages look for.
     for (const source of [minified, debug]) expect(source).toContain("AP");
+    const pageScript = await fetch(`${emulator.url}/_emulator/static/connect-host.js`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(pageScript.headers.get("content-encoding")).toBe("gzip");
+    expect((await pageScript.text()).length).toBeGreaterThan(1000);
+    expect((await fetch(`${emulator.url}/_emulator/static/unknown.js`)).status).toBe(404);
   });
 
   it("keeps site secrets across restarts", async () => {

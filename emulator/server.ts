@@ -212,16 +212,27 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (!page) return void res.status(404).type("text/plain").send("No such message");
     res.type("html").send(page);
   });
-  const staticFiles: Record<string, [string, string]> = {
-    "connect-host.js": [path.join(acjsDist, "connect-host.js"), "application/javascript"],
-    "jquery.js": [path.resolve(here, "../node_modules/jquery/dist/jquery.js"), "application/javascript"],
-    "host-bridge.js": [path.join(here, "public/host-bridge.js"), "application/javascript"],
-    "emulator.css": [path.join(here, "public/emulator.css"), "text/css"],
+  // The host page's own scripts, sent as Jira sends its own: minified, compressed and cached (sentScript).
+  const pageScripts: Record<string, string> = {
+    "connect-host.js": path.join(acjsDist, "connect-host.js"),
+    "jquery.js": path.resolve(here, "../node_modules/jquery/dist/jquery.js"),
+    "host-bridge.js": path.join(here, "public/host-bridge.js"),
   };
-  control.get("/static/:file", (req, res) => {
-    const file = staticFiles[req.params.file];
+  const minifiedPageScripts = new Map<string, Promise<SentScript>>();
+  control.get("/static/emulator.css", (_req, res) => void res.type("text/css").sendFile(path.join(here, "public/emulator.css")));
+  control.get("/static/:file", async (req, res, next) => {
+    const file = pageScripts[req.params.file];
     if (!file) return void res.status(404).end();
-    res.type(file[1]).sendFile(file[0]);
+    try {
+      let script = minifiedPageScripts.get(file);
+      if (!script) {
+        script = minifiedScript(req.params.file, fs.readFileSync(file, "utf8"));
+        minifiedPageScripts.set(file, script);
+      }
+      sendScript(req, res, await script);
+    } catch (error) {
+      next(error);
+    }
   });
   app.use("/_emulator", control);
 
@@ -230,7 +241,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   // The host script apps load from `${xdm_e}/atlassian-connect/all.js`, as Jira serves it: minified
   // and compressed, cached by the browser (all-debug.js as it is written).
   const allJs = `${fs.readFileSync(path.join(acjsDist, "iframe.js"), "utf8")}\n${fs.readFileSync(path.join(here, "public/ap-shim.js"), "utf8")}`;
-  const hostScript = minifiedHostScript(allJs);
+  const hostScript = minifiedScript("all.js", allJs);
   // A failure is the request's to report (500), not the process's.
   hostScript.catch(() => undefined);
   app.get("/atlassian-connect/all-debug.js", (_req, res) => {
@@ -238,13 +249,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   });
   app.get("/atlassian-connect/all.js", async (req, res, next) => {
     try {
-      const { code, gzipped } = await hostScript;
-      res
-        .set({ "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=3600" })
-        .vary("Accept-Encoding")
-        .type("application/javascript");
-      if (req.acceptsEncodings("gzip") === "gzip") res.set("Content-Encoding", "gzip").send(gzipped);
-      else res.send(code);
+      sendScript(req, res.set("Access-Control-Allow-Origin", "*"), await hostScript);
     } catch (error) {
       next(error);
     }
@@ -753,13 +758,23 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   };
 }
 
+type SentScript = { code: string; gzipped: Buffer };
+
 /**
- * all.js as Atlassian's CDN sends it, minified, made once per emulator process (Vite's minifier: a
- * development dependency, as the emulator is): the unminified ACJS build is twice the script to parse,
- * which a page inside the real Jira never pays.
+ * A script as Atlassian's hosts send theirs (all.js from their CDN, the page's own), minified once
+ * per emulator process by Vite's minifier (a development dependency, as the emulator is): the
+ * unminified builds are twice the script to parse, which a page of the real Jira never pays, and the
+ * measured pages share the machine with it.
  */
-async function minifiedHostScript(source: string): Promise<{ code: string; gzipped: Buffer }> {
+async function minifiedScript(name: string, source: string): Promise<SentScript> {
   const { minify } = await import("vite");
-  const { code } = await minify("all.js", source);
+  const { code } = await minify(name, source);
   return { code, gzipped: gzipSync(code) };
+}
+
+/** Compressed when the browser accepts it, and cached by it for an hour. */
+function sendScript(req: Request, res: Response, script: SentScript): void {
+  res.set("Cache-Control", "public, max-age=3600").vary("Accept-Encoding").type("application/javascript");
+  if (req.acceptsEncodings("gzip") === "gzip") res.set("Content-Encoding", "gzip").send(script.gzipped);
+  else res.send(script.code);
 }
