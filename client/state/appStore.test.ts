@@ -214,4 +214,20 @@ describe("the main screen's state", () => {
     expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10001, tab: "requirements" } });
     expect(asked).toBe(1);
   });
+
+  it("leaves the page-load answer to the next store when React throws a first render away before the store starts", async () => {
+    const { host } = fakeHost({ state: "10000-baselines-3" });
+    let asked = 0;
+    const getState = host.history.getState;
+    host.history.getState = () => {
+      asked++;
+      return getState();
+    };
+    await askHostStartEarly(host);
+    new AppStore(host, fakeFrame("/requirements"));
+    const store = new AppStore(host, fakeFrame("/requirements"));
+    expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10000, tab: "baselines", baselineId: 3 } });
+    store.start();
+    expect(asked).toBe(1);
+  });
 });

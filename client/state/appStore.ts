@@ -1,5 +1,5 @@
 import type { Host } from "../host/types.js";
-import { type HostStart, takeHostStart } from "./hostStart.js";
+import { type HostStart, hostStartAnswered, takeHostStart } from "./hostStart.js";
 import {
   type BaselinePage,
   formatNavState,
@@ -33,15 +33,13 @@ export class AppStore {
   private snapshot: AppSnapshot = { ready: false, nav: undefined, openFolders: new Set(), selectedRequirements: new Set() };
   private readonly listeners = new Set<() => void>();
   private startNav: NavState | undefined;
-  private readonly hostStart: Promise<HostStart>;
 
   /** When the host has already said where the screen opens (asked as the page loaded), the store starts ready on that place. */
   constructor(
     private readonly host: Pick<Host, "history" | "getContext">,
     private readonly frame: FrameLocation,
   ) {
-    const { answered, answer } = takeHostStart(host);
-    this.hostStart = answer;
+    const answered = hostStartAnswered(host);
     if (answered) {
       this.startNav = this.navOf(answered);
       this.snapshot = { ...this.snapshot, ready: true, nav: this.startNav };
@@ -51,11 +49,12 @@ export class AppStore {
   /** Resolves where the screen opens and follows back/forward; returns the unsubscribe. */
   start(): () => void {
     const stopPop = this.host.history.onPopState((state) => this.apply(parseNavState(state) ?? this.startNav));
+    const answer = takeHostStart(this.host);
     if (this.snapshot.ready) {
       this.apply(this.startNav);
     } else {
-      void this.hostStart.then((answer) => {
-        this.startNav = this.navOf(answer);
+      void answer.then((start) => {
+        this.startNav = this.navOf(start);
         this.update({ ready: true });
         this.apply(this.startNav);
       });

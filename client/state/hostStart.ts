@@ -32,12 +32,20 @@ export function askHostStartEarly(host: HostAsked): Promise<HostStart> {
 }
 
 /**
- * The host's answer for a main screen that opens now: the early question's (taken once, so a screen
- * opened later in the page's life asks again and sees the history as it is then), or a new one.
- * `answered` is set when the answer is already in, so the screen's first render can show the place.
+ * The early answer, when it is in, for a main screen's first render to show the place at once.
+ * Only looked at: a render React throws away (a sibling suspending) must leave it for the next.
  */
-export function takeHostStart(host: HostAsked): { answered?: HostStart; answer: Promise<HostStart> } {
+export function hostStartAnswered(host: HostAsked): HostStart | undefined {
+  return early?.host === host ? early.answered : undefined;
+}
+
+/**
+ * The host's answer for a main screen that has opened (its store started): the early question's,
+ * taken once so that a screen opened later in the page's life asks again and sees the history as
+ * it is then, or a new question.
+ */
+export function takeHostStart(host: HostAsked): Promise<HostStart> {
   const question = early?.host === host ? early : ask(host);
   early = undefined;
-  return { answered: question.answered, answer: question.answer };
+  return question.answer;
 }
