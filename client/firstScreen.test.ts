@@ -6,6 +6,16 @@ import { memoryStorage } from "./api/memoryStorage.js";
 import { startFirstScreen } from "./firstScreen.js";
 import type { Host } from "./host/types.js";
 
+const tabCode = vi.hoisted(() => ({ asked: [] as string[] }));
+vi.mock("./components/MainLayout/tabScreens.js", () => ({
+  tabScreenLoader: (tab: string) =>
+    tab === "requirements"
+      ? undefined
+      : async () => {
+          tabCode.asked.push(tab);
+        },
+}));
+
 const TREE = { items: [{ folder_id: 1, name: "Safety" }], total_items: 1 };
 const page = {
   href: "http://addon.test/authenticate/requirements?projectId=10000&jwt=url-jwt",
@@ -57,6 +67,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 beforeEach(() => {
   replaced.length = 0;
+  tabCode.asked.length = 0;
   vi.stubGlobal("sessionStorage", memoryStorage());
   vi.stubGlobal("window", {
     location: page,
@@ -84,6 +95,13 @@ describe("the first screen's start", () => {
   it("does not wait for the tree when the host's history opens another project", async () => {
     const started = startFirstScreen(jiraHost("10001-requirements"), new QueryClient(), page);
     expect(await settled(started)).toBe(true);
+    expect(tabCode.asked).toEqual([]);
+  });
+
+  it("asks for another tab's code before the first render when the host's history opens on that tab", async () => {
+    const started = startFirstScreen(jiraHost("10000-traceability"), new QueryClient(), page);
+    expect(await settled(started)).toBe(true);
+    expect(tabCode.asked).toEqual(["traceability"]);
   });
 
   it("renders with the tree still loading when its read takes over a second", async () => {

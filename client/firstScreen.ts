@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { topLevelItemsQuery } from "./api/items.js";
 import type { Host } from "./host/types.js";
 import { goTo, locationOfPath, signInOnce, signInTarget } from "./pages/Authenticate/signIn.js";
+import { tabScreenLoader } from "./components/MainLayout/tabScreens.js";
 import { askHostStartEarly } from "./state/hostStart.js";
 import { initialNavState, TAB_PATHS } from "./state/navigation.js";
 
@@ -48,6 +49,9 @@ export function startFirstScreen(host: Host, queryClient: QueryClient, page = wi
         pathname: target.pathname,
         contextProjectId: context?.projectId,
       });
+      // A screen that opens on another tab has its code asked for now, beside the first render, not after it.
+      // (A failed load is the tab's to report when it renders.)
+      if (opening) tabScreenLoader(opening.tab)?.().catch(() => undefined);
       // The tree's first rows render with the screen when it opens on the project read early, unless the read is slow.
       if (opening?.tab === "requirements" && opening.projectId === named?.projectId) {
         await Promise.race([treeRead, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);

@@ -15,13 +15,14 @@ const matrixFirstRows100k: BenchCase = {
     const { harness } = await startLargeSite({ flat: false, postgresUrl: context.databaseUrl });
     try {
       const firstRows = (project: { id: number; key: string }) => async () => {
-        const started = performance.now();
-        const { page, frame } = await openProjectPage(harness, project, "traceability");
-        await (await frame())
+        // From the navigation, through Playwright's own events, as large-tree-open and first-screen measure.
+        const { page, navigatedAt } = await openProjectPage(harness, project, "traceability");
+        await page
+          .frameLocator(`iframe[src^="${harness.addonUrl}"]`)
           .getByRole("cell", { name: /^Large requirement/ })
           .first()
           .waitFor({ timeout: 60_000 });
-        const took = performance.now() - started;
+        const took = performance.now() - navigatedAt;
         await page.context().close();
         return took;
       };

@@ -10,14 +10,12 @@ import { Footer } from "../Footer/Footer.js";
 import { lazyNamed } from "../Lazy/lazyNamed.js";
 import { TopNavigation } from "../TopNavigation/TopNavigation.js";
 import { TABS, tabIndexOf } from "../TopNavigation/tabs.js";
+import { loadBaselinesScreen, loadTraceabilityScreen } from "./tabScreens.js";
 
 // The first screen is the requirements tree: the other tabs load when first opened (issue 39).
-const TraceabilityMatrixPage = lazyNamed(
-  () => import("../../pages/TraceabilityMatrix/TraceabilityMatrixPage.js"),
-  "TraceabilityMatrixPage",
-);
+const TraceabilityMatrixPage = lazyNamed(loadTraceabilityScreen, "TraceabilityMatrixPage");
 const EmptyState = lazy(() => import("@atlaskit/empty-state"));
-const BaselinesPage = lazyNamed(() => import("../../pages/Baselines/BaselinesPage.js"), "BaselinesPage");
+const BaselinesPage = lazyNamed(loadBaselinesScreen, "BaselinesPage");
 
 // Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
 const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
