@@ -8,7 +8,10 @@ import { initialNavState, TAB_PATHS } from "./state/navigation.js";
 
 const MAIN_SCREEN_PATHS: readonly string[] = Object.values(TAB_PATHS);
 
-/** How long the screen waits for the tree's early read before it renders with the tree still loading: a slow read never holds back the whole screen. */
+/**
+ * How long the screen waits for the tree's early read before it renders with the tree still
+ * loading: a slow read never holds back the whole screen.
+ */
 const FIRST_ROWS_WAIT_MS = 1000;
 
 /**
@@ -21,9 +24,9 @@ const FIRST_ROWS_WAIT_MS = 1000;
  * Answers once the app can render its first screen: signed in, the iframe moved to the place the
  * sign-in leads to, the host's answer in (the main screen would only have shown a spinner before
  * it) and, when the screen opens on the tree of the project read early, that read (it would only
- * have shown the tree loading), for a second at most. The router then starts on that place: no sign-in page and no spinner are rendered on
- * the way, each a render and commit of its own (a failed sign-in stays on the sign-in page, which
- * reports it). Never rejects.
+ * have shown the tree loading), for a second at most. The router then starts on that place: no
+ * sign-in page and no spinner are rendered on the way, each a render and commit of its own (a
+ * failed sign-in stays on the sign-in page, which reports it). Never rejects.
  */
 export function startFirstScreen(host: Host, queryClient: QueryClient, page = window.location): Promise<void> {
   const location = locationOfPath(page.pathname);
