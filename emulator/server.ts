@@ -212,27 +212,32 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (!page) return void res.status(404).type("text/plain").send("No such message");
     res.type("html").send(page);
   });
-  // The host page's own scripts, sent as Jira sends its own: minified, compressed and cached (sentScript).
+  // The host page's own scripts, sent as Jira sends its own (sendMinified).
   const pageScripts: Record<string, string> = {
     "connect-host.js": path.join(acjsDist, "connect-host.js"),
     "jquery.js": path.resolve(here, "../node_modules/jquery/dist/jquery.js"),
     "host-bridge.js": path.join(here, "public/host-bridge.js"),
   };
-  const minifiedPageScripts = new Map<string, Promise<SentScript>>();
-  control.get("/static/emulator.css", (_req, res) => void res.type("text/css").sendFile(path.join(here, "public/emulator.css")));
-  control.get("/static/:file", async (req, res, next) => {
-    const file = pageScripts[req.params.file];
-    if (!file) return void res.status(404).end();
+  const minified = new Map<string, Promise<SentScript>>();
+  /** Sends the script named `name`, minified on its first request (`source` read then) and kept for the process. */
+  const sendMinified = async (req: Request, res: Response, next: NextFunction, name: string, source: () => string) => {
     try {
-      let script = minifiedPageScripts.get(file);
+      let script = minified.get(name);
       if (!script) {
-        script = minifiedScript(req.params.file, fs.readFileSync(file, "utf8"));
-        minifiedPageScripts.set(file, script);
+        script = minifiedScript(name, source());
+        minified.set(name, script);
       }
       sendScript(req, res, await script);
     } catch (error) {
+      minified.delete(name);
       next(error);
     }
+  };
+  control.get("/static/emulator.css", (_req, res) => void res.type("text/css").sendFile(path.join(here, "public/emulator.css")));
+  control.get("/static/:file", (req, res, next) => {
+    const file = pageScripts[req.params.file];
+    if (!file) return void res.status(404).end();
+    void sendMinified(req, res, next, req.params.file, () => fs.readFileSync(file, "utf8"));
   });
   app.use("/_emulator", control);
 
@@ -241,18 +246,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   // The host script apps load from `${xdm_e}/atlassian-connect/all.js`, as Jira serves it: minified
   // and compressed, cached by the browser (all-debug.js as it is written).
   const allJs = `${fs.readFileSync(path.join(acjsDist, "iframe.js"), "utf8")}\n${fs.readFileSync(path.join(here, "public/ap-shim.js"), "utf8")}`;
-  const hostScript = minifiedScript("all.js", allJs);
-  // A failure is the request's to report (500), not the process's.
-  hostScript.catch(() => undefined);
   app.get("/atlassian-connect/all-debug.js", (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").type("application/javascript").send(allJs);
   });
-  app.get("/atlassian-connect/all.js", async (req, res, next) => {
-    try {
-      sendScript(req, res.set("Access-Control-Allow-Origin", "*"), await hostScript);
-    } catch (error) {
-      next(error);
-    }
+  app.get("/atlassian-connect/all.js", (req, res, next) => {
+    void sendMinified(req, res.set("Access-Control-Allow-Origin", "*"), next, "all.js", () => allJs);
   });
 
   // ---------------------------------------------------------------- site routes

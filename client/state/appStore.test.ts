@@ -7,9 +7,13 @@ function fakeHost(options: { state?: string; contextProjectId?: string } = {}) {
   const pushed: string[] = [];
   const replaced: string[] = [];
   let popListener: ((state: string | undefined) => void) | undefined;
+  let stateAsks = 0;
   const host: Pick<Host, "history" | "getContext"> = {
     history: {
-      getState: async () => options.state,
+      getState: async () => {
+        stateAsks++;
+        return options.state;
+      },
       pushState: (state) => pushed.push(state),
       replaceState: (state) => replaced.push(state),
       onPopState(listener) {
@@ -21,7 +25,7 @@ function fakeHost(options: { state?: string; contextProjectId?: string } = {}) {
     },
     getContext: async () => ({ product: "jira", projectId: options.contextProjectId }),
   };
-  return { host, pushed, replaced, pop: (state: string | undefined) => popListener?.(state) };
+  return { host, pushed, replaced, pop: (state: string | undefined) => popListener?.(state), stateAsks: () => stateAsks };
 }
 
 function fakeFrame(pathname: string, search = ""): FrameLocation {
@@ -175,24 +179,18 @@ describe("the main screen's state", () => {
   });
 
   it("opens on the place the host named as the page loaded, ready in its first render, and asks again for a screen opened later", async () => {
-    const { host } = fakeHost({ state: "10000-traceability" });
-    let asked = 0;
-    const getState = host.history.getState;
-    host.history.getState = () => {
-      asked++;
-      return getState();
-    };
+    const { host, stateAsks } = fakeHost({ state: "10000-traceability" });
     await askHostStartEarly(host);
     const frame = fakeFrame("/requirements");
     const store = new AppStore(host, frame);
     expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10000, tab: "traceability" } });
     store.start();
     expect(frame.pathname).toBe("/traceability-matrix");
-    expect(asked).toBe(1);
+    expect(stateAsks()).toBe(1);
 
     const later = await started(host, fakeFrame("/requirements"));
     expect(later.getSnapshot().nav).toEqual({ projectId: 10000, tab: "traceability" });
-    expect(asked).toBe(2);
+    expect(stateAsks()).toBe(2);
   });
 
   it("waits for the page-load question when the host has not answered it yet, without asking twice", async () => {
@@ -216,18 +214,12 @@ describe("the main screen's state", () => {
   });
 
   it("leaves the page-load answer to the next store when React throws a first render away before the store starts", async () => {
-    const { host } = fakeHost({ state: "10000-baselines-3" });
-    let asked = 0;
-    const getState = host.history.getState;
-    host.history.getState = () => {
-      asked++;
-      return getState();
-    };
+    const { host, stateAsks } = fakeHost({ state: "10000-baselines-3" });
     await askHostStartEarly(host);
     new AppStore(host, fakeFrame("/requirements"));
     const store = new AppStore(host, fakeFrame("/requirements"));
     expect(store.getSnapshot()).toMatchObject({ ready: true, nav: { projectId: 10000, tab: "baselines", baselineId: 3 } });
     store.start();
-    expect(asked).toBe(1);
+    expect(stateAsks()).toBe(1);
   });
 });
