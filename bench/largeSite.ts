@@ -7,6 +7,7 @@ import { DEFAULT_SITE } from "../emulator/sites.js";
 import { findInstallationByClientKey } from "../server/db/installationStore.js";
 import { seedLargeProject } from "../server/scripts/seedLarge.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { firstSeenAt, navigationStartedAt, type Target, watchFirstSeen } from "./firstSeen.js";
 import { median, round } from "./measure.js";
 import type { BenchResult } from "./types.js";
 
@@ -61,20 +62,31 @@ export async function startLargeSite({ flat, postgresUrl }: { flat: boolean; pos
   return { harness, bigFolders: { large: large.folderIds[0] as number, small: small.folderIds[0] as number } };
 }
 
-/** A fresh browser context (cold cache, new sign-in) on one of the add-on's project pages; answers the add-on's frame. */
+/**
+ * A fresh browser context (cold cache, new sign-in) on one of the add-on's project pages; answers
+ * the add-on's frame and, when `watch` names an element, the ms from navigation until the page
+ * painted it (bench/firstSeen.ts).
+ */
 export async function openProjectPage(
   harness: Harness,
   project: { id: number; key: string },
   state: string,
-): Promise<{ page: Page; frame: () => Promise<Frame>; navigatedAt: number }> {
+  watch?: Target,
+): Promise<{ page: Page; frame: () => Promise<Frame>; msUntilSeen: () => Promise<number> }> {
   const context = await harness.browser.newContext();
+  if (watch) await watchFirstSeen(context, watch);
   const page = await context.newPage();
-  const navigatedAt = performance.now();
   await page.goto(
     `${harness.emulatorUrl}/plugins/servlet/ac/rmcloud/rmcloud-requirements?project.key=${project.key}&project.id=${project.id}#!${project.id}-${state}`,
     { waitUntil: "commit" },
   );
-  return { page, frame: () => addonFrame(page, harness.addonUrl), navigatedAt };
+  const frame = () => addonFrame(page, harness.addonUrl);
+  const msUntilSeen = async () => {
+    if (!watch) throw new Error("openProjectPage was not told what to watch for");
+    const seen = await firstSeenAt(await frame());
+    return seen - (await navigationStartedAt(page));
+  };
+  return { page, frame, msUntilSeen };
 }
 
 /**

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import type { BrowserContext, Request } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { firstSeenAt, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
 import { median } from "./measure.js";
 import { addJiraLatency } from "./emulatedJira.js";
 import type { BenchContext } from "./types.js";
@@ -117,21 +117,18 @@ export async function withProductionPages<T>(context: BenchContext, work: (harne
   }
 }
 
-/** One page load: ms from navigation, and from the add-on iframe's document request, until `selector` shows inside that iframe. */
+/** One page load: ms from navigation, and from the add-on iframe's document request, until the watched element shows inside that iframe. */
 type Load = { fromNavigation: number; fromFrameRequest: number };
 
-async function timedLoad(context: BrowserContext, url: string, frame: string, selector: string): Promise<Load> {
+async function timedLoad(context: BrowserContext, url: string, frame: string): Promise<Load> {
   const page = await context.newPage();
-  let frameRequested: number | undefined;
-  page.on("request", (request: Request) => {
-    if (frameRequested === undefined && request.isNavigationRequest() && request.url().includes(frame)) frameRequested = performance.now();
-  });
-  const start = performance.now();
   await page.goto(url, { waitUntil: "commit" });
-  await page.frameLocator(`iframe[src*="${frame}"]`).locator(selector).first().waitFor({ state: "visible", timeout: 60_000 });
-  const end = performance.now();
+  const addon = await (await page.waitForSelector(`iframe[src*="${frame}"]`, { timeout: 60_000 })).contentFrame();
+  if (!addon) throw new Error(`The page has no ${frame} frame`);
+  const seen = await firstSeenAt(addon, 60_000);
+  const [navigated, frameRequested] = await Promise.all([navigationStartedAt(page), navigationStartedAt(addon)]);
   await page.close();
-  return { fromNavigation: end - start, fromFrameRequest: end - (frameRequested ?? start) };
+  return { fromNavigation: seen - navigated, fromFrameRequest: seen - frameRequested };
 }
 
 export type Timings = { cold: Load; warm: Load };
@@ -142,16 +139,21 @@ export type Timings = { cold: Load; warm: Load };
  */
 export async function firstRowTimings(harness: Harness, pagePath: string, frame: string, selector: string): Promise<Timings> {
   const url = `${harness.emulatorUrl}${pagePath}`;
+  const watchingContext = async () => {
+    const context = await harness.browser.newContext();
+    await watchFirstSeen(context, { selector });
+    return context;
+  };
   const cold: Load[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const context = await harness.browser.newContext();
-    cold.push(await timedLoad(context, url, frame, selector));
+    const context = await watchingContext();
+    cold.push(await timedLoad(context, url, frame));
     await context.close();
   }
-  const context = await harness.browser.newContext();
-  await timedLoad(context, url, frame, selector);
+  const context = await watchingContext();
+  await timedLoad(context, url, frame);
   const warm: Load[] = [];
-  for (let run = 0; run < RUNS; run++) warm.push(await timedLoad(context, url, frame, selector));
+  for (let run = 0; run < RUNS; run++) warm.push(await timedLoad(context, url, frame));
   await context.close();
   const medianLoad = (loads: Load[]): Load => ({
     fromNavigation: median(loads.map((load) => load.fromNavigation)),

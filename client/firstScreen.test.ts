@@ -2,6 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { levelWindowAddress } from "../common/firstReads.js";
 import { topLevelItemsQuery } from "./api/items.js";
+import { matrixWindowQuery, NO_MATRIX_FILTER } from "./api/matrix.js";
 import { memoryStorage } from "./api/memoryStorage.js";
 import { startFirstScreen } from "./firstScreen.js";
 import type { Host } from "./host/types.js";
@@ -17,6 +18,7 @@ vi.mock("./components/MainLayout/tabScreens.js", () => ({
 }));
 
 const TREE = { items: [{ folder_id: 1, name: "Safety" }], total_items: 1 };
+const MATRIX = { total_rows: 1, header_row: ["ID", "Name", "Type"], requirement_types: [], rows: [] };
 const page = {
   href: "http://addon.test/authenticate/requirements?projectId=10000&jwt=url-jwt",
   pathname: "/authenticate/requirements",
@@ -38,6 +40,7 @@ function serve() {
       await treeAnswered;
       return json(TREE);
     }
+    if (url.startsWith("/api/requirement/matrix?")) return json(MATRIX);
     return json({ items: [], total_items: 0 });
   });
 }
@@ -102,6 +105,20 @@ describe("the first screen's start", () => {
     const started = startFirstScreen(jiraHost("10000-traceability"), new QueryClient(), page);
     expect(await settled(started)).toBe(true);
     expect(tabCode.asked).toEqual(["traceability"]);
+  });
+
+  it("asks for the matrix's first rows beside its code when the host's history opens on the matrix", async () => {
+    const queryClient = new QueryClient();
+    await startFirstScreen(jiraHost("10000-traceability"), queryClient, page);
+    await vi.waitFor(() => expect(queryClient.getQueryData(matrixWindowQuery(10000, NO_MATRIX_FILTER, 0).queryKey)).toEqual(MATRIX));
+  });
+
+  it("asks for no matrix rows when the screen opens on the tree", async () => {
+    const queryClient = new QueryClient();
+    const started = startFirstScreen(jiraHost(), queryClient, page);
+    answerTree();
+    await started;
+    expect(queryClient.getQueryCache().findAll({ queryKey: ["matrix"] })).toEqual([]);
   });
 
   it("renders with the tree still loading when its read takes over a second", async () => {

@@ -17,3 +17,6 @@ export const SEARCH_LIMIT_DEFAULT = 20;
 
 /** Spec section 8: a problem loading wiki data, with the Get help advice (worded like the custom attributes one). */
 export const WIKI_DATA_PROBLEM = 'There was a problem loading wiki data.  Please contact rmCloud support via the "Get help" button';
+
+/** The matrix filter's words as both sides match them: split on white space, lower-cased. */
+export const filterWords = (text: string | undefined): string[] => (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);

@@ -14,13 +14,16 @@ export const matrixKeys = {
 /** What the server filters the matrix by: the words of 'Filter requirements', and 'Suspect links only' (issue 34). */
 export type MatrixFilter = { words: string; suspect: boolean };
 
+/** The filter the matrix opens with. */
+export const NO_MATRIX_FILTER: MatrixFilter = { words: "", suspect: false };
+
 /**
  * One window of the matrix. Fresh for a few seconds: the grid mounts a moment after the screen's
  * first window has come (useMatrixStart) and shows that answer instead of asking for it again (at
  * 100,000 requirements a second wait of the same length before the first rows). A change the app
  * makes invalidates every window at once whatever its age.
  */
-const matrixWindowQuery = (projectId: number, filter: MatrixFilter, window: number) => ({
+export const matrixWindowQuery = (projectId: number, filter: MatrixFilter, window: number) => ({
   queryKey: matrixKeys.window(projectId, filter, window),
   staleTime: 5000,
   queryFn: () =>

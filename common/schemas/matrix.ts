@@ -56,8 +56,7 @@ export const MatrixQuerySchema = z.object({
 });
 export type MatrixQuery = z.input<typeof MatrixQuerySchema>;
 
-/** The filter's words as both sides match them: split on white space, lower-cased. */
-export const filterWords = (text: string | undefined): string[] => (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+export { filterWords } from "../constants.js";
 
 /** Jira issue type ids are numeric strings. */
 const issueTypeIdSchema = z

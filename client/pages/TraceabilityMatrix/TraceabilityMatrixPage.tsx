@@ -4,11 +4,11 @@ import Spinner from "@atlaskit/spinner";
 import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
-import { filterWords } from "../../../common/schemas/matrix.js";
+import { filterWords } from "../../../common/constants.js";
 import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
-import { type MatrixFilter, useMatrixStart } from "../../api/matrix.js";
+import { type MatrixFilter, NO_MATRIX_FILTER, useMatrixStart } from "../../api/matrix.js";
 import { CoverageFigures } from "../../components/Coverage/CoverageFigures.js";
 import { setUncoveredFilter } from "../../components/UncoveredFilter/uncoveredFilterStore.js";
 import { useAppActions, useProjectId } from "../../state/AppState.js";
@@ -43,7 +43,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
   const [suspectOnly, setSuspectOnly] = useState(false);
   const matrix = useMatrixStart(projectId, { words: appliedFilter, suspect: suspectOnly });
   // While a new filter's first window is on its way the grid keeps showing the last answered filter.
-  const answeredFilter = useRef<MatrixFilter>({ words: "", suspect: false });
+  const answeredFilter = useRef<MatrixFilter>(NO_MATRIX_FILTER);
   if (!matrix.isPlaceholderData && matrix.data) answeredFilter.current = { words: appliedFilter, suspect: suspectOnly };
   const shownFilter = answeredFilter.current;
   const [hidden, setHidden] = useState<string[]>(() => loadHiddenColumns(localStorage, projectId));
