@@ -11,17 +11,23 @@ import type { BrowserContext, Frame, Page } from "playwright-core";
  */
 export type Target = { selector: string; text?: RegExp };
 
-/** Every page of `context` notes when `target` first shows (call before opening the page). */
-export async function watchFirstSeen(context: BrowserContext, target: Target): Promise<void> {
+/**
+ * The page's script that watches for `target` and sets `window[into]` to the time (ms since the
+ * epoch) of the first frame painted with it; with `after`, only once an event of that type has
+ * reached the page, and then to the ms from that event to the paint. A string, not a function: a
+ * function's transpiled text would name the bench's own helpers.
+ */
+function watcherScript(target: Target, into: string, after?: "input" | "keydown" | "scroll"): string {
   const text = target.text ? `new RegExp(${JSON.stringify(target.text.source)}, ${JSON.stringify(target.text.flags)})` : "null";
-  // A string, not a function: the function's transpiled text would name the bench's own helpers.
-  await context.addInitScript(`(() => {
+  return `(() => {
     const selector = ${JSON.stringify(target.selector)};
     const text = ${text};
+    const into = ${JSON.stringify(into)};
+    const after = ${JSON.stringify(after ?? null)};
+    let startedAt = after ? undefined : 0;
     let waiting = false;
-    const shown = () => [...document.querySelectorAll(selector)].find(
-      (element) => (!text || text.test(element.textContent || "")) && element.getClientRects().length > 0,
-    );
+    const matching = () => [...document.querySelectorAll(selector)].filter((element) => !text || text.test(element.textContent || ""));
+    const shown = () => matching().some((element) => element.getClientRects().length > 0);
     // After the animation frame the element is laid out in, once that frame has been painted.
     const noteWhenPainted = () => {
       waiting = true;
@@ -30,17 +36,43 @@ export async function watchFirstSeen(context: BrowserContext, target: Target): P
         channel.port1.onmessage = () => {
           waiting = false;
           if (!shown()) return;
-          window.__firstSeenAt = performance.timeOrigin + performance.now();
+          window[into] = performance.timeOrigin + performance.now() - startedAt;
           observer.disconnect();
         };
         channel.port2.postMessage(null);
       });
     };
     const observer = new MutationObserver(() => {
-      if (!waiting && [...document.querySelectorAll(selector)].some((element) => !text || text.test(element.textContent || ""))) noteWhenPainted();
+      if (startedAt !== undefined && !waiting && matching().length > 0) noteWhenPainted();
     });
+    if (after) {
+      window[into] = undefined;
+      addEventListener(after, (event) => { startedAt = performance.timeOrigin + event.timeStamp; }, { capture: true, once: true });
+    }
     observer.observe(document, { childList: true, subtree: true, characterData: true });
-  })();`);
+  })();`;
+}
+
+/** Every page of `context` notes when `target` first shows (call before opening the page). */
+export async function watchFirstSeen(context: BrowserContext, target: Target): Promise<void> {
+  await context.addInitScript(watcherScript(target, "__firstSeenAt"));
+}
+
+/**
+ * Ms from the first `event` that `act` makes reach `frame` (a key pressed, text typed) until the
+ * first frame painted with `target`, which must not be there before.
+ */
+export async function msFromEventUntilSeen(
+  frame: Frame,
+  event: "input" | "keydown" | "scroll",
+  target: Target,
+  act: () => Promise<void>,
+  timeout = 120_000,
+): Promise<number> {
+  await frame.evaluate(watcherScript(target, "__seenAfterEvent", event));
+  await act();
+  const handle = await frame.waitForFunction(() => (window as { __seenAfterEvent?: number }).__seenAfterEvent, undefined, { timeout });
+  return (await handle.jsonValue()) as number;
 }
 
 /** When the watched element was first painted in `frame`, in ms since the epoch on the browser's clock; waits for it. */

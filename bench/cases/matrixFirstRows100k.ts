@@ -1,5 +1,5 @@
-import { performance } from "node:perf_hooks";
 import { alternatingMedians, browserResult, openProjectPage, PROJECTS, startLargeSite, usedHeapBytes } from "../largeSite.js";
+import { msFromEventUntilSeen } from "../firstSeen.js";
 import { round } from "../measure.js";
 import type { BenchCase } from "../types.js";
 
@@ -32,13 +32,9 @@ const matrixFirstRows100k: BenchCase = {
         .getByRole("cell", { name: /^Large requirement/ })
         .first()
         .waitFor({ timeout: 60_000 });
-      const started = performance.now();
-      await addon.locator("tbody").evaluate((body) => body.closest("table")?.parentElement?.scrollTo({ top: body.scrollHeight / 2 }));
-      await addon
-        .getByRole("cell", { name: /^Large requirement [45]\d{4}$/ })
-        .first()
-        .waitFor({ timeout: 60_000 });
-      const scrolled = performance.now() - started;
+      const scrolled = await msFromEventUntilSeen(addon, "scroll", { selector: "td", text: /^Large requirement [45]\d{4}$/ }, async () => {
+        await addon.locator("tbody").evaluate((body) => body.closest("table")?.parentElement?.scrollTo({ top: body.scrollHeight / 2 }));
+      });
       const heap = await usedHeapBytes(addon);
       await page.context().close();
       process.stdout.write(
