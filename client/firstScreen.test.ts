@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { levelWindowAddress } from "../common/firstReads.js";
 import { topLevelItemsQuery } from "./api/items.js";
 import { matrixWindowQuery, NO_MATRIX_FILTER } from "./api/matrix.js";
-import { memoryStorage } from "./api/memoryStorage.js";
+import { memoryStorage } from "./api/pageStorage.js";
 import { startFirstScreen } from "./firstScreen.js";
 import type { Host } from "./host/types.js";
 

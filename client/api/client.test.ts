@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, buildUrl, onUnauthorized, setApiOrigin, TOKEN_KEY, tokenStore } from "./client.js";
-import { memoryStorage } from "./memoryStorage.js";
+import { memoryStorage } from "./pageStorage.js";
 
 type Call = { url: string; init: RequestInit };
 

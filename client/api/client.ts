@@ -1,4 +1,5 @@
 import { flattenErrorBody } from "../../common/errors.js";
+import { pageStorage } from "./pageStorage.js";
 
 /** Spec section 6: the app token lives under a product token name for the life of the tab. */
 export const TOKEN_KEY = "rmcloud-token";
@@ -6,16 +7,18 @@ const PRODUCT_KEY = "rmcloud-product";
 
 export type Product = "jira" | "confluence";
 
+const session = () => pageStorage("sessionStorage");
+
 export const tokenStore = {
-  get: (): string | undefined => sessionStorage.getItem(TOKEN_KEY) ?? undefined,
+  get: (): string | undefined => session().getItem(TOKEN_KEY) ?? undefined,
   set(token: string, product?: Product) {
-    sessionStorage.setItem(TOKEN_KEY, token);
-    if (product) sessionStorage.setItem(PRODUCT_KEY, product);
+    session().setItem(TOKEN_KEY, token);
+    if (product) session().setItem(PRODUCT_KEY, product);
   },
   clear() {
-    sessionStorage.removeItem(TOKEN_KEY);
+    session().removeItem(TOKEN_KEY);
   },
-  product: (): Product => (sessionStorage.getItem(PRODUCT_KEY) === "confluence" ? "confluence" : "jira"),
+  product: (): Product => (session().getItem(PRODUCT_KEY) === "confluence" ? "confluence" : "jira"),
 };
 
 /** A non-2xx answer of our API; `message` is the spec's flattened error text, ready for a toast. */

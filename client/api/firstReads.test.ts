@@ -8,7 +8,7 @@ import { loadIssueRequirements } from "../pages/IssuePanel/issueRequirements.js"
 import { signIn } from "../pages/Authenticate/signIn.js";
 import { api, EARLY_READ_FRESH_MS, onUnauthorized, tokenStore } from "./client.js";
 import { topLevelItemsQuery } from "./items.js";
-import { memoryStorage } from "./memoryStorage.js";
+import { memoryStorage } from "./pageStorage.js";
 
 type Call = { url: string; method: string; headers: Record<string, string> };
 const calls: Call[] = [];

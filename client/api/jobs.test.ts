@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JobStatusResponse } from "../../common/schemas/job.js";
 import { followJob, isAbandoned, JOB_POLL_MS } from "./jobs.js";
-import { memoryStorage } from "./memoryStorage.js";
+import { memoryStorage } from "./pageStorage.js";
 
 const answers = (statuses: JobStatusResponse["status"][]) => {
   const fetch = vi.fn(async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tokenStore } from "../../api/client.js";
-import { memoryStorage } from "../../api/memoryStorage.js";
+import { memoryStorage } from "../../api/pageStorage.js";
 import { signIn } from "./signIn.js";
 
 const calls: Array<{ authorization: string; body: unknown }> = [];

@@ -5,6 +5,7 @@ import Textfield from "@atlaskit/textfield";
 import { token } from "@atlaskit/tokens";
 import { useEffect, useRef, useState } from "react";
 import { filterWords } from "../../../common/constants.js";
+import { pageStorage } from "../../api/pageStorage.js";
 import { useCurrentUser } from "../../api/user.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssueType, useIssueTypes } from "../../api/jira/projectData.js";
@@ -46,7 +47,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
   const answeredFilter = useRef<MatrixFilter>(NO_MATRIX_FILTER);
   if (!matrix.isPlaceholderData && matrix.data) answeredFilter.current = { words: appliedFilter, suspect: suspectOnly };
   const shownFilter = answeredFilter.current;
-  const [hidden, setHidden] = useState<string[]>(() => loadHiddenColumns(localStorage, projectId));
+  const [hidden, setHidden] = useState<string[]>(() => loadHiddenColumns(pageStorage("localStorage"), projectId));
   const columns: JiraIssueType[] = (issueTypes.data ?? []).filter((type) => !hidden.includes(type.id));
   const options: ColumnOption[] = (issueTypes.data ?? []).map((type) => ({ label: type.name, value: type.id }));
 
@@ -54,7 +55,7 @@ function MatrixScreen({ projectId }: { projectId: number }) {
     const shownIds = new Set(shown.map((option) => option.value));
     const next = options.filter((option) => !shownIds.has(option.value)).map((option) => option.value);
     setHidden(next);
-    saveHiddenColumns(localStorage, projectId, next);
+    saveHiddenColumns(pageStorage("localStorage"), projectId, next);
   };
 
   if (matrix.isPending) return <Spinner size="large" label="Loading the traceability matrix" />;
