@@ -6,7 +6,7 @@ import type { BrowserContext } from "playwright-core";
 import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
 import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
-import { firstSeenAt, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
+import { firstSeenAt, LOAD_TIMING_ADDON_HOST, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
 import { median } from "./measure.js";
 import { addJiraLatency } from "./emulatedJira.js";
 import type { BenchContext } from "./types.js";
@@ -57,7 +57,9 @@ async function seed(harness: Harness): Promise<void> {
   await page.goto(`${harness.emulatorUrl}${ISSUE_PAGE}`);
   const panel = await addonFrame(page, harness.addonUrl, PANEL_LOCATION);
   await panel.getByRole("button", { name: "Edit" }).waitFor({ timeout: 60_000 });
-  const token = (await panel.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+  // The token the server signed the page in with: the add-on is another site than the emulated Jira, and
+  // headless Chromium denies such a frame its storage (client/api/pageStorage.ts).
+  const token = (await panel.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"))) ?? "";
   const issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
   await page.context().close();
 
@@ -97,6 +99,7 @@ export async function withProductionPages<T>(context: BenchContext, work: (harne
   process.env.AC_HOST_WHITELIST = "localhost";
   // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
   const harness = await startHarness({
+    addonHost: LOAD_TIMING_ADDON_HOST,
     postgresUrl: context.databaseUrl,
     addonEnv: {
       NODE_ENV: "production",
