@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import type { BrowserContext } from "playwright-core";
 import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
-import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { addonFrame, type Harness, signedInToken, startHarness } from "../test/e2e/harness.js";
 import { firstSeenAt, LOAD_TIMING_ADDON_HOST, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
 import { median } from "./measure.js";
 import { addJiraLatency } from "./emulatedJira.js";
@@ -57,9 +57,8 @@ async function seed(harness: Harness): Promise<void> {
   await page.goto(`${harness.emulatorUrl}${ISSUE_PAGE}`);
   const panel = await addonFrame(page, harness.addonUrl, PANEL_LOCATION);
   await panel.getByRole("button", { name: "Edit" }).waitFor({ timeout: 60_000 });
-  // The token the server signed the page in with: the add-on is another site than the emulated Jira, and
-  // headless Chromium denies such a frame its storage (client/api/pageStorage.ts).
-  const token = (await panel.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"))) ?? "";
+  // Not from the page's storage: a frame of another site is denied it (client/api/pageStorage.ts).
+  const token = await signedInToken(panel);
   const issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
   await page.context().close();
 

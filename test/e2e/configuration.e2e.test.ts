@@ -2,7 +2,7 @@ import type { Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMINISTRATORS_ONLY } from "../../common/errors.js";
 import { restrictedUser } from "../../emulator/seed/users.js";
-import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
 
 const PUMP_PROJECT = 10000;
 const ALANA = { accountId: "5b10a2844c20165700ede21g", email: "alana.grant@example.com" };
@@ -65,7 +65,7 @@ describe("The configuration page in the emulated Jira", () => {
     harness = await startHarness();
     page = await harness.newPage();
     await openConfiguration();
-    token = (await config.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    token = await signedInToken(config);
   });
 
   afterAll(async () => {

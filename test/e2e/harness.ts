@@ -145,6 +145,14 @@ export async function addonApi<T = unknown>(addonUrl: string, token: string, met
 }
 
 /** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
+/**
+ * The app token the server signed an add-on page in with (written into the page): there whether or
+ * not the browser lets the frame use its storage (client/api/pageStorage.ts).
+ */
+export async function signedInToken(frame: Frame): Promise<string> {
+  return (await frame.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"))) ?? "";
+}
+
 export async function addonFrame(page: Page, addonUrl: string, urlPart = ""): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

@@ -1,6 +1,6 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
 import { createRequirementAs } from "./requirementsFixture.js";
 
 const PANEL = "issue-view-requirements-right-panel";
@@ -27,7 +27,7 @@ describe("The issue panel in the emulated Jira issue view", () => {
     harness = await startHarness();
     page = await harness.newPage();
     await openIssue();
-    token = (await panel.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    token = await signedInToken(panel);
     issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
   });
 

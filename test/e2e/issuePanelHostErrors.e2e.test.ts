@@ -2,7 +2,7 @@ import type { Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DATA_ERROR, HOST_TIMEOUT_MS } from "../../client/api/jira/hostData.js";
 import { ASSIGNEES_LOAD_ERROR, COMPONENTS_LOAD_ERROR, PROJECTS_LOAD_ERROR, STATUSES_LOAD_ERROR } from "../../client/api/loadErrors.js";
-import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
 
 const PUMP = 10000;
 /** The issue search every Linked Issues lookup and issue picker goes through. */
@@ -51,7 +51,7 @@ describe("When Jira fails or is slow, Linked Issues says so instead of waiting f
     const frame = await addonFrame(page, harness.addonUrl);
     // The first load in a fresh add-on waits for Vite to optimise its dependencies.
     await frame.getByRole("button", { name: "New requirement" }).waitFor({ timeout: 90_000 });
-    token = (await frame.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    token = await signedInToken(frame);
 
     const types = await api<{ requirement_types: { requirement_type_id: number }[] }>("GET", "/api/requirement/type");
     const created = await api<{ requirement_id: number }>("POST", "/api/requirement", {

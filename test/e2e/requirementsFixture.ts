@@ -1,6 +1,6 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { addonApi, addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonApi, addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
 
 export const PUMP = 10000;
 
@@ -64,7 +64,7 @@ export class RequirementsScreen {
     this.frame = await addonFrame(this.page, this.harness.addonUrl);
     // The first load in a fresh add-on waits for Vite to optimise its dependencies.
     await this.frame.getByRole("button", { name: "New requirement" }).waitFor({ timeout: 90_000 });
-    this.token = (await this.frame.evaluate(() => sessionStorage.getItem("rmcloud-token"))) ?? "";
+    this.token = await signedInToken(this.frame);
     return this.frame;
   }
 

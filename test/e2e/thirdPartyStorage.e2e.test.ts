@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addonFrame, type Harness, startHarness } from "./harness.js";
+import { addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
 import { createRequirementAs } from "./requirementsFixture.js";
 
 /**
@@ -33,7 +33,7 @@ describe("In a browser that denies the add-on's iframes their storage", () => {
       }
     });
     expect(denied).toBe(true);
-    const token = (await panel.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"))) ?? "";
+    const token = await signedInToken(panel);
     const issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
     const requirement = await createRequirementAs(harness.addonUrl, token, "The pump stops on occlusion", 10000);
     const linked = await fetch(`${harness.addonUrl}/api/issue/${issueId}`, {
