@@ -71,13 +71,15 @@ export async function msFromEventUntilSeen(
 ): Promise<number> {
   await frame.evaluate(watcherScript(target, "__seenAfterEvent", event));
   await act();
-  const handle = await frame.waitForFunction(() => (window as { __seenAfterEvent?: number }).__seenAfterEvent, undefined, { timeout });
-  return (await handle.jsonValue()) as number;
+  return noted(frame, "__seenAfterEvent", timeout);
 }
 
 /** When the watched element was first painted in `frame`, in ms since the epoch on the browser's clock; waits for it. */
-export async function firstSeenAt(frame: Frame, timeout = 120_000): Promise<number> {
-  const handle = await frame.waitForFunction(() => (window as { __firstSeenAt?: number }).__firstSeenAt, undefined, { timeout });
+export const firstSeenAt = (frame: Frame, timeout = 120_000): Promise<number> => noted(frame, "__firstSeenAt", timeout);
+
+/** The figure a watcher noted in `frame` under `name`, once it has. */
+async function noted(frame: Frame, name: string, timeout: number): Promise<number> {
+  const handle = await frame.waitForFunction((key) => (window as unknown as Record<string, number | undefined>)[key], name, { timeout });
   return (await handle.jsonValue()) as number;
 }
 

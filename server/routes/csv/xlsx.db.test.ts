@@ -194,7 +194,9 @@ describe("POST /api/requirement/export/xlsx", () => {
       ["Unicode 注入速度 Überwachung ñandú", "", "-5", "", "", ""],
       ["+1", "F-3", "@SUM(A1)", "", "", "To Do"],
     ];
-    expect(await importXlsx(nextProject, await workbookOf({ Sheet1: rows }))).toMatchObject({ status: "finished" });
+    const imported = await importXlsx(nextProject, await workbookOf({ Sheet1: rows }));
+    // The whole job on failure: its error says why (once failed in CI, not reproduced).
+    expect(imported, JSON.stringify(imported)).toMatchObject({ status: "finished" });
     return nextProject;
   }
 
