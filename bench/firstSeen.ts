@@ -85,10 +85,3 @@ async function noted(frame: Frame, name: string, timeout: number): Promise<numbe
 
 /** When the page's or frame's own navigation started (its document's request), on the same clock. */
 export const navigationStartedAt = (target: Page | Frame): Promise<number> => target.evaluate(() => performance.timeOrigin);
-
-/**
- * The add-on's host name in the cases that time page loads: another site than the emulated Jira's
- * localhost, as an add-on always is, so that its iframe runs in a renderer process of its own
- * (test/e2e/harness.ts, addonHost).
- */
-export const LOAD_TIMING_ADDON_HOST = "127.0.0.1";

@@ -6,8 +6,8 @@ import type { Frame, Page } from "playwright-core";
 import { DEFAULT_SITE } from "../emulator/sites.js";
 import { findInstallationByClientKey } from "../server/db/installationStore.js";
 import { seedLargeProject } from "../server/scripts/seedLarge.js";
-import { addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
-import { firstSeenAt, LOAD_TIMING_ADDON_HOST, navigationStartedAt, type Target, watchFirstSeen } from "./firstSeen.js";
+import { ANOTHER_SITE, addonFrame, type Harness, startHarness } from "../test/e2e/harness.js";
+import { firstSeenAt, navigationStartedAt, type Target, watchFirstSeen } from "./firstSeen.js";
 import { median, round } from "./measure.js";
 import type { BenchResult } from "./types.js";
 
@@ -32,7 +32,7 @@ export async function startLargeSite({ flat, postgresUrl }: { flat: boolean; pos
   const whitelist = process.env.AC_HOST_WHITELIST;
   process.env.AC_HOST_WHITELIST = "localhost";
   const harness = await startHarness({
-    addonHost: LOAD_TIMING_ADDON_HOST,
+    addonHost: ANOTHER_SITE,
     postgresUrl,
     addonEnv: {
       NODE_ENV: "production",

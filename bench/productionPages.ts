@@ -5,8 +5,8 @@ import { gzipSync } from "node:zlib";
 import type { BrowserContext } from "playwright-core";
 import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
-import { addonFrame, type Harness, signedInToken, startHarness } from "../test/e2e/harness.js";
-import { firstSeenAt, LOAD_TIMING_ADDON_HOST, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
+import { ANOTHER_SITE, addonFrame, type Harness, signedInToken, startHarness } from "../test/e2e/harness.js";
+import { firstSeenAt, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
 import { median } from "./measure.js";
 import { addJiraLatency } from "./emulatedJira.js";
 import type { BenchContext } from "./types.js";
@@ -98,7 +98,7 @@ export async function withProductionPages<T>(context: BenchContext, work: (harne
   process.env.AC_HOST_WHITELIST = "localhost";
   // Production pages may be framed only by Atlassian's hosts unless FRAME_ANCESTORS names another, here the emulator.
   const harness = await startHarness({
-    addonHost: LOAD_TIMING_ADDON_HOST,
+    addonHost: ANOTHER_SITE,
     postgresUrl: context.databaseUrl,
     addonEnv: {
       NODE_ENV: "production",

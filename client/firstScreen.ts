@@ -55,7 +55,7 @@ export function startFirstScreen(host: Host, queryClient: QueryClient, page = wi
         contextProjectId: context?.projectId,
       });
       // The matrix's first rows are asked for while its code is on its way, and first: over HTTP/1.1 the
-      // code's 37 files take the six connections, and asked after them the rows waited 140-230 ms to be
+      // code's files take the six connections, and asked after them the rows waited 140-230 ms to be
       // sent (a failed read is the screen's to retry).
       if (opening?.tab === "traceability") void queryClient.prefetchQuery(matrixWindowQuery(opening.projectId, NO_MATRIX_FILTER, 0));
       // A screen that opens on another tab has its code asked for now, beside the first render, not after it.

@@ -72,11 +72,17 @@ export async function freePort(range?: { from: number; to: number }): Promise<nu
 }
 
 /**
- * `addonHost`: the name the add-on is reached by, "localhost" like the emulator unless told. Jira
- * (*.atlassian.net) and an add-on are never the same site, so Chromium gives the add-on's iframe a
- * renderer process of its own; on the same site (localhost and localhost) the iframe's scripts
- * wait for the host page's on one main thread. The bench cases that time page loads name
- * 127.0.0.1, another site, to load pages as production does.
+ * A name for the add-on that makes it another site than the emulator's localhost, as Jira
+ * (*.atlassian.net) and an add-on always are: Chromium then gives the add-on's iframe a renderer
+ * process of its own, and (here, as in a browser that blocks third-party site data) denies it
+ * storage. On the same site (localhost and localhost) the iframe's scripts wait for the host
+ * page's on one main thread.
+ */
+export const ANOTHER_SITE = "127.0.0.1";
+
+/**
+ * `addonHost`: the name the add-on is reached by, "localhost" like the emulator unless told
+ * (ANOTHER_SITE: the bench cases that time page loads, and the test of denied storage).
  */
 export async function startHarness(
   options: { addonEnv?: Record<string, string>; browser?: boolean; postgresUrl?: string; addonHost?: string } = {},
@@ -144,7 +150,6 @@ export async function addonApi<T = unknown>(addonUrl: string, token: string, met
   return (await res.json()) as T;
 }
 
-/** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
 /**
  * The app token the server signed an add-on page in with (written into the page): there whether or
  * not the browser lets the frame use its storage (client/api/pageStorage.ts).
@@ -153,6 +158,7 @@ export async function signedInToken(frame: Frame): Promise<string> {
   return (await frame.evaluate(() => document.querySelector('meta[name="rmcloud-signed-in"]')?.getAttribute("content"))) ?? "";
 }
 
+/** The add-on's iframe on an emulator page (optionally the one whose URL contains `urlPart`), once it has loaded. */
 export async function addonFrame(page: Page, addonUrl: string, urlPart = ""): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

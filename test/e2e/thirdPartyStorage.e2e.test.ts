@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addonFrame, type Harness, startHarness, signedInToken } from "./harness.js";
+import { ANOTHER_SITE, addonApi, addonFrame, type Harness, signedInToken, startHarness } from "./harness.js";
 import { createRequirementAs } from "./requirementsFixture.js";
 
 /**
  * rmCloud is always another site than the Jira that frames it. A browser that blocks third-party
  * site data (Chrome's incognito windows by default) denies such a frame its session and local
- * storage, as headless Chromium does here: the add-on is reached as 127.0.0.1, the emulated Jira
- * as localhost.
+ * storage, as headless Chromium does here: the add-on is reached as ANOTHER_SITE, the emulated
+ * Jira as localhost.
  */
 describe("In a browser that denies the add-on's iframes their storage", () => {
   let harness: Harness;
 
   beforeAll(async () => {
-    harness = await startHarness({ addonHost: "127.0.0.1" });
+    harness = await startHarness({ addonHost: ANOTHER_SITE });
   });
 
   afterAll(async () => {
@@ -36,12 +36,7 @@ describe("In a browser that denies the add-on's iframes their storage", () => {
     const token = await signedInToken(panel);
     const issueId = new URL(panel.url()).searchParams.get("issueId") ?? "";
     const requirement = await createRequirementAs(harness.addonUrl, token, "The pump stops on occlusion", 10000);
-    const linked = await fetch(`${harness.addonUrl}/api/issue/${issueId}`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ requirements: [requirement.requirement_id] }),
-    });
-    expect(linked.ok).toBe(true);
+    await addonApi(harness.addonUrl, token, "PUT", `/api/issue/${issueId}`, { requirements: [requirement.requirement_id] });
 
     await page.reload();
     const reloaded = await addonFrame(page, harness.addonUrl, "issue-view-requirements-right-panel");
