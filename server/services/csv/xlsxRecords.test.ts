@@ -73,6 +73,24 @@ describe("reading an .xlsx sheet as import records", () => {
     ]);
   });
 
+  it("reads every tab of a workbook whose sheet names are stored last, however many reads run at once", async () => {
+    // ExcelJS stores xl/workbook.xml, which names the tabs, after the sheets; exceljs's own streaming pass sometimes lost it.
+    const file = await workbookOf({
+      Overview: [["Summary"]],
+      Detail: [
+        ["Name", "ID"],
+        ["From the detail", "D-1"],
+      ],
+    });
+    const reads = await Promise.all(Array.from({ length: 40 }, () => recordsOf(file, { sheet: "Detail" })));
+    expect(reads).toEqual(
+      Array.from({ length: 40 }, () => [
+        ["Name", "ID"],
+        ["From the detail", "D-1"],
+      ]),
+    );
+  });
+
   it("skips blank rows and gives numbers, booleans, dates and formulas as the text the sheet shows", async () => {
     const file = await workbookOf({
       Sheet1: [

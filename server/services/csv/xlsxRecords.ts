@@ -1,13 +1,13 @@
+import path from "node:path";
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
+import yauzl from "yauzl";
 import { toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { AppError, fieldError } from "../../errors.js";
+import { localCopy, startsWithZipMagic, ZIP_MAGIC } from "../../storage/localCopy.js";
 
 const NOT_XLSX_MESSAGE = "The file is not an Excel workbook (.xlsx)";
 const noSuchSheetMessage = (sheet: string) => `The workbook has no sheet named "${sheet}"`;
-
-/** Every .xlsx is a zip archive: its first bytes are a local file header. */
-const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 export type XlsxReading = {
   /** The sheet to read by its tab name; null reads the first tab. */
@@ -16,96 +16,115 @@ export type XlsxReading = {
   onSheets?: (names: string[]) => void;
 };
 
-/** What exceljs's streaming reader knows of the workbook once xl/workbook.xml is read; its types leave it out. */
-type ReaderState = { model?: { sheets?: { name: string }[] } };
-type SheetReader = AsyncIterable<ExcelJS.Row> & { name: string; iterator: AsyncIterable<unknown> };
+/** An OPC relationship: xl/_rels/workbook.xml.rels ties the workbook to its sheets, shared strings and styles. */
+type Relationship = { Id: string; Type: string; Target: string };
+
+/**
+ * The parts of exceljs's streaming WorkbookReader we drive ourselves (exceljs 4.4.0, pinned). Its own
+ * parse() reads the archive in one streaming pass, and that pass sometimes ends before the last
+ * entry: an ExcelJS-written workbook stores xl/workbook.xml last, so the sheet names were missing
+ * and a good file was refused (exceljs/exceljs#3064, fixed upstream in the same way by the open
+ * PR #3065). Reading through the zip's central directory instead, the workbook, shared strings
+ * and styles are parsed before the one sheet wanted, whatever order they were stored in.
+ */
+type WorkbookParts = {
+  model?: { sheets?: { name: string; id: number; rId: string }[] };
+  workbookRels?: Relationship[];
+  sharedStrings?: unknown[];
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseWorksheet(entry: Readable, sheetNo: string): Iterable<{ value: AsyncIterable<ExcelJS.Row> }>;
+};
+
+const WORKBOOK = "xl/workbook.xml";
+const WORKBOOK_RELS = "xl/_rels/workbook.xml.rels";
+const RELATIONSHIP = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/";
 
 /**
  * The records of one sheet of an .xlsx, as csvRecords gives a CSV file's: every cell as text, rows
- * whose cells are all blank skipped, the first record the header. Read with exceljs's streaming
- * reader: rows one at a time, the other sheets read past unparsed. Its memory holds the workbook's
- * shared-string table (the distinct texts; Excel and LibreOffice write every text there) and one
- * row. Each cell is given in the form CSV_READING gives a cell of our CSV export
- * (toSpreadsheetSafe): a spreadsheet cell is typed, so its text is exact, and readRow's
- * fromSpreadsheetSafe gives it back unchanged.
+ * whose cells are all blank skipped, the first record the header. The upload is copied to a local
+ * file and read through its zip directory: only the workbook, its shared-string table (the
+ * distinct texts; Excel and LibreOffice write every text there), its styles (a date is a number
+ * styled as one) and the chosen sheet are read; that sheet row by row, with exceljs's streaming
+ * worksheet reader. Memory holds the shared strings and one row. Each cell is given in the form
+ * CSV_READING gives a cell of our CSV export (toSpreadsheetSafe): a spreadsheet cell is typed, so
+ * its text is exact, and readRow's fromSpreadsheetSafe gives it back unchanged.
  * A file that is not an .xlsx (or is damaged) is a 400 on file_name; a sheet it lacks, a 400 on sheet.
  */
 export async function* xlsxRecords(input: Readable, reading: XlsxReading): AsyncGenerator<string[]> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(await zipOnly(input), { styles: "cache" });
-  const state = workbook as unknown as ReaderState;
-  const worksheets = (workbook as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
-  let sheets: string[] | undefined;
-  const seen: string[] = [];
-  let found = false;
-  let readToEnd = false;
+  const copy = await localCopy(input, "xlsx");
+  let archive: yauzl.ZipFile | undefined;
   try {
-    for (let next = await worksheets.next(); !next.done; next = await worksheets.next()) {
-      const worksheet = next.value;
-      seen.push(worksheet.name);
-      if (!sheets) {
-        sheets = (state.model?.sheets ?? []).map((sheet) => sheet.name);
-        if (reading.sheet !== null && !sheets.includes(reading.sheet)) throw fieldError("sheet", noSuchSheetMessage(reading.sheet));
-        reading.onSheets?.(sheets);
-      }
-      if (found || worksheet.name !== (reading.sheet ?? sheets[0])) {
-        await skip(worksheet);
-        continue;
-      }
-      found = true;
-      for await (const row of worksheet) {
-        const cells = rowCells(row);
-        if (cells.some((cell) => cell.trim() !== "")) yield cells.map(toSpreadsheetSafe);
-      }
+    if (!(await startsWithZipMagic(copy.file))) throw fieldError("file_name", NOT_XLSX_MESSAGE);
+    archive = await yauzl.openPromise(copy.file, { lazyEntries: true, autoClose: false });
+    const workbook = await openWorkbook(archive);
+    const sheet = reading.sheet === null ? workbook.sheets[0] : workbook.sheets.find((candidate) => candidate.name === reading.sheet);
+    if (!sheet) throw fieldError("sheet", noSuchSheetMessage(reading.sheet ?? ""));
+    reading.onSheets?.(workbook.sheets.map((candidate) => candidate.name));
+    for await (const row of await workbook.rowsOf(sheet)) {
+      const cells = rowCells(row);
+      if (cells.some((cell) => cell.trim() !== "")) yield cells.map(toSpreadsheetSafe);
     }
-    readToEnd = true;
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw fieldError("file_name", `${NOT_XLSX_MESSAGE}: ${(error as Error).message}`);
   } finally {
-    // exceljs removes the temporary copy of a sheet (one that came before the shared strings) only as it moves past it.
-    if (!readToEnd) await skipRest(worksheets).catch(() => undefined);
-  }
-  // A zip without a worksheet: a .docx, say, or any other archive renamed. Or worksheets the workbook
-  // does not name (exceljs names a sheet from the workbook's relationships): said, so the file can be looked into.
-  if (!found) {
-    const why =
-      seen.length === 0 ? "it holds no worksheet" : `its worksheets (${seen.join(", ")}) are not its tabs (${(sheets ?? []).join(", ")})`;
-    throw fieldError("file_name", `${NOT_XLSX_MESSAGE}: ${why}`);
+    archive?.close();
+    await copy.remove();
   }
 }
 
-/** A sheet left unread: its bytes read past without parsing, so exceljs can move on (and remove its temporary copy). */
-async function skip(worksheet: SheetReader): Promise<void> {
-  for await (const _ of worksheet.iterator);
-}
+type SheetPart = { name: string; part: string; number: string };
 
-async function skipRest(worksheets: AsyncIterator<SheetReader>): Promise<void> {
-  for (let next = await worksheets.next(); !next.done; next = await worksheets.next()) await skip(next.value);
+/** The workbook's tabs in tab order, each with its part, and a reader of a tab's rows. */
+async function openWorkbook(
+  archive: yauzl.ZipFile,
+): Promise<{ sheets: SheetPart[]; rowsOf(sheet: SheetPart): Promise<AsyncIterable<ExcelJS.Row>> }> {
+  const entries = new Map<string, yauzl.Entry>();
+  for await (const entry of archive.eachEntry()) entries.set(entry.fileName, entry);
+  const open = async (part: string) => {
+    const entry = entries.get(part);
+    if (!entry) throw new Error(`it holds no ${part}`);
+    return archive.openReadStreamPromise(entry);
+  };
+  // A zip without a workbook: a .docx, say, or any other archive renamed.
+  if (!entries.has(WORKBOOK) || !entries.has(WORKBOOK_RELS)) throw new Error("it holds no worksheet");
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), { styles: "cache" }) as unknown as WorkbookParts;
+  await reader._parseRels(await open(WORKBOOK_RELS));
+  await reader._parseWorkbook(await open(WORKBOOK));
+  const relationships = reader.workbookRels ?? [];
+  const partOf = (target: string) => (target.startsWith("/") ? target.slice(1) : path.posix.join("xl", target));
+  const related = (type: string) => relationships.find((relationship) => relationship.Type === RELATIONSHIP + type);
+  const sharedStrings = related("sharedStrings");
+  reader.sharedStrings = [];
+  if (sharedStrings) for await (const _ of reader._parseSharedStrings(await open(partOf(sharedStrings.Target))));
+  const styles = related("styles");
+  if (styles) await reader._parseStyles(await open(partOf(styles.Target)));
+  const sheets = (reader.model?.sheets ?? []).flatMap((sheet) => {
+    const relationship = relationships.find((candidate) => candidate.Id === sheet.rId);
+    if (!relationship) return [];
+    const part = partOf(relationship.Target);
+    return [{ name: sheet.name, part, number: /(\d+)\.xml$/.exec(part)?.[1] ?? String(sheet.id) }];
+  });
+  if (sheets.length === 0) throw new Error("it holds no worksheet");
+  return {
+    sheets,
+    rowsOf: async (sheet) => {
+      const [worksheet] = reader._parseWorksheet(await open(sheet.part), sheet.number);
+      if (!worksheet) throw new Error(`its sheet "${sheet.name}" could not be read`);
+      return worksheet.value;
+    },
+  };
 }
 
 /** POST /api/import-issues refuses an .xlsx upload that is no workbook before any job exists (its first bytes suffice). */
 export async function checkIsXlsx(input: Readable): Promise<void> {
-  (await zipOnly(input)).destroy();
+  const first = await input[Symbol.asyncIterator]().next();
   input.destroy();
-}
-
-/**
- * The input, refused unless it begins as a zip archive: exceljs's reader waits forever on an
- * empty file and fails on others only after reading into them.
- */
-async function zipOnly(input: Readable): Promise<Readable> {
-  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await chunks.next();
-  if (first.done || !ZIP_SIGNATURE.equals(first.value.subarray(0, ZIP_SIGNATURE.length))) {
-    input.destroy();
+  if (first.done || !ZIP_MAGIC.equals((first.value as Buffer).subarray(0, ZIP_MAGIC.length)))
     throw fieldError("file_name", NOT_XLSX_MESSAGE);
-  }
-  return Readable.from(
-    (async function* () {
-      yield first.value;
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-    })(),
-  );
 }
 
 /** A row's cells from column A to its last, each as the text the spreadsheet shows for it. */

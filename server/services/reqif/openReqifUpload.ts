@@ -1,10 +1,8 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { createReadStream } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import yauzl from "yauzl";
+import { localCopy, startsWithZipMagic } from "../../storage/localCopy.js";
 import type { ObjectStorage } from "../../storage/objectStorage.js";
 import { storageKey } from "../../storage/objectStorage.js";
 import type { ReqifDocument } from "./reqifDocument.js";
@@ -20,23 +18,17 @@ export type OpenedReqif = {
   close: () => Promise<void>;
 };
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
 /** Archive members that are no content: macOS resource forks and hidden files. */
 const isContent = (name: string) => !name.endsWith("/") && !name.startsWith("__MACOSX/") && !path.basename(name).startsWith(".");
 
 /**
- * Reads an uploaded .reqif or .reqifz (told apart by its first bytes, not its name). The upload
- * is copied to a local temporary file first: a zip is read from its end (random access), and the
- * copy keeps memory flat in the file's size either way. A .reqifz holds one .reqif; its other
- * members are offered as embedded files.
+ * Reads an uploaded .reqif or .reqifz (told apart by its first bytes, not its name), from a local
+ * copy (a .reqifz is a zip, read from its end). A .reqifz holds one .reqif; its other members are
+ * offered as embedded files.
  */
 export async function openReqifUpload(storage: ObjectStorage, tenantId: string, uuidFileName: string): Promise<OpenedReqif> {
-  const directory = await mkdtemp(path.join(tmpdir(), "rmcloud-reqif-"));
-  const close = () => rm(directory, { recursive: true, force: true });
+  const { file: local, remove: close } = await localCopy(await storage.getObject(storageKey(tenantId, "imports", uuidFileName)), "reqif");
   try {
-    const local = path.join(directory, "upload");
-    await pipeline(await storage.getObject(storageKey(tenantId, "imports", uuidFileName)), createWriteStream(local));
     if (!(await startsWithZipMagic(local))) return { document: await readReqif(createReadStream(local)), files: [], close };
     const archive = await readArchive(local);
     return {
@@ -50,17 +42,6 @@ export async function openReqifUpload(storage: ObjectStorage, tenantId: string, 
   } catch (error) {
     await close();
     throw error;
-  }
-}
-
-async function startsWithZipMagic(file: string): Promise<boolean> {
-  const handle = await open(file);
-  try {
-    const head = Buffer.alloc(ZIP_MAGIC.length);
-    await handle.read(head, 0, head.length, 0);
-    return head.equals(ZIP_MAGIC);
-  } finally {
-    await handle.close();
   }
 }
 
