@@ -36,7 +36,7 @@ const FAULT_TESTS: FaultTestFile[] = [
     about: "Sign-in: forged, expired, future and misdirected tokens, the license, the sign-in's week",
   },
   { file: "server/spa.development.test.ts", about: "The development server's files" },
-  { file: "client/public/hostLoader.test.ts", about: "Which hosts the page loads a script from" },
+  { file: "client/host/hostLoader.test.ts", about: "Which hosts the page loads a script from" },
   { file: "server/routes/badInput.db.test.ts", about: "Malformed input on every route, fuzzed over every request schema" },
   { file: "server/services/csv/importJob.db.test.ts", about: "An import's worker killed mid-import, a file that never ends its row" },
   { file: "server/jobs/jobs.db.test.ts", about: "Jobs whose worker dies, retries and exactly-once completion" },

@@ -101,3 +101,10 @@ describe("one form library", () => {
     expect(sources.filter((source) => /node_modules\/final-form/.test(source))).toEqual([]);
   });
 });
+
+describe("what the build serves", () => {
+  it("holds no test file: whatever lies in client/public is served to everyone", () => {
+    const files = fs.readdirSync(distDir, { recursive: true, encoding: "utf8" });
+    expect(files.filter((file) => /\.test\.[jt]sx?$/.test(file))).toEqual([]);
+  });
+});

@@ -28,14 +28,24 @@
   window.rmcloudEarlySignIn = { jwt, body, response };
 
   // The page's first reads, as the server wrote them into it for this location (common/firstReads.ts),
-  // sent with the exchange's token the moment it answers, as the app's API client would send them.
+  // sent with the exchange's token the moment it is known, as the app's API client would send them:
+  // a token in the page sends them now, from this script, not a task later (reading a body is one), when
+  // the page's scripts may hold the thread and the page's files the connections.
   // client/api/client.ts takes an answer only for the very request it would make, with the same token.
-  const token = response
-    .then((answer) => (answer.ok ? answer.clone().json() : undefined))
-    .then(
-      (answer) => (typeof answer?.token === "string" ? answer.token : undefined),
-      () => undefined,
-    );
+  const token = signedIn
+    ? signedIn
+    : response
+        .then((answer) => (answer.ok ? answer.clone().json() : undefined))
+        .then(
+          (answer) => (typeof answer?.token === "string" ? answer.token : undefined),
+          () => undefined,
+        );
+  const send = (bearer, address) => {
+    if (bearer === undefined) return undefined;
+    const answer = fetch(address, { headers: { Accept: "application/json", Authorization: `Bearer ${bearer}` } });
+    answer.catch(() => undefined);
+    return { token: bearer, response: answer, sent: Date.now() };
+  };
   const reads = [];
   for (const meta of document.querySelectorAll('meta[name="rmcloud-first-read"]')) {
     if (meta.getAttribute("data-location") !== location) continue;
@@ -46,12 +56,7 @@
       return value;
     });
     if (!filled || !address.startsWith("/api/") || reads.some((read) => read.address === address)) continue;
-    const read = token.then((bearer) => {
-      if (bearer === undefined) return undefined;
-      const answer = fetch(address, { headers: { Accept: "application/json", Authorization: `Bearer ${bearer}` } });
-      answer.catch(() => undefined);
-      return { token: bearer, response: answer, sent: Date.now() };
-    });
+    const read = typeof token === "string" ? Promise.resolve(send(token, address)) : token.then((bearer) => send(bearer, address));
     reads.push({ address, read });
   }
   window.rmcloudFirstReads = reads;

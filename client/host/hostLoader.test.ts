@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 
-const script = readFileSync(new URL("./host-loader.js", import.meta.url), "utf8");
+const script = readFileSync(new URL("../public/host-loader.js", import.meta.url), "utf8");
 
 /** Runs host-loader.js in a page at `search` whose server named `hostOrigins`; answers the scripts it added. */
 function loadedScripts(search: string, hostOrigins?: string): string[] {
