@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import ExcelJS from "exceljs";
+import JSZip from "jszip";
 import yazl from "yazl";
 import { describe, expect, it } from "vitest";
 import { fromSpreadsheetSafe, toSpreadsheetSafe } from "../../../common/csvHeaders.js";
@@ -89,6 +90,23 @@ describe("reading an .xlsx sheet as import records", () => {
         ["From the detail", "D-1"],
       ]),
     );
+  });
+
+  it("finds a tab's sheet through the workbook's relationships, whatever the writer named it and however it addressed it", async () => {
+    const zip = await JSZip.loadAsync(await workbookOf({ Overview: [["Summary"]], Detail: [["Name"], ["From the detail"]] }));
+    const rels = "xl/_rels/workbook.xml.rels";
+    const detail = (await zip.file("xl/worksheets/sheet2.xml")?.async("string")) ?? "";
+    zip.remove("xl/worksheets/sheet2.xml");
+    zip.file("xl/worksheets/detail.xml", detail);
+    const relationships = (await zip.file(rels)?.async("string")) ?? "";
+    zip.file(rels, relationships.replace('Target="worksheets/sheet2.xml"', 'Target="/xl/worksheets/detail.xml"'));
+    const renamed = await zip.generateAsync({ type: "nodebuffer" });
+    expect(await recordsOf(renamed, { sheet: "Detail" })).toEqual([["Name"], ["From the detail"]]);
+    zip.remove("xl/worksheets/detail.xml");
+    expect(await refusal(await zip.generateAsync({ type: "nodebuffer" }), { sheet: "Detail" })).toEqual({
+      status: 400,
+      body: { file_name: ["The file is not an Excel workbook (.xlsx): it holds no xl/worksheets/detail.xml"] },
+    });
   });
 
   it("skips blank rows and gives numbers, booleans, dates and formulas as the text the sheet shows", async () => {
