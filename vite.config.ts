@@ -80,17 +80,8 @@ function inlinePageScripts(): Plugin {
 const ENTRIES = ["index", "panel"] as const;
 const entryHtml = (name: string) => fromRoot(`./client/${name}.html`);
 
-/**
- * The chunk a module of the first screen goes in: the one both kinds of page load (the main pages
- * and the issue panel), or the main pages' own; the panel's few own modules are left to the automatic
- * splitting. Left to it all, the requirements page's first load was 28 small chunks, and over
- * HTTP/1.1's six connections a page waits for them in turns (issue 39). The main pages' chunk imports
- * their entry chunk, so the panel must never load it (test/bundleBudget.test.ts holds to that); the
- * pages' own scripts (main.tsx, panel.tsx) stay in their entry chunks.
- */
-function firstScreenChunk(moduleId: string, context: Rolldown.ChunkingContext): string | undefined {
-  const importers = context.getModuleInfo(moduleId)?.importers ?? [];
-  if (ENTRIES.some((name) => importers.includes(entryHtml(name)))) return undefined;
+/** The html entries whose first load takes `moduleId` in, following static imports up from it. */
+function entriesReaching(moduleId: string, context: Rolldown.ChunkingContext): Set<string> {
   const reachedFrom = new Set<string>();
   const seen = new Set<string>();
   const waiting = [moduleId];
@@ -102,8 +93,30 @@ function firstScreenChunk(moduleId: string, context: Rolldown.ChunkingContext): 
     if (entry) reachedFrom.add(entry);
     waiting.push(...(context.getModuleInfo(id)?.importers ?? []));
   }
+  return reachedFrom;
+}
+
+/**
+ * The chunk a module of the first screen goes in: the one both kinds of page load (the main pages
+ * and the issue panel), or the main pages' own; the panel's own modules are left to the automatic
+ * splitting, which puts them in the panel's entry chunk. Left to it all, the requirements page's
+ * first load was 28 small chunks, and over HTTP/1.1's six connections a page waits for them in turns
+ * (issue 39). A panel module that the main pages load later too (the reader of an issue's linked
+ * requirements, which a dialog of theirs uses) goes in the shared chunk: split off by itself it was
+ * one more file, and the panel's three first reads waited behind its six. The main pages' chunk
+ * imports their entry chunk, so the panel must never load it (test/bundleBudget.test.ts holds to
+ * that); the pages' own scripts (main.tsx, panel.tsx) stay in their entry chunks.
+ */
+function firstScreenChunk(moduleId: string, context: Rolldown.ChunkingContext): string | undefined {
+  const info = context.getModuleInfo(moduleId);
+  if (ENTRIES.some((name) => info?.importers.includes(entryHtml(name)))) return undefined;
+  const reachedFrom = entriesReaching(moduleId, context);
   if (reachedFrom.size === ENTRIES.length) return "first-screen-shared";
-  return reachedFrom.has("index") ? "first-screen-index" : undefined;
+  if (reachedFrom.has("index")) return "first-screen-index";
+  const usedLaterToo = [...(info?.importers ?? []), ...(info?.dynamicImporters ?? [])].some(
+    (importer) => !entriesReaching(importer, context).has("panel"),
+  );
+  return usedLaterToo ? "first-screen-shared" : undefined;
 }
 
 /** Which built files get compressed copies: the scripts and stylesheets (images and fonts are compressed already). */
