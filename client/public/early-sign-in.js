@@ -32,14 +32,14 @@
   // a token in the page sends them now, from this script, not a task later (reading a body is one), when
   // the page's scripts may hold the thread and the page's files the connections.
   // client/api/client.ts takes an answer only for the very request it would make, with the same token.
-  const token = signedIn
-    ? signedIn
-    : response
-        .then((answer) => (answer.ok ? answer.clone().json() : undefined))
-        .then(
-          (answer) => (typeof answer?.token === "string" ? answer.token : undefined),
-          () => undefined,
-        );
+  const token =
+    signedIn ||
+    response
+      .then((answer) => (answer.ok ? answer.clone().json() : undefined))
+      .then(
+        (answer) => (typeof answer?.token === "string" ? answer.token : undefined),
+        () => undefined,
+      );
   const send = (bearer, address) => {
     if (bearer === undefined) return undefined;
     const answer = fetch(address, { headers: { Accept: "application/json", Authorization: `Bearer ${bearer}` } });

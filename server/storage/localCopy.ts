@@ -6,7 +6,10 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
 /** Every zip archive (.xlsx, .reqifz) begins with a local file header. */
-export const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** Whether `bytes`, a file's first, begin as a zip archive does. */
+export const isZipStart = (bytes: Buffer): boolean => ZIP_MAGIC.equals(bytes.subarray(0, ZIP_MAGIC.length));
 
 export type LocalCopy = {
   file: string;
@@ -37,7 +40,7 @@ export async function startsWithZipMagic(file: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(ZIP_MAGIC.length);
     await handle.read(head, 0, head.length, 0);
-    return head.equals(ZIP_MAGIC);
+    return isZipStart(head);
   } finally {
     await handle.close();
   }

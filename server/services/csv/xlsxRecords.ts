@@ -4,7 +4,7 @@ import ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { toSpreadsheetSafe } from "../../../common/csvHeaders.js";
 import { AppError, fieldError } from "../../errors.js";
-import { localCopy, startsWithZipMagic, ZIP_MAGIC } from "../../storage/localCopy.js";
+import { isZipStart, localCopy, startsWithZipMagic } from "../../storage/localCopy.js";
 
 const NOT_XLSX_MESSAGE = "The file is not an Excel workbook (.xlsx)";
 const noSuchSheetMessage = (sheet: string) => `The workbook has no sheet named "${sheet}"`;
@@ -123,8 +123,7 @@ async function openWorkbook(
 export async function checkIsXlsx(input: Readable): Promise<void> {
   const first = await input[Symbol.asyncIterator]().next();
   input.destroy();
-  if (first.done || !ZIP_MAGIC.equals((first.value as Buffer).subarray(0, ZIP_MAGIC.length)))
-    throw fieldError("file_name", NOT_XLSX_MESSAGE);
+  if (first.done || !isZipStart(first.value as Buffer)) throw fieldError("file_name", NOT_XLSX_MESSAGE);
 }
 
 /** A row's cells from column A to its last, each as the text the spreadsheet shows for it. */
