@@ -5,6 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import tokensBabelPlugin from "@atlaskit/tokens/babel-plugin";
+import babel from "@rolldown/plugin-babel";
 import react from "@vitejs/plugin-react";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type Plugin, type Rolldown } from "vite";
@@ -177,6 +179,9 @@ export default defineConfig(({ command }) => ({
   publicDir: fromRoot("./client/public"),
   plugins: [
     react(),
+    // Atlaskit's own build step for token(): each call becomes its CSS variable (var(--ds-space-100)),
+    // so the map of every token's name (38 KB) is not in the first screen's script (issue 39).
+    babel({ include: /[/\\]client[/\\].*\.tsx?$/, plugins: [tokensBabelPlugin] }),
     atlaskitTheme(),
     inlinePageScripts(),
     precompress(),

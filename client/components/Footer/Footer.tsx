@@ -1,5 +1,5 @@
 import Button from "@atlaskit/button/new";
-import { Box, Inline } from "@atlaskit/primitives";
+import { Box, Inline } from "@atlaskit/primitives/compiled";
 
 /** The support portal every 'Get help' advice of spec section 8 points to. */
 export const SUPPORT_PORTAL_URL = "https://rmcloud.atlassian.net/servicedesk/customer/portals";

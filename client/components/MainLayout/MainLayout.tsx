@@ -1,4 +1,4 @@
-import { Box, xcss } from "@atlaskit/primitives";
+import { Box } from "@atlaskit/primitives/compiled";
 import Spinner from "@atlaskit/spinner";
 import Tabs, { TabPanel } from "@atlaskit/tabs";
 import { lazy, Suspense, useEffect } from "react";
@@ -18,7 +18,7 @@ const EmptyState = lazy(() => import("@atlaskit/empty-state"));
 const BaselinesPage = lazyNamed(loadBaselinesScreen, "BaselinesPage");
 
 // Atlaskit's tab panel is a flex row: without growing, a screen is only as wide as its content.
-const panelStyles = xcss({ flexGrow: 1, minWidth: "0" });
+const PANEL_STYLE = { flexGrow: 1, minWidth: 0 };
 
 function Screen({ tab }: { tab: MainTab }) {
   if (tab === "requirements") return <RequirementsPage />;
@@ -54,7 +54,7 @@ export function MainLayout() {
           {navigation}
           {TABS.map((entry) => (
             <TabPanel key={entry.tab}>
-              <Box paddingBlock="space.200" xcss={panelStyles}>
+              <Box paddingBlock="space.200" style={PANEL_STYLE}>
                 <Screen tab={nav.tab} />
               </Box>
             </TabPanel>

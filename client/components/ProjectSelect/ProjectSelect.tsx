@@ -1,5 +1,5 @@
 import InformationCircleIcon from "@atlaskit/icon/core/information-circle";
-import { Inline } from "@atlaskit/primitives";
+import { Inline } from "@atlaskit/primitives/compiled";
 import Select from "@atlaskit/select";
 import Tooltip from "@atlaskit/tooltip";
 import { useMemo } from "react";

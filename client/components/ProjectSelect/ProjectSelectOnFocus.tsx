@@ -1,5 +1,5 @@
 import InformationCircleIcon from "@atlaskit/icon/core/information-circle";
-import { Inline } from "@atlaskit/primitives";
+import { Inline } from "@atlaskit/primitives/compiled";
 import { token } from "@atlaskit/tokens";
 import { Suspense, useMemo, useState } from "react";
 import { useProjects } from "../../api/projects.js";

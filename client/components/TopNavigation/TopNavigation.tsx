@@ -1,4 +1,4 @@
-import { Box, Inline } from "@atlaskit/primitives";
+import { Box, Inline } from "@atlaskit/primitives/compiled";
 import { Tab, TabList } from "@atlaskit/tabs";
 import { ProjectSelectOnFocus } from "../ProjectSelect/ProjectSelectOnFocus.js";
 import { TABS } from "./tabs.js";
