@@ -7,9 +7,9 @@ import { PANEL_LOCATION } from "../common/spaRoutes.js";
 import { checkBudgets, type InitialLoad } from "../scripts/bundleBudget.js";
 import { ANOTHER_SITE, addonFrame, type Harness, signedInToken, startHarness } from "../test/e2e/harness.js";
 import { firstSeenAt, navigationStartedAt, watchFirstSeen } from "./firstSeen.js";
-import { median } from "./measure.js";
-import { addJiraLatency } from "./emulatedJira.js";
-import type { BenchContext } from "./types.js";
+import { addJiraLatency, JIRA_LATENCY_NOTE } from "./emulatedJira.js";
+import { median, round } from "./measure.js";
+import type { BenchContext, BenchResult } from "./types.js";
 
 /**
  * What the first-screen cases share: the production build, the add-on serving it next to the
@@ -28,6 +28,9 @@ export const PROJECT_PAGE = `/plugins/servlet/ac/rmcloud/rmcloud-requirements?pr
 export const ISSUE_PAGE = "/browse/PUMP-1";
 export const TREE_ROW = '[role="treeitem"]';
 export const PANEL_ROW = 'table[aria-label="Linked requirements"] tbody tr';
+/** Markup that matches TREE_ROW and PANEL_ROW, for the empty frame the first rows are set against. */
+export const TREE_ROW_MARKUP = '<div role="treeitem">BR-1: Requirement 0</div>';
+export const PANEL_ROW_MARKUP = '<table aria-label="Linked requirements"><tbody><tr><td>BR-1: Requirement 0</td></tr></tbody></table>';
 export const MAIN_FRAME = "/authenticate/requirements";
 export const PANEL_FRAME = PANEL_LOCATION;
 
@@ -133,33 +136,86 @@ async function timedLoad(context: BrowserContext, url: string, frame: string): P
   return { fromNavigation: seen - navigated, fromFrameRequest: seen - frameRequested };
 }
 
-export type Timings = { cold: Load; warm: Load };
+/**
+ * The same page, whose add-on frame's document is replaced (Playwright answers its request) by one
+ * holding only `markup` and the host's bridge script, which every Connect app loads and without
+ * which the host keeps a panel's frame hidden: no script of ours, no stylesheet, no read. Its first
+ * row is the floor of this browser, machine and host page in this run: the frame's new renderer
+ * process, its first layout and paint, beside the host page's own scripts. What the add-on's frame
+ * takes beyond it is ours: scripts, sign-in, reads, render.
+ */
+async function routeToEmptyFrame(context: BrowserContext, harness: Harness, frame: string, markup: string): Promise<void> {
+  const origin = new URL(harness.addonUrl).origin;
+  const bridge = `<script async src="${harness.emulatorUrl}/atlassian-connect/all.js"></script>`;
+  await context.route(
+    // The frame's document: its address names `frame`, as the iframe the load waits for does.
+    (url) => url.origin === origin && url.pathname.includes(frame),
+    (route) =>
+      route.fulfill({
+        contentType: "text/html; charset=utf-8",
+        body: `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>rmCloud</title></head><body>${markup}${bridge}</body></html>`,
+      }),
+  );
+}
+
+/** Cold and warm first rows, and the empty frame's (cold) in the same runs. */
+export type Timings = { cold: Load; warm: Load; emptyFrame: Load };
+
+const medianLoad = (loads: Load[]): Load => ({
+  fromNavigation: median(loads.map((load) => load.fromNavigation)),
+  fromFrameRequest: median(loads.map((load) => load.fromFrameRequest)),
+});
 
 /**
- * Medians of RUNS loads each: cold (a new browser context every time: empty cache, new sign-in) and
- * warm (one context, loaded once unmeasured, so the assets come from the browser's cache).
+ * Medians of RUNS loads each: cold (a new browser context every time: empty cache, new sign-in),
+ * each followed by a cold load of the same page with the empty frame holding `rowMarkup`, and warm (one context,
+ * loaded once unmeasured, so the assets come from the browser's cache).
  */
-export async function firstRowTimings(harness: Harness, pagePath: string, frame: string, selector: string): Promise<Timings> {
+export async function firstRowTimings(
+  harness: Harness,
+  pagePath: string,
+  frame: string,
+  selector: string,
+  rowMarkup: string,
+): Promise<Timings> {
   const url = `${harness.emulatorUrl}${pagePath}`;
   const watchingContext = async () => {
     const context = await harness.browser.newContext();
     await watchFirstSeen(context, { selector });
     return context;
   };
-  const cold: Load[] = [];
-  for (let run = 0; run < RUNS; run++) {
+  const coldLoad = async (empty: boolean) => {
     const context = await watchingContext();
-    cold.push(await timedLoad(context, url, frame));
-    await context.close();
+    try {
+      if (empty) await routeToEmptyFrame(context, harness, frame, rowMarkup);
+      return await timedLoad(context, url, frame);
+    } finally {
+      await context.close();
+    }
+  };
+  const cold: Load[] = [];
+  const emptyFrame: Load[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    cold.push(await coldLoad(false));
+    emptyFrame.push(await coldLoad(true));
   }
   const context = await watchingContext();
   await timedLoad(context, url, frame);
   const warm: Load[] = [];
   for (let run = 0; run < RUNS; run++) warm.push(await timedLoad(context, url, frame));
   await context.close();
-  const medianLoad = (loads: Load[]): Load => ({
-    fromNavigation: median(loads.map((load) => load.fromNavigation)),
-    fromFrameRequest: median(loads.map((load) => load.fromFrameRequest)),
-  });
-  return { cold: medianLoad(cold), warm: medianLoad(warm) };
+  return { cold: medianLoad(cold), warm: medianLoad(warm), emptyFrame: medianLoad(emptyFrame) };
+}
+
+/** The row that sets a page's cold first row against the empty frame's: how far above the browser's own floor it is. */
+export function versusEmptyFrame(name: string, context: BenchContext, { cold, emptyFrame }: Timings): BenchResult {
+  return {
+    case: `${name}-cold-frame-to-row-vs-empty-frame`,
+    note: `${JIRA_LATENCY_NOTE}; baseline: the same page, its frame's document holding only the row and the host's bridge script`,
+    db: context.db,
+    ours: round(cold.fromFrameRequest, 1),
+    baseline: round(emptyFrame.fromFrameRequest, 1),
+    unit: "ms",
+    ratio: round(cold.fromFrameRequest / emptyFrame.fromFrameRequest),
+  };
 }

@@ -141,6 +141,8 @@ describe("the built app served in production", () => {
       expect(response.headers["referrer-policy"]).toBe("no-referrer");
       // X-Frame-Options cannot name other origins; it would keep the page out of the host's iframe.
       expect(response.headers["x-frame-options"]).toBeUndefined();
+      // Asked for by the answer, an origin-keyed process starts only once it is in: 300 ms before the iframe's page parses.
+      expect(response.headers["origin-agent-cluster"]).toBeUndefined();
     },
   );
 

@@ -1,5 +1,14 @@
 import { round } from "../measure.js";
-import { buildOnce, firstRowTimings, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW, withProductionPages } from "../productionPages.js";
+import {
+  buildOnce,
+  firstRowTimings,
+  ISSUE_PAGE,
+  PANEL_FRAME,
+  PANEL_ROW,
+  PANEL_ROW_MARKUP,
+  versusEmptyFrame,
+  withProductionPages,
+} from "../productionPages.js";
 import { JIRA_LATENCY_NOTE } from "../emulatedJira.js";
 import type { BenchCase } from "../types.js";
 
@@ -9,14 +18,19 @@ import type { BenchCase } from "../types.js";
  * - the gzipped scripts and styles panel.html loads up front, against the requirements page's;
  * - ms from the panel iframe's document request to its first linked requirement, against the whole
  *   wait from navigating to the issue;
- * - a repeat visit (assets from the browser's cache) against a first one.
+ * - a repeat visit (assets from the browser's cache) against a first one;
+ * - the cold first row against an empty frame's: the same page, its frame's document holding only a
+ *   row and the host's bridge script, the floor of this browser, machine and host page in this run.
  */
 const issuePanelFirstRow: BenchCase = {
   name: "issue-panel-first-row",
   async run(context) {
     const loads = await buildOnce();
     const bytes = (entry: string) => loads.find((load) => load.entry === entry)?.gzipBytes ?? Number.NaN;
-    const { cold, warm } = await withProductionPages(context, (harness) => firstRowTimings(harness, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW));
+    const timings = await withProductionPages(context, (harness) =>
+      firstRowTimings(harness, ISSUE_PAGE, PANEL_FRAME, PANEL_ROW, PANEL_ROW_MARKUP),
+    );
+    const { cold, warm } = timings;
     return [
       {
         case: "issue-panel-initial-load-gzip-vs-first-screen",
@@ -44,6 +58,7 @@ const issuePanelFirstRow: BenchCase = {
         unit: "ms",
         ratio: round(warm.fromFrameRequest / cold.fromFrameRequest),
       },
+      versusEmptyFrame("issue-panel", context, timings),
     ];
   },
 };
