@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -137,24 +139,40 @@ async function timedLoad(context: BrowserContext, url: string, frame: string): P
 }
 
 /**
- * The same page, whose add-on frame's document is replaced (Playwright answers its request) by one
- * holding only `markup` and the host's bridge script, which every Connect app loads and without
- * which the host keeps a panel's frame hidden: no script of ours, no stylesheet, no read. Its first
- * row is the floor of this browser, machine and host page in this run: the frame's new renderer
- * process, its first layout and paint, beside the host page's own scripts. What the add-on's frame
- * takes beyond it is ours: scripts, sign-in, reads, render.
+ * The same page, whose add-on frame's document is replaced by one holding only `markup` and the
+ * host's bridge script, which every Connect app loads and without which the host keeps a panel's
+ * frame hidden: no script of ours, no stylesheet, no read. Its first row is the floor of this
+ * browser, machine and host page in this run: the frame's new renderer process, its first layout
+ * and paint, beside the host page's own scripts. What the add-on's frame takes beyond it is ours:
+ * scripts, sign-in, reads, render. The document comes from a server on the add-on's loopback
+ * address, as the add-on's does: one Playwright made up would be of no address, and Chromium's
+ * local network access checks would then refuse it the emulated Jira's bridge script on localhost.
  */
-async function routeToEmptyFrame(context: BrowserContext, harness: Harness, frame: string, markup: string): Promise<void> {
-  const origin = new URL(harness.addonUrl).origin;
+async function withEmptyFrame<T>(harness: Harness, markup: string, work: (address: string) => Promise<T>): Promise<T> {
   const bridge = `<script async src="${harness.emulatorUrl}/atlassian-connect/all.js"></script>`;
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>rmCloud</title></head><body>${markup}${bridge}</body></html>`,
+    );
+  });
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, ANOTHER_SITE, () => resolve((server.address() as AddressInfo).port)),
+  );
+  try {
+    return await work(`http://${ANOTHER_SITE}:${port}/`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** The frame's document request (its address names `frame`, as the iframe the load waits for does) sent to `emptyFrame` instead. */
+async function routeToEmptyFrame(context: BrowserContext, harness: Harness, frame: string, emptyFrame: string): Promise<void> {
+  const origin = new URL(harness.addonUrl).origin;
   await context.route(
-    // The frame's document: its address names `frame`, as the iframe the load waits for does.
     (url) => url.origin === origin && url.pathname.includes(frame),
-    (route) =>
-      route.fulfill({
-        contentType: "text/html; charset=utf-8",
-        body: `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>rmCloud</title></head><body>${markup}${bridge}</body></html>`,
-      }),
+    (route) => route.continue({ url: emptyFrame }),
   );
 }
 
@@ -184,10 +202,10 @@ export async function firstRowTimings(
     await watchFirstSeen(context, { selector });
     return context;
   };
-  const coldLoad = async (empty: boolean) => {
+  const coldLoad = async (emptyFrame?: string) => {
     const context = await watchingContext();
     try {
-      if (empty) await routeToEmptyFrame(context, harness, frame, rowMarkup);
+      if (emptyFrame) await routeToEmptyFrame(context, harness, frame, emptyFrame);
       return await timedLoad(context, url, frame);
     } finally {
       await context.close();
@@ -195,10 +213,12 @@ export async function firstRowTimings(
   };
   const cold: Load[] = [];
   const emptyFrame: Load[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    cold.push(await coldLoad(false));
-    emptyFrame.push(await coldLoad(true));
-  }
+  await withEmptyFrame(harness, rowMarkup, async (address) => {
+    for (let run = 0; run < RUNS; run++) {
+      cold.push(await coldLoad());
+      emptyFrame.push(await coldLoad(address));
+    }
+  });
   const context = await watchingContext();
   await timedLoad(context, url, frame);
   const warm: Load[] = [];
