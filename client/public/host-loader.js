@@ -21,5 +21,8 @@
   const script = document.createElement("script");
   script.src = `${origin.replace(/\/$/, "")}/atlassian-connect/all.js`;
   script.async = false;
+  // The first screen waits for the bridge (the host's history and context): a script added by a
+  // script is otherwise fetched at low priority, behind the page's own files (issue 39).
+  script.fetchPriority = "high";
   document.head.appendChild(script);
 })();
