@@ -4,6 +4,7 @@ import type { HostClient } from "./connect/hostClient.js";
 import type { Db } from "./db/knex.js";
 import type { JobQueue } from "./jobs/queue.js";
 import type { Mailer } from "./mail/mailer.js";
+import type { ApiRateLimits } from "./middleware/rateLimit.js";
 import type { AccessCache } from "./services/access/projectAccess.js";
 import type { ObjectStorage } from "./storage/objectStorage.js";
 
@@ -18,4 +19,6 @@ export type AppDeps = {
   storage: ObjectStorage;
   /** Jira's answers on who may browse and edit which project, kept for a minute (services/access). */
   access: AccessCache;
+  /** The API's requests counted against the rate limits, shared with the other replicas through the database. */
+  rateLimits: ApiRateLimits;
 };

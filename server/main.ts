@@ -11,6 +11,7 @@ import { defaultToProductionWhenCompiled, isEntryPoint } from "./isEntryPoint.js
 import { listen } from "./listen.js";
 import { createLogger } from "./logger.js";
 import { createMailer } from "./mail/mailer.js";
+import { ApiRateLimits } from "./middleware/rateLimit.js";
 import { mountSpa } from "./spa.js";
 import { connectTokenExchange } from "./services/auth/exchangeToken.js";
 import { createAccessCache } from "./services/access/projectAccess.js";
@@ -42,6 +43,7 @@ export async function createDeps(config: Config, options: { works: boolean }): P
     hostClient: createHostClient(db, logger),
     storage: createObjectStorage(config),
     access: createAccessCache(),
+    rateLimits: new ApiRateLimits(db, logger, config.rateLimits),
   };
 }
 
@@ -65,7 +67,7 @@ export async function startAddon(
 ): Promise<{ server: Server; deps: AppDeps; stop: () => Promise<void> }> {
   const config = loadConfig(env);
   const deps = await createDeps(config, { works: config.jobWorkers });
-  const { db, jobs, logger } = deps;
+  const { db, jobs, logger, rateLimits } = deps;
   const app = await createApp(deps, (express) => mountSpa(express, config, { signIn: connectTokenExchange(deps) }));
   if (config.jobWorkers) await jobs.work(deps);
   const { server, stop: stopHttp } = await listen(app, config.port, config.host);
@@ -79,7 +81,7 @@ export async function startAddon(
     stopping ??= (async () => {
       // Side by side: each waits for its work in flight, and one after the other they would outlast
       // the orchestrator's grace. Requests still in flight may send jobs meanwhile: sending does not need the queue started.
-      await Promise.all([stopHttp(), jobs.stop()]);
+      await Promise.all([stopHttp().then(() => rateLimits.stop()), jobs.stop()]);
       await db.destroy();
       await flushErrorReports();
       logger.info("rmCloud add-on stopped");

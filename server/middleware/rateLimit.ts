@@ -51,9 +51,16 @@ export class SharedLimit {
 
   /** Adds the hits that are due (SHARE_AT_FRACTION of the limit, or waiting STALE_AFTER_MS) to the shared count. */
   async share(now: number): Promise<void> {
-    const due = [...this.unshared].filter(
-      ([, counted]) => counted.hits >= this.points * SHARE_AT_FRACTION || now - counted.since >= STALE_AFTER_MS,
-    );
+    await this.send(now, (counted) => counted.hits >= this.points * SHARE_AT_FRACTION || now - counted.since >= STALE_AFTER_MS);
+  }
+
+  /** Adds every hit this process has counted to the shared count, due or not. */
+  async shareAll(): Promise<void> {
+    await this.send(Date.now(), () => true);
+  }
+
+  private async send(now: number, isDue: (counted: { hits: number; since: number }) => boolean): Promise<void> {
+    const due = [...this.unshared].filter(([, counted]) => isDue(counted));
     for (const [key] of due) this.unshared.delete(key);
     for (const [key, known] of this.shared) if (known.resetsAt <= now) this.shared.delete(key);
     await Promise.all(
@@ -81,25 +88,61 @@ function storeFor(db: Db, keyPrefix: string, points: number): RateLimiterAbstrac
 }
 
 /**
- * 429 with Retry-After for a site, or a person of it, over their limit; after sign-in, so the site
- * and person are the verified token's. Counting fails open: a store that cannot be reached is
- * logged and nobody is refused for it.
+ * The API's limits in this process: 429 with Retry-After for a site, or a person of it, over their
+ * limit; after sign-in, so the site and person are the verified token's. Counting fails open: a store
+ * that cannot be reached is logged and nobody is refused for it. The counts are shared from the first
+ * request on (a worker process, which serves none, never starts sharing) until stop().
  */
-export function rateLimit(db: Db, logger: Pick<Logger, "warn">, limits: RateLimits): RequestHandler {
-  const sites = new SharedLimit(storeFor(db, "site", limits.sitePerMinute), limits.sitePerMinute);
-  const accounts = new SharedLimit(storeFor(db, "account", limits.accountPerMinute), limits.accountPerMinute);
-  const timer = setInterval(() => {
-    Promise.all([sites.share(Date.now()), accounts.share(Date.now())]).catch((err: unknown) =>
-      logger.warn({ err }, "rate limit counts could not be shared"),
-    );
-  }, SHARE_EVERY_MS);
-  timer.unref();
-  return (req, res, next) => {
+export class ApiRateLimits {
+  private readonly sites: SharedLimit;
+  private readonly accounts: SharedLimit;
+  private timer: NodeJS.Timeout | undefined;
+  private sharing: Promise<void> | undefined;
+
+  constructor(
+    db: Db,
+    private readonly logger: Pick<Logger, "warn">,
+    limits: RateLimits,
+  ) {
+    this.sites = new SharedLimit(storeFor(db, "site", limits.sitePerMinute), limits.sitePerMinute);
+    this.accounts = new SharedLimit(storeFor(db, "account", limits.accountPerMinute), limits.accountPerMinute);
+  }
+
+  readonly middleware: RequestHandler = (req, res, next) => {
     const { tenantId, accountId } = authOf(req);
     const now = Date.now();
-    const waitMs = sites.hit(tenantId, now) ?? accounts.hit(`${tenantId}:${accountId}`, now);
+    const waitMs = this.sites.hit(tenantId, now) ?? this.accounts.hit(`${tenantId}:${accountId}`, now);
+    this.startSharing();
     if (waitMs === undefined) return next();
     res.set("Retry-After", String(Math.ceil(waitMs / 1000)));
     next(new AppError(429, { Result: RATE_LIMITED }));
   };
+
+  /**
+   * Adds every hit not yet shared to the shared count and shares no more: called once no request is
+   * in flight and before the database closes, so a replica that stops neither drops its last seconds
+   * of hits nor asks a closed pool for a connection.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sharing;
+    await this.share((limit) => limit.shareAll());
+  }
+
+  private startSharing(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // A tick while the last one still waits on the store is skipped: the hits stay counted for the next.
+      this.sharing ??= this.share((limit) => limit.share(Date.now())).finally(() => {
+        this.sharing = undefined;
+      });
+    }, SHARE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private async share(send: (limit: SharedLimit) => Promise<void>): Promise<void> {
+    await Promise.all([send(this.sites), send(this.accounts)]).catch((err: unknown) =>
+      this.logger.warn({ err }, "rate limit counts could not be shared"),
+    );
+  }
 }

@@ -4,7 +4,6 @@ import type { ApiRouteDoc } from "../../common/apiDoc.js";
 import type { AppDeps } from "../deps.js";
 import { requireAppToken } from "../middleware/auth.js";
 import { noStore } from "../middleware/noStore.js";
-import { rateLimit } from "../middleware/rateLimit.js";
 import * as access from "./access/router.js";
 import * as attributes from "./attributes/router.js";
 import * as auth from "./auth/router.js";
@@ -53,7 +52,7 @@ export function apiRouter(deps: AppDeps): Router {
   api.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.config.baseUrl));
   });
-  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret), rateLimit(deps.db, deps.logger, deps.config.rateLimits));
+  api.use("/api", requireAppToken(deps.db, deps.config.appTokenSecret), deps.rateLimits.middleware);
   api.use(auth.router(deps));
   for (const feature of features) api.use(scoped(feature.router(deps)));
   return api;

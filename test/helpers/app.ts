@@ -19,6 +19,7 @@ import { createAccessCache } from "../../server/services/access/projectAccess.js
 import { appActor } from "../../server/services/context.js";
 import { seedDefaultRequirementTypes } from "../../server/services/requirementTypes/seedDefaultRequirementTypes.js";
 import { createMailer } from "../../server/mail/mailer.js";
+import { ApiRateLimits } from "../../server/middleware/rateLimit.js";
 import { unreachableAs503 } from "../../server/storage/index.js";
 import { LocalDiskStorage } from "../../server/storage/localDisk.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
@@ -81,6 +82,7 @@ export async function createTestApp(
     },
     storage: unreachableAs503(new LocalDiskStorage({ root: storageRoot, baseUrl: config.baseUrl, secret: config.appTokenSecret })),
     access: createAccessCache(),
+    rateLimits: new ApiRateLimits(database.db, logger, config.rateLimits),
     ...overrides,
   };
   const built = await createApp(deps);
@@ -88,6 +90,7 @@ export async function createTestApp(
   if (options.jobs?.work) await deps.jobs.work(deps);
   const destroy = async () => {
     await jobs.stop({ timeoutMs: 1000 });
+    await deps.rateLimits.stop();
     await database.destroy();
     await rm(storageRoot, { recursive: true, force: true });
   };
