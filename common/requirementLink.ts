@@ -1,6 +1,8 @@
 /** The Jira app's key and the key of its project page module (the main requirements screen). */
 export const JIRA_APP_KEY = "rmcloud";
 export const REQUIREMENTS_PAGE_MODULE_KEY = "rmcloud-requirements";
+/** Spec section 2: the issue panel's Edit dialog. Connect shows it in the dialog's header; a Forge modal has none, so the page shows it. */
+export const LINK_REQUIREMENTS_DIALOG_TITLE = "Update linked requirements";
 
 /**
  * A requirement on the add-on's project page in Jira, for links in new tabs, comments and emails.

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { lazy, StrictMode, Suspense, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { LINK_REQUIREMENTS_DIALOG_TITLE } from "../../common/requirementLink.js";
 import type { User } from "../../common/schemas/auth.js";
 import { api, onUnauthorized, setApiOrigin, tokenStore } from "../api/client.js";
 import { ErrorBoundary } from "../components/ErrorBoundary/ErrorBoundary.js";
@@ -70,6 +71,7 @@ function ForgePanel() {
   if (state.view === "panel") return <IssuePanel host={host} issue={state.issue} jiraBaseUrl={state.jiraBaseUrl} />;
   return (
     <HostProvider host={host}>
+      <h2 className="rm-panel rm-dialog-title">{LINK_REQUIREMENTS_DIALOG_TITLE}</h2>
       <QueryClientProvider client={dialogQueries}>
         <Suspense fallback={<p className="rm-panel rm-muted">Loading…</p>}>
           <LinkRequirementsDialog />

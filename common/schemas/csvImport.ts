@@ -8,6 +8,13 @@ export const IMPORT_UPLOAD_FAILED_MESSAGE = "Error uploading file";
 export const IMPORT_SUCCESS_MESSAGE = "Requirements imported successfully";
 export const IMPORT_FAILED_PREFIX = "There was a problem importing your requirements: ";
 
+/** The uploaded file an import or its preview reads (sign-s3-put's uuid_file_name); none sent is the spec's 'No file selected'. */
+export const ImportFileNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? IMPORT_NO_FILE_MESSAGE : "Must be text") })
+  .trim()
+  .min(1, { error: IMPORT_NO_FILE_MESSAGE, abort: true })
+  .pipe(UuidFileNameSchema);
+
 const jsonList = z
   .string()
   .max(5_000_000)
@@ -46,7 +53,7 @@ export type ImportLeavableColumn = (typeof IMPORT_LEAVABLE_COLUMNS)[number];
 
 /** POST /api/import-issues (spec section 7). */
 export const ImportRequestSchema = z.object({
-  file_name: z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema),
+  file_name: ImportFileNameSchema,
   requirement_type: idSchema,
   location: z
     .union([z.null(), z.literal(""), z.literal(0), idSchema])
@@ -122,7 +129,7 @@ export const exportFileName = (date: Date) => `rmcloud-requirements-${date.toISO
 
 /** POST /api/import-issues/preview: an uploaded import file, and for an .xlsx the sheet to show (null: the first). */
 export const ImportPreviewRequestSchema = z.object({
-  file_name: z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema),
+  file_name: ImportFileNameSchema,
   sheet: sheetSchema,
 });
 

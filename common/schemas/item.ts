@@ -2,10 +2,13 @@ import { z } from "zod";
 
 /**
  * Ids arrive as JSON numbers from our own forms and as numeric strings from query strings,
- * host pickers and CSV; both are accepted and come out as numbers.
+ * host pickers and CSV; both are accepted and come out as numbers. An empty string is what a form
+ * or a query string sends for a choice not made: "Required", as for one left out.
  */
 export const numericIdSchema = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/, "Must be a number")], { error: "Required" })
+  .union([z.number(), z.string().trim().min(1, { error: "Required", abort: true }).regex(/^\d+$/, "Must be a number")], {
+    error: "Required",
+  })
   .transform(Number)
   .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
 

@@ -1,13 +1,10 @@
 import { z } from "zod";
 import { CreateRequirementTypeSchema } from "./requirementType.js";
 import { numericIdSchema, parentFolderIdSchema, projectParamSchema, textError } from "./item.js";
-import { UuidFileNameSchema } from "./storage.js";
-
-/** The upload's stored name (sign-s3-put's uuid_file_name). */
-const fileNameSchema = z.string({ error: textError }).trim().min(1, "Required").pipe(UuidFileNameSchema);
+import { ImportFileNameSchema } from "./csvImport.js";
 
 /** POST /api/import-reqif/preview. */
-export const ReqifPreviewRequestSchema = z.object({ file_name: fileNameSchema });
+export const ReqifPreviewRequestSchema = z.object({ file_name: ImportFileNameSchema });
 
 export const ReqifPreviewSchema = z.object({
   specifications: z.array(z.object({ identifier: z.string(), long_name: z.string(), object_count: z.number() })),
@@ -37,7 +34,7 @@ export type ReqifTypeMapping = z.infer<typeof ReqifTypeMappingSchema>;
 /** POST /api/import-reqif. `mapping.spec_object_types` is keyed by the type's IDENTIFIER. */
 export const ReqifImportRequestSchema = z.object({
   atlassian_project_id: projectParamSchema,
-  file_name: fileNameSchema,
+  file_name: ImportFileNameSchema,
   original_file_name: z.string({ error: textError }).trim().min(1, "Required").max(255),
   parent_folder_id: parentFolderIdSchema,
   mapping: z.object({ spec_object_types: z.record(z.string(), ReqifTypeMappingSchema).default({}) }).default({ spec_object_types: {} }),

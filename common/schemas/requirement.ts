@@ -283,19 +283,15 @@ export const RequirementsQuerySchema = z.object({
   suspect: flagParamSchema,
   ...requirementListPage,
 });
-export const LITE_FILTER_REQUIRED =
-  "Name the projects (atlassian_project_id) or the page (atlassian_content_id) whose requirements to list";
-/** Without a filter it would list the whole site: refused (a picker searches instead, GET /api/requirement/search). */
-export const LiteQuerySchema = z
-  .object({
-    atlassian_project_id: z
-      .union([projectParamSchema, z.array(projectParamSchema)])
-      .optional()
-      .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
-    atlassian_content_id: hostIdSchema.optional(),
-    ...requirementListPage,
-  })
-  .refine((query) => query.atlassian_project_id !== undefined || query.atlassian_content_id !== undefined, LITE_FILTER_REQUIRED);
+/** Both filters are optional (spec section 7): without either, the pages of the site the person may browse. */
+export const LiteQuerySchema = z.object({
+  atlassian_project_id: z
+    .union([projectParamSchema, z.array(projectParamSchema)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+  atlassian_content_id: hostIdSchema.optional(),
+  ...requirementListPage,
+});
 
 /** POST /api/requirement/display_ids answers requirement id (as a string key) to its ID label, e.g. {"12": "SYS-12"}. */
 export const DisplayIdsResponseSchema = z.record(z.string(), z.string());

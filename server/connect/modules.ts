@@ -9,7 +9,7 @@
  * which exchanges the signed iframe URL for rmCloud's token and redirects to the location's screen.
  */
 
-import { JIRA_APP_KEY, REQUIREMENTS_PAGE_MODULE_KEY } from "../../common/requirementLink.js";
+import { JIRA_APP_KEY, LINK_REQUIREMENTS_DIALOG_TITLE, REQUIREMENTS_PAGE_MODULE_KEY } from "../../common/requirementLink.js";
 
 export { JIRA_APP_KEY };
 /** The Marketplace lists an app per host product, and a listing's key is unique to it. */
@@ -121,7 +121,7 @@ export const CONNECT_MODULES: readonly ConnectModule[] = [
       url: "/authenticate/link-requirements-dialog?issueId={issue.id}&projectId={project.id}",
       options: {
         chrome: true,
-        header: i18n("Update linked requirements"),
+        header: i18n(LINK_REQUIREMENTS_DIALOG_TITLE),
         width: "80%",
         height: "60%",
       },

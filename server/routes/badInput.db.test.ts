@@ -60,6 +60,9 @@ const badRequests: BadRequest[] = [
     400,
     { requirement_type_id: ["Must be a number"] },
   ],
+  // A form's type select left on its empty choice sends "".
+  ["post", "/api/requirement", { name: "No type", project: 10000, requirement_type_id: "" }, 400, { requirement_type_id: ["Required"] }],
+  ["post", "/api/import-reqif/preview", {}, 400, { file_name: ["No file selected"] }],
   [
     "post",
     "/api/requirement",

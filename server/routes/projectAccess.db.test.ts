@@ -249,6 +249,17 @@ describe("the restricted member against a project she may not browse", () => {
     expect(file.status).toBe(404);
   });
 
+  it("lists the site's requirements without ROVER's when she names no project", async () => {
+    const listed = async (authorization: string) =>
+      ok(await api().get("/api/requirement/lite").set("Authorization", authorization)).body.requirements.map(
+        (requirement: { requirement_id: number }) => requirement.requirement_id,
+      );
+    const hers = await listed(auth.noor);
+    expect(hers).toEqual(expect.arrayContaining([globalRequirement, pump.requirement]));
+    expect(hers).not.toContain(rover.requirement);
+    expect(await listed(auth.admin)).toContain(rover.requirement);
+  });
+
   it("sees the global requirement's link into ROVER as a restricted requirement, without its name, prefix or ID", async () => {
     const global = ok(await api().get(`/api/requirement/${globalRequirement}`).set("Authorization", auth.noor)).body;
     expect(global.linked_requirements_v2).toEqual([

@@ -148,6 +148,8 @@ describe("The Forge issue panel (Custom UI on @forge/bridge)", () => {
     const page = await openPanel({ dialog: "link-requirements-dialog", customData: { issueId: ISSUE.id, projectId: Number(PROJECT.id) } });
     const select = page.locator("#link-requirements-select");
     await page.getByText("The pump stops on occlusion").waitFor({ timeout: 90_000 });
+    // A Forge modal has no title bar of its own: the page names the dialog as Connect's header does.
+    expect(await page.getByRole("heading", { level: 2 }).textContent()).toBe("Update linked requirements");
     await select.fill("An alarm");
     await page.getByText("An alarm sounds on occlusion", { exact: false }).last().click();
     await select.press("Escape");

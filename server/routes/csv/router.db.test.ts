@@ -98,7 +98,7 @@ describe("POST /api/import-issues", () => {
     expect(noType.body).toEqual({ requirement_type: ["Required"] });
     const noFile = await startImport(importBody(undefined));
     expect(noFile.status).toBe(400);
-    expect(noFile.body).toEqual({ file_name: ["Required"] });
+    expect(noFile.body).toEqual({ file_name: ["No file selected"] });
     const unknownType = await startImport(
       importBody(await putImportFile(ctx.deps, tenant.tenantId, "Name\nA\n"), { requirement_type: 999999 }),
     );

@@ -57,7 +57,7 @@ export const docs: ApiRouteDoc[] = [
   {
     method: "get",
     path: "/api/requirement/lite",
-    summary: `Requirements of the given projects or linked to atlassian_content_id (one of the two is required: 400 without); paged by offset and limit (default and at most ${REQUIREMENT_LIST_LIMIT_MAX}); descriptions only with with_description=true`,
+    summary: `Requirements of the given projects, or linked to atlassian_content_id, or without either of the whole site the person may browse; paged by offset and limit (default and at most ${REQUIREMENT_LIST_LIMIT_MAX}); descriptions only with with_description=true`,
     query: LiteQuerySchema,
     response: RequirementsResponseSchema,
   },
