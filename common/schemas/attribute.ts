@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageFields, pageQuerySchema } from "./paging.js";
-import { textError } from "./item.js";
+import { choiceSchema, textError } from "./item.js";
 
 /** Spec sections 5 and 9: a select field has 1 to 10 options of 1 to 75 characters. */
 export const MAX_ATTRIBUTE_OPTIONS = 10;
@@ -9,7 +9,7 @@ export const MAX_ATTRIBUTE_NAME_LENGTH = 255;
 /** A text field's value, as a save and an import check it. */
 export const MAX_ATTRIBUTE_VALUE_LENGTH = 1000;
 
-export const AttributeTypeSchema = z.enum(["string", "select"]);
+export const AttributeTypeSchema = choiceSchema(["string", "select"]);
 export type AttributeType = z.infer<typeof AttributeTypeSchema>;
 
 /** The labels the create form shows for each type (spec section 5). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { choiceSchema } from "./item.js";
 
-export const ProductSchema = z.enum(["jira", "confluence"], { error: "Must be jira or confluence" });
+export const ProductSchema = choiceSchema(["jira", "confluence"]);
 export type ProductName = z.infer<typeof ProductSchema>;
 
 /** POST /api/exchange-token: the iframe URL the host signed, so its qsh can be checked. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listWindowParams, numericIdSchema, projectParamSchema } from "./item.js";
+import { choiceSchema, listWindowParams, numericIdSchema, projectParamSchema } from "./item.js";
 
 export const COVERAGE_MAX_LIMIT = 1000;
 export const COVERAGE_DEFAULT_LIMIT = 200;
@@ -12,7 +12,7 @@ export const COVERAGE_DEFAULT_LIMIT = 200;
 export const CoverageQuerySchema = z.object({
   atlassian_project_id: projectParamSchema.optional(),
   folder_id: numericIdSchema.optional(),
-  uncovered: z.enum(["issues", "next_level"], { error: "Must be issues or next_level" }).optional(),
+  uncovered: choiceSchema(["issues", "next_level"]).optional(),
   ...listWindowParams(COVERAGE_MAX_LIMIT, COVERAGE_DEFAULT_LIMIT),
 });
 export type CoverageQuery = z.input<typeof CoverageQuerySchema>;

@@ -12,6 +12,13 @@ export const numericIdSchema = z
   .transform(Number)
   .pipe(z.number().int("Must be a whole number").min(0, "Must be a whole number"));
 
+/** One of fixed values: "Required" when it is missing, else the values it may be ("Must be string or select"). */
+export const choiceSchema = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? "Required" : `Must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}`,
+  });
+
 /** A text field's type error: "Required" when it is missing, "Must be text" when it is anything but a string. */
 export const textError = (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? "Required" : "Must be text");
 

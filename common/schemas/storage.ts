@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { choiceSchema } from "./item.js";
 
 /** Spec sections 5 and 9: attachment max 25 MB. */
 export const MAX_ATTACHMENT_BYTES = 26214400;
@@ -12,7 +13,7 @@ export const ATTACHMENT_TOO_LARGE_MESSAGE = "Error adding attachment: File size 
 /** Spec section 8, shown by the import dialog. */
 export const IMPORT_NOT_CSV_MESSAGE = "Error getting signed url. Did you upload a .csv?";
 
-export const UploadOperationSchema = z.enum(["attachment", "import"]);
+export const UploadOperationSchema = choiceSchema(["attachment", "import"]);
 export type UploadOperation = z.infer<typeof UploadOperationSchema>;
 
 const fileName = z.string().trim().min(1, "Required").max(255, "Enter no more than 255 characters");
