@@ -98,6 +98,7 @@ export class ApiRateLimits {
   private readonly accounts: SharedLimit;
   private timer: NodeJS.Timeout | undefined;
   private sharing: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     db: Db,
@@ -124,13 +125,14 @@ export class ApiRateLimits {
    * of hits nor asks a closed pool for a connection.
    */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.sharing;
     await this.share((limit) => limit.shareAll());
   }
 
   private startSharing(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     this.timer = setInterval(() => {
       // A tick while the last one still waits on the store is skipped: the hits stay counted for the next.
       this.sharing ??= this.share((limit) => limit.share(Date.now())).finally(() => {
