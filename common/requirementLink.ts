@@ -4,6 +4,11 @@ export const REQUIREMENTS_PAGE_MODULE_KEY = "rmcloud-requirements";
 /** Spec section 2: the issue panel's Edit dialog. Connect shows it in the dialog's header; a Forge modal has none, so the page shows it. */
 export const LINK_REQUIREMENTS_DIALOG_TITLE = "Update linked requirements";
 
+/** A Jira issue's own page, for links a person may open in a new tab (the matrix, the requirement detail). */
+export function issuePageUrl(jiraBaseUrl: string, issueKey: string): string {
+  return `${jiraBaseUrl.replace(/\/+$/, "")}/browse/${encodeURIComponent(issueKey)}`;
+}
+
 /**
  * A requirement on the add-on's project page in Jira, for links in new tabs, comments and emails.
  * Jira passes `ac.*` page parameters on to the page's iframe, where `ac.projectId` and

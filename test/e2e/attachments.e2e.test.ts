@@ -135,7 +135,11 @@ describe("Requirement detail and form: attachments, custom fields and linked iss
     await expect.poll(() => screen.detailValue("Risk class").textContent()).toBe("Class III");
     await expect(screen.detailValue("Source").textContent()).resolves.toBe("Hazard analysis");
     const linked = screen.frame.getByRole("list", { name: "Linked Issues" });
-    await linked.getByRole("link", { name: issueKey, exact: true }).waitFor();
+    const issueLink = linked.getByRole("link", { name: issueKey, exact: true });
+    await issueLink.waitFor();
+    // The key's address is the issue's page in Jira, so a new tab or a copied link opens Jira, not the add-on.
+    const { atlassian_base_url: jiraBaseUrl } = await screen.api<{ atlassian_base_url: string }>("GET", "/api/user");
+    expect(await issueLink.getAttribute("href")).toBe(`${jiraBaseUrl.replace(/\/+$/, "")}/browse/${issueKey}`);
   });
 
   it("creates and edits a requirement with the project's custom fields left untouched: they are optional", async () => {

@@ -1,6 +1,8 @@
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
+import { issuePageUrl } from "../../../common/requirementLink.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
 import { type JiraIssue, useIssuesByIds } from "../../api/jira/issues.js";
+import { useCurrentUser } from "../../api/user.js";
 import { useHost } from "../../host/index.js";
 
 export type LinkedIssuesProps = {
@@ -12,11 +14,13 @@ export type LinkedIssuesProps = {
 
 /**
  * Requirement detail, Linked Issues (spec section 2): type icon, key (opens the issue in Jira) and
- * summary. The issues are looked up 50 ids a request with 10 requests in flight, so a requirement
+ * summary. A click opens the issue in the Jira page around the add-on; the key's address is the
+ * issue's own Jira page, so a new tab, a copied link or a middle click get Jira, not the add-on. The issues are looked up 50 ids a request with 10 requests in flight, so a requirement
  * linked to 500 issues costs 10 searches, not 500 calls.
  */
 export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
   const host = useHost();
+  const user = useCurrentUser();
   const issues = useIssuesByIds(issueIds);
   if (issueIds.length === 0) return <p>None</p>;
   if (issues.isError) return <p role="alert">{HOST_DATA_ERROR}</p>;
@@ -28,6 +32,7 @@ export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
           key={issueId}
           issueId={issueId}
           issue={issues.data.get(issueId)}
+          jiraBaseUrl={user.data?.atlassian_base_url}
           open={host.navigateToIssue}
           marker={markerOf?.(issueId)}
         />
@@ -39,11 +44,13 @@ export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
 function LinkedIssueRow({
   issueId,
   issue,
+  jiraBaseUrl,
   open,
   marker,
 }: {
   issueId: string;
   issue: JiraIssue | undefined;
+  jiraBaseUrl: string | undefined;
   open: (key: string) => void;
   marker: ReactNode;
 }) {
@@ -59,8 +66,9 @@ function LinkedIssueRow({
     <li style={{ display: "flex", alignItems: "center", gap: 8, padding: "4px 0" }}>
       {type?.iconUrl ? <img src={type.iconUrl} alt={type.name} title={type.name} width={16} height={16} /> : null}
       <a
-        href={`/browse/${issue.key}`}
+        href={jiraBaseUrl === undefined ? undefined : issuePageUrl(jiraBaseUrl, issue.key)}
         onClick={(event) => {
+          if (!isPlainClick(event)) return;
           event.preventDefault();
           open(issue.key);
         }}
@@ -71,4 +79,9 @@ function LinkedIssueRow({
       {marker}
     </li>
   );
+}
+
+/** A click the page takes itself; one with a modifier key (a new tab, a new window) is the browser's. */
+function isPlainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
 }

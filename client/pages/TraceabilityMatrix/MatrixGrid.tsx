@@ -6,6 +6,7 @@ import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef } from "react";
 import { SUSPECT_MARKER } from "../../../common/labels.js";
+import { issuePageUrl } from "../../../common/requirementLink.js";
 import type { MatrixRow } from "../../../common/schemas/matrix.js";
 import type { RequirementType } from "../../../common/schemas/requirementType.js";
 import { HOST_DATA_ERROR } from "../../api/jira/hostData.js";
@@ -189,7 +190,7 @@ function IssueEntry({ issue, siteUrl, suspect }: { issue: JiraIssue; siteUrl: st
   const status = issue.fields.status;
   return (
     <div style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: token("space.050"), padding: "2px 0" }}>
-      <a href={`${siteUrl.replace(/\/+$/, "")}/browse/${issue.key}`} target="_blank" rel="noopener noreferrer">
+      <a href={issuePageUrl(siteUrl, issue.key)} target="_blank" rel="noopener noreferrer">
         {issue.key}
       </a>
       <span>{issue.fields.summary}</span>
