@@ -53,6 +53,22 @@ describe("Requirements and folders in the emulated Jira project page", () => {
     await screen.treeItem(`${id}: An alarm sounds on occlusion`).waitFor();
   });
 
+  it("closes only an open dropdown on Escape: the form stays open with what was typed, and saves it", async () => {
+    await screen.frame.getByRole("button", { name: "New requirement" }).click();
+    const dialog = screen.dialog();
+    await dialog.getByLabel(/^Name/).fill("Typed before a second thought");
+    await dialog.getByLabel(/^Requirement type/).click();
+    const option = screen.frame.getByRole("option", { name: "Business" }).first();
+    await option.waitFor();
+    await screen.page.keyboard.press("Escape");
+    await option.waitFor({ state: "detached" });
+    // A dialog closing by that Escape would still be on its way out here: going on with it tells.
+    await screen.chooseOption("Requirement type", "Business");
+    await dialog.getByRole("button", { name: "OK" }).click();
+    await screen.flag("Requirement created successfully").waitFor();
+    await screen.detail(/Typed before a second thought/).waitFor();
+  });
+
   it("edits a requirement; the Activity list shows the new revision with its date, user, action and changed fields", async () => {
     const created = await screen.createRequirement("Flow rate is shown");
     await screen.open(`${PUMP}-requirements-${created.requirement_id}`, { page: screen.page });

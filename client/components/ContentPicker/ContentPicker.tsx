@@ -67,6 +67,7 @@ export function ContentPicker({
   return (
     <>
       <Select<Option, true>
+        shouldPreventEscapePropagation
         inputId={inputId}
         isMulti
         options={found.options}

@@ -42,6 +42,7 @@ export function IssuePicker({ projectId, value, onChange, inputId, isDisabled }:
 
   const select = (
     <Select<Option, true>
+      shouldPreventEscapePropagation
       inputId={inputId}
       isMulti
       isDisabled={isDisabled || projectHasNoIssues}

@@ -121,6 +121,7 @@ export function ReqifExportDialog({ projectId, formatField, onClose }: { project
             name="baseline_id"
             render={({ field }) => (
               <Select<{ label: string; value: number }>
+                shouldPreventEscapePropagation
                 aria-label="Baseline to export"
                 options={baselineOptions}
                 value={baselineOptions.find((option) => option.value === field.value) ?? null}

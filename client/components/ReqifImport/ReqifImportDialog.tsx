@@ -219,6 +219,7 @@ function ObjectTypeRow({
           name={`types.${index}.requirement_type`}
           render={({ field }) => (
             <Select<Option>
+              shouldPreventEscapePropagation
               aria-label={`Requirement type for ${objectType.long_name}`}
               options={typeOptions}
               value={typeOptions.find((option) => option.value === field.value) ?? null}

@@ -81,6 +81,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
         render={({ field, fieldState }) => {
           const select = (
             <Select<Option<number>>
+              shouldPreventEscapePropagation
               inputId={ids.type}
               options={options.types}
               value={options.types.find((option) => option.value === field.value) ?? null}
@@ -135,6 +136,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
             render={({ field }) => (
               <FieldRow label="Status" htmlFor={ids.status}>
                 <Select<Option<string>>
+                  shouldPreventEscapePropagation
                   inputId={ids.status}
                   options={options.statuses}
                   value={options.statuses.find((option) => option.value === field.value) ?? null}
@@ -152,6 +154,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
             render={({ field }) => (
               <FieldRow label="Assignee" htmlFor={ids.assignee}>
                 <Select<Option<string>>
+                  shouldPreventEscapePropagation
                   inputId={ids.assignee}
                   options={options.users}
                   value={options.users.find((option) => option.value === field.value) ?? null}
@@ -169,6 +172,7 @@ export function RequirementFormDialog({ projectId, title, existing, onSubmit, on
             render={({ field }) => (
               <FieldRow label="Components" htmlFor={ids.components}>
                 <Select<Option<string>, true>
+                  shouldPreventEscapePropagation
                   inputId={ids.components}
                   isMulti
                   options={options.components}
@@ -304,6 +308,7 @@ function AttributeInput({ attribute, id, value, onChange, isDisabled }: Attribut
     return (
       <FieldRow label={attribute.name} htmlFor={id}>
         <Select<Option<number>>
+          shouldPreventEscapePropagation
           inputId={id}
           options={options}
           value={options.find((option) => option.value === Number(value)) ?? null}

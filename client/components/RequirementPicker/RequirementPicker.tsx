@@ -72,6 +72,7 @@ export function RequirementPicker({
 
   return (
     <Select<Option, true>
+      shouldPreventEscapePropagation
       inputId={inputId}
       isMulti
       options={options}

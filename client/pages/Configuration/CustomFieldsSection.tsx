@@ -147,6 +147,7 @@ function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Projec
                 <Label htmlFor={ids.project}>Project</Label>
                 <div style={{ minWidth: 240 }}>
                   <Select<Option<number>>
+                    shouldPreventEscapePropagation
                     inputId={ids.project}
                     options={projectOptions}
                     isLoading={projectsLoading}
@@ -167,6 +168,7 @@ function CreateCustomFieldForm({ projects, projectsLoading }: { projects: Projec
                 <Label htmlFor={ids.type}>Field type</Label>
                 <div style={{ minWidth: 260 }}>
                   <Select<Option<AttributeType>>
+                    shouldPreventEscapePropagation
                     inputId={ids.type}
                     options={typeOptions}
                     value={typeOptions.find((option) => option.value === field.value) ?? null}

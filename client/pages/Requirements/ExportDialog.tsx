@@ -40,6 +40,7 @@ export function ExportDialog({ projectId, onClose }: { projectId: number; onClos
         name="format"
         render={({ field }) => (
           <Select<FormatOption>
+            shouldPreventEscapePropagation
             inputId={formatId}
             options={FORMATS}
             value={FORMATS.find((option) => option.value === field.value) ?? null}

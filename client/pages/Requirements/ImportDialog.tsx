@@ -258,6 +258,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           <>
             <Label htmlFor={ids.sheet}>Sheet</Label>
             <Select<Option<string>>
+              shouldPreventEscapePropagation
               inputId={ids.sheet}
               options={workbook.sheets.map((name) => ({ label: name, value: name }))}
               value={sheet ? { label: sheet, value: sheet } : null}
@@ -274,6 +275,7 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
           render={({ field, fieldState }) => (
             <>
               <Select<Option<number>>
+                shouldPreventEscapePropagation
                 inputId={ids.type}
                 options={typeOptions}
                 value={typeOptions.find((option) => option.value === field.value) ?? null}
