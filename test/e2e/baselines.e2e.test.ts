@@ -124,4 +124,23 @@ describe("Baselines in the emulated Jira project page", () => {
     await list.getByRole("button", { name: /Before the change/ }).waitFor();
     expect(decodeURIComponent(screen.page.url())).toMatch(new RegExp(`#!${PUMP}-baselines$`));
   });
+
+  it("names a compared requirement's suspect links by the linked requirement's ID and name, as its other rows do", async () => {
+    const goal = await screen.createRequirement("Infusions are logged", { level: 1 });
+    const detail = await screen.createRequirement("Each dose is logged", { level: 2, links: [goal.requirement_id] });
+    await screen.api("POST", "/api/baseline", { name: "Links reviewed", project: PUMP, select_all_requirements: true });
+    await screen.api("PUT", `/api/requirement/${goal.requirement_id}`, { name: "Infusions are logged with their rate" });
+    await screen.api("POST", "/api/baseline", { name: "Goal reworded", project: PUMP, select_all_requirements: true });
+
+    await tab("Baselines").click();
+    await screen.frame.getByRole("button", { name: "Baseline Comparison" }).click();
+    await choose("Baseline 1", /Links reviewed/);
+    await choose("Baseline 2", /Goal reworded/);
+    await screen.frame.getByRole("button", { name: "Compare" }).click();
+    const compared = screen.frame.getByRole("region", { name: new RegExp(`-${detail.requirement_id}: Each dose is logged$`) });
+    const suspect = compared.locator('tr[data-field="suspect_links"] td');
+    await expect
+      .poll(() => suspect.last().textContent())
+      .toMatch(new RegExp(`^BR-${goal.requirement_id}: Infusions are logged.* \\(since revision \\d+\\)$`));
+  });
 });

@@ -106,7 +106,7 @@ describe("Coverage of the demo project in the emulated Jira (issue 34)", () => {
     await frame.getByRole("button", { name: "Uncovered by next level" }).click();
     await frame
       .getByRole("status")
-      .filter({ hasText: `Uncovered by next level: ${expected.total} requirements` })
+      .filter({ hasText: `Uncovered by next level: ${expected.total} ${expected.total === 1 ? "requirement" : "requirements"}` })
       .waitFor();
     await expect.poll(() => treeItems().allTextContents()).toEqual(expected.rows.map((row) => requirementLabel(row)));
     await frame.getByRole("button", { name: "All requirements" }).click();

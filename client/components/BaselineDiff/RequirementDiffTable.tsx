@@ -164,8 +164,22 @@ function FieldValue({ projectId, field, revision }: { projectId: number; field: 
     case "attachments":
       return list(revision.attachments.map((attachment) => attachment.original_file_name));
     case "suspect_links":
-      return list(revision.suspect_links.map((mark) => `${suspectTargetText(mark)} (since revision ${mark.since_revision})`));
+      return <SuspectLinkNames revision={revision} />;
   }
+}
+
+/** Each suspect link by its other end as the other rows name it: a requirement's label, an issue's key; a page by its id. */
+function SuspectLinkNames({ revision }: { revision: BaselineRevision }) {
+  const issues = useIssuesByIds(revision.suspect_links.filter((mark) => mark.link_type === "issue").map((mark) => String(mark.target_id)));
+  const linked = new Map(revision.linked_requirements.map((requirement) => [String(requirement.requirement_id), requirement]));
+  return list(
+    revision.suspect_links.map((mark) => {
+      const requirement = mark.link_type === "requirement" ? linked.get(String(mark.target_id)) : undefined;
+      const issue = mark.link_type === "issue" ? issues.data?.get(String(mark.target_id)) : undefined;
+      const target = requirement ? requirementLabel(requirement) : (issue?.key ?? suspectTargetText(mark));
+      return `${target} (since revision ${mark.since_revision})`;
+    }),
+  );
 }
 
 function StatusName({ statusId }: { statusId: string }) {

@@ -212,6 +212,30 @@ describe("GET /api/coverage", () => {
     expect(folder.body.requirements.map((r: { name: string }) => r.name)).toEqual(["Alarms", "Alarm driver"]);
   });
 
+  it("gives the lowest level no coverage by a next level it does not have, until a type of that level exists", async () => {
+    const tenant = await createTenant(ctx.deps.db);
+    const types = await seedRequirementTypes(ctx.deps.db, tenant.tenantId);
+    const motorControl = await requirement(tenant, types.SYS ?? 0, "Motor control");
+    await linkRequirements(tenant, motorControl, await requirement(tenant, types.SW ?? 0, "Motor driver"));
+    await requirement(tenant, types.SW ?? 0, "Event logger");
+
+    const lowest = await getCoverage(tenant, { atlassian_project_id: PROJECT });
+    expect(lowest.body).toMatchObject({ requirements: 3, levels: [{ level: 3, requirements: 1, covered_by_next_level: 1 }] });
+    expect((await getCoverage(tenant, { atlassian_project_id: PROJECT, uncovered: "next_level" })).body).toMatchObject({
+      total: 0,
+      requirements: [],
+    });
+
+    await ctx.deps.db("requirement_types").insert({ tenant_id: tenant.tenantId, name: "Unit", prefix: "UNIT", level: 5 });
+    const covered = await getCoverage(tenant, { atlassian_project_id: PROJECT });
+    expect(covered.body.levels).toEqual([
+      { level: 3, requirements: 1, covered_by_next_level: 1 },
+      { level: 4, requirements: 2, covered_by_next_level: 0 },
+    ]);
+    const uncovered = await getCoverage(tenant, { atlassian_project_id: PROJECT, uncovered: "next_level" });
+    expect(uncovered.body.requirements.map((r: { name: string }) => r.name)).toEqual(["Motor driver", "Event logger"]);
+  });
+
   it("counts nothing of another site, and answers another site's folder as missing", async () => {
     const other = await createTenant(ctx.deps.db);
     const empty = await getCoverage(other, { atlassian_project_id: PROJECT });
