@@ -103,6 +103,25 @@ describe("Import and export of requirements as CSV in the emulated Jira project 
     expect(all.filter((requirement) => requirement.requirement_type_id === stakeholder?.requirement_type_id)).toHaveLength(5000);
   });
 
+  it("keeps Import disabled for a file without a Name column, saying why, until a file with one is chosen", async () => {
+    await screen.open(`${PUMP}-requirements`, { page: screen.page });
+    await screen.frame.getByRole("button", { name: "Import requirements" }).click();
+    const dialog = screen.dialog();
+    const importButton = dialog.getByRole("button", { name: "Import", exact: true });
+    const file = dialog.locator('input[type="file"]');
+    await file.setInputFiles({ name: "titles.csv", mimeType: "text/csv", buffer: Buffer.from("Title,ID\nPump stops,P-1\n") });
+    await dialog.getByText("The file has no Name column (Name or Summary).").waitFor();
+    await expect.poll(() => importButton.isDisabled()).toBe(true);
+    await file.setInputFiles({ name: "names.csv", mimeType: "text/csv", buffer: Buffer.from("Name,ID\nPump stops,P-1\n") });
+    await dialog
+      .getByRole("table", { name: "Mapped columns" })
+      .getByRole("row", { name: /Name ← Name/ })
+      .waitFor();
+    await expect.poll(() => importButton.isDisabled()).toBe(false);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+  });
+
   it("shows each bad row and imports nothing, not even the Folder column's folders", async () => {
     await screen.open(`${PUMP}-requirements`, { page: screen.page });
     await screen.frame.getByRole("button", { name: "Import requirements" }).click();

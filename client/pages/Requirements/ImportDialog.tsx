@@ -357,7 +357,8 @@ export function ImportDialog({ projectId, onClose }: { projectId: number; onClos
       <DialogFooter
         label="Import"
         isSubmitting={isSubmitting}
-        isDisabled={components.isLoading || statuses.isLoading || reading.isReading}
+        // A file read without a Name column would only be refused by the job: the warning above says why Import waits.
+        isDisabled={components.isLoading || statuses.isLoading || reading.isReading || (headers.length > 0 && mapping.name === undefined)}
         onConfirm={() => void submit()}
         onCancel={onClose}
       />
