@@ -90,30 +90,26 @@ function storeFor(db: Db, keyPrefix: string, points: number): RateLimiterAbstrac
 /**
  * The API's limits in this process: 429 with Retry-After for a site, or a person of it, over their
  * limit; after sign-in, so the site and person are the verified token's. Counting fails open: a store
- * that cannot be reached is logged and nobody is refused for it. The counts are shared from the first
- * request on (a worker process, which serves none, never starts sharing) until stop().
+ * that cannot be reached is logged and nobody is refused for it. The stores are opened, and the counts
+ * shared, from the first request on, until stop(): a worker process, which serves none, never opens
+ * them (a PostgreSQL store also deletes expired rows every five minutes).
  */
 export class ApiRateLimits {
-  private readonly sites: SharedLimit;
-  private readonly accounts: SharedLimit;
-  private timer: NodeJS.Timeout | undefined;
+  private counts: { sites: SharedLimit; accounts: SharedLimit; timer: NodeJS.Timeout | undefined } | undefined;
   private sharing: Promise<void> | undefined;
   private stopped = false;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly logger: Pick<Logger, "warn">,
-    limits: RateLimits,
-  ) {
-    this.sites = new SharedLimit(storeFor(db, "site", limits.sitePerMinute), limits.sitePerMinute);
-    this.accounts = new SharedLimit(storeFor(db, "account", limits.accountPerMinute), limits.accountPerMinute);
-  }
+    private readonly limits: RateLimits,
+  ) {}
 
   readonly middleware: RequestHandler = (req, res, next) => {
     const { tenantId, accountId } = authOf(req);
+    const { sites, accounts } = this.countsOf();
     const now = Date.now();
-    const waitMs = this.sites.hit(tenantId, now) ?? this.accounts.hit(`${tenantId}:${accountId}`, now);
-    this.startSharing();
+    const waitMs = sites.hit(tenantId, now) ?? accounts.hit(`${tenantId}:${accountId}`, now);
     if (waitMs === undefined) return next();
     res.set("Retry-After", String(Math.ceil(waitMs / 1000)));
     next(new AppError(429, { Result: RATE_LIMITED }));
@@ -126,24 +122,39 @@ export class ApiRateLimits {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    clearInterval(this.counts?.timer);
     await this.sharing;
     await this.share((limit) => limit.shareAll());
   }
 
-  private startSharing(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => {
+  private countsOf(): { sites: SharedLimit; accounts: SharedLimit } {
+    this.counts ??= {
+      sites: this.limitOf("site", this.limits.sitePerMinute),
+      accounts: this.limitOf("account", this.limits.accountPerMinute),
+      timer: this.stopped ? undefined : this.shareEvery(),
+    };
+    return this.counts;
+  }
+
+  private limitOf(keyPrefix: string, points: number): SharedLimit {
+    return new SharedLimit(storeFor(this.db, keyPrefix, points), points);
+  }
+
+  private shareEvery(): NodeJS.Timeout {
+    const timer = setInterval(() => {
       // A tick while the last one still waits on the store is skipped: the hits stay counted for the next.
       this.sharing ??= this.share((limit) => limit.share(Date.now())).finally(() => {
         this.sharing = undefined;
       });
     }, SHARE_EVERY_MS);
-    this.timer.unref();
+    timer.unref();
+    return timer;
   }
 
   private async share(send: (limit: SharedLimit) => Promise<void>): Promise<void> {
-    await Promise.all([send(this.sites), send(this.accounts)]).catch((err: unknown) =>
+    if (!this.counts) return;
+    const { sites, accounts } = this.counts;
+    await Promise.all([send(sites), send(accounts)]).catch((err: unknown) =>
       this.logger.warn({ err }, "rate limit counts could not be shared"),
     );
   }

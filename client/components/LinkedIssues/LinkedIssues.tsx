@@ -15,8 +15,9 @@ export type LinkedIssuesProps = {
 /**
  * Requirement detail, Linked Issues (spec section 2): type icon, key (opens the issue in Jira) and
  * summary. A click opens the issue in the Jira page around the add-on; the key's address is the
- * issue's own Jira page, so a new tab, a copied link or a middle click get Jira, not the add-on. The issues are looked up 50 ids a request with 10 requests in flight, so a requirement
- * linked to 500 issues costs 10 searches, not 500 calls.
+ * issue's own Jira page, so a new tab, a copied link or a middle click get Jira, not the add-on.
+ * The issues are looked up 50 ids a request with 10 requests in flight, so a requirement linked to
+ * 500 issues costs 10 searches, not 500 calls.
  */
 export function LinkedIssues({ issueIds, markerOf }: LinkedIssuesProps) {
   const host = useHost();
